@@ -1,0 +1,202 @@
+// The smp backend: P processes on one host.
+//
+// One memfd per job (made by the launcher, inherited by every process) holds
+// a control area (job header, barrier flags, bootstrap exchange slots, the
+// message rings) and one segment per processor. Each process maps its own
+// segment at the same fixed virtual address (so the spread heap is
+// symmetric) and the whole array of segments right after it, so the object
+// at local address `a` on processor q is at `a + (q + 1) * segment_size`:
+// a remote access to the spread heap is a load or store plus one add.
+// memfd memory does not count against /dev/shm.
+//
+// Active messages travel over lock-free rings (smp_ring.hpp), one per ordered
+// pair and network; they serve every target outside the segments and every
+// operation that needs the owner to act.
+#pragma once
+
+#include <splitc/am.hpp>
+#include <splitc/backends/smp_ring.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace splitc::backends::smp {
+
+/// Layout of the job's shared memory; computed identically by every process.
+struct job_layout {
+  int procs = 1;
+  std::size_t segment_size = 0;
+  std::size_t ring_bytes = 0;
+
+  static constexpr std::size_t exchange_slot_bytes = 4096;
+  static constexpr std::size_t header_bytes = 4096;
+
+  std::size_t barrier_offset() const noexcept { return header_bytes; }
+  std::size_t exchange_offset() const noexcept {
+    return barrier_offset() + 64 * static_cast<std::size_t>(procs + 1);
+  }
+  std::size_t rings_offset() const noexcept {
+    return round_up(exchange_offset() + exchange_slot_bytes * static_cast<std::size_t>(procs), 4096);
+  }
+  std::size_t ring_stride() const noexcept { return sizeof(ring_shared) + ring_bytes; }
+  /// network 0 carries requests, 1 replies.
+  std::size_t ring_offset(int network, int from, int to) const noexcept {
+    const auto index = (static_cast<std::size_t>(network) * procs + to) * procs + from;
+    return rings_offset() + index * ring_stride();
+  }
+  std::size_t control_bytes() const noexcept {
+    return round_up(rings_offset() + 2 * static_cast<std::size_t>(procs) * procs * ring_stride(),
+                    1 << 21);
+  }
+  std::size_t segment_offset(int proc) const noexcept {
+    return control_bytes() + static_cast<std::size_t>(proc) * segment_size;
+  }
+  std::size_t total_bytes() const noexcept { return segment_offset(procs); }
+
+  static constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept {
+    return (n + to - 1) / to * to;
+  }
+};
+
+/// The first bytes of the job's memfd.
+struct job_header {
+  std::uint64_t magic;
+  std::uint64_t version;
+  std::uint64_t procs;
+  std::uint64_t segment_size;
+  std::uint64_t ring_bytes;
+  std::uint64_t segment_base;
+};
+inline constexpr std::uint64_t job_magic = 0x73706c6974632d31ULL;  // "splitc-1"
+
+/// Create the shared memory of a job of `procs` processes; returns the memfd.
+/// Reads SPLITC_SEGMENT_SIZE, SPLITC_SMP_RING_BYTES and SPLITC_SEGMENT_BASE.
+int create_job_memory(int procs);
+
+class smp_backend {
+ public:
+  static constexpr const char* name = "smp";
+  static constexpr std::size_t max_payload = 128 * 1024;
+  static constexpr capabilities caps{
+      .max_args = am_max_args,
+      .max_medium = max_payload,
+      .max_long = max_payload,
+      .ordered = true,
+      .reliable = true,
+      .direct_access = true,
+      .native_barrier = true,
+      .separate_reply_network = true,
+  };
+
+  explicit smp_backend(start_arguments args);
+  smp_backend(const smp_backend&) = delete;
+  smp_backend& operator=(const smp_backend&) = delete;
+  ~smp_backend();
+
+  proc_t myproc() const noexcept { return myproc_; }
+  proc_t procs() const noexcept { return procs_; }
+
+  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
+    return send(requests_[p], h, a, n, record_short, nullptr, 0, nullptr);
+  }
+  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                           std::size_t len) {
+    return send(requests_[p], h, a, n, record_medium, src, len, nullptr);
+  }
+  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                         std::size_t len, void* dst) {
+    return send_long(requests_[p], p, h, a, n, src, len, dst);
+  }
+  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
+    return send(replies_[t.source], h, a, n, record_short, nullptr, 0, nullptr);
+  }
+  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
+                         const void* src, std::size_t len) {
+    return send(replies_[t.source], h, a, n, record_medium, src, len, nullptr);
+  }
+  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
+                       const void* src, std::size_t len, void* dst) {
+    return send_long(replies_[t.source], t.source, h, a, n, src, len, dst);
+  }
+
+  int poll(am_sink sink);
+
+  void bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink);
+  void bootstrap_barrier(am_sink sink);
+
+  segment_info segment() const noexcept {
+    return {reinterpret_cast<void*>(segment_base_), segment_size_};
+  }
+
+  void* direct_address(proc_t p, const void* local) const noexcept {
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(local) - segment_base_;
+    if (offset >= segment_size_) return nullptr;
+    return reinterpret_cast<void*>(segment_base_ + (static_cast<std::uintptr_t>(p) + 1) * segment_size_ +
+                                   offset);
+  }
+
+  void finish(int code);
+
+ private:
+  am_status send(ring_producer& ring, handler_id h, const am_word* a, int n, std::uint8_t kind,
+                 const void* src, std::size_t len, void* dst) {
+    const bool has_dst = kind == record_long;
+    const std::size_t prefix = record_prefix(n, has_dst);
+    unsigned char* r = ring.reserve(prefix + len);
+    if (r == nullptr) return am_status::no_resource;
+    auto* hdr = reinterpret_cast<record_header*>(r);
+    hdr->handler = static_cast<std::uint16_t>(h);
+    hdr->nargs = static_cast<std::uint8_t>(n);
+    hdr->flags = kind;
+    hdr->length = static_cast<std::uint32_t>(len);
+    unsigned char* p = r + sizeof(record_header);
+    if (has_dst) {
+      std::memcpy(p, &dst, 8);
+      p += 8;
+    }
+    std::memcpy(p, a, 8 * static_cast<std::size_t>(n));
+    if (len != 0) std::memcpy(p + 8 * static_cast<std::size_t>(n), src, len);
+    ring.publish(r);
+    return am_status::ok;
+  }
+
+  // A long message into a peer's segment is copied straight to its mapped
+  // destination; only the notification travels through the ring.
+  am_status send_long(ring_producer& ring, proc_t p, handler_id h, const am_word* a, int n,
+                      const void* src, std::size_t len, void* dst) {
+    if (void* mapped = direct_address(p, dst); mapped != nullptr && len != 0 &&
+                                               direct_address(p, static_cast<char*>(dst) + len - 1)) {
+      unsigned char* r = ring.reserve(record_prefix(n, true));
+      if (r == nullptr) return am_status::no_resource;
+      std::memcpy(mapped, src, len);
+      auto* hdr = reinterpret_cast<record_header*>(r);
+      hdr->handler = static_cast<std::uint16_t>(h);
+      hdr->nargs = static_cast<std::uint8_t>(n);
+      hdr->flags = record_long | 0x80;  // 0x80: payload already in place
+      hdr->length = static_cast<std::uint32_t>(len);
+      std::memcpy(r + sizeof(record_header), &dst, 8);
+      std::memcpy(r + sizeof(record_header) + 8, a, 8 * static_cast<std::size_t>(n));
+      ring.publish(r);
+      return am_status::ok;
+    }
+    return send(ring, h, a, n, record_long, src, len, dst);
+  }
+
+  int drain(ring_consumer& ring, proc_t source, bool is_request, am_sink sink);
+  void wait_flag(const std::atomic<std::uint64_t>& flag, std::uint64_t at_least, am_sink sink);
+
+  proc_t myproc_ = 0;
+  proc_t procs_ = 1;
+  int fd_ = -1;
+  job_layout layout_;
+  unsigned char* control_ = nullptr;
+  std::uintptr_t segment_base_ = 0;
+  std::size_t segment_size_ = 0;
+  std::vector<ring_producer> requests_, replies_;          // indexed by destination
+  std::vector<ring_consumer> in_requests_, in_replies_;    // indexed by source
+  std::uint64_t barrier_epoch_ = 0;
+};
+
+}  // namespace splitc::backends::smp

@@ -1,0 +1,209 @@
+// The smp backend's out-of-line parts: attaching to the job's shared memory,
+// mapping the segments, polling the rings, the bootstrap barrier and exchange.
+#include <splitc/backends/smp.hpp>
+#include <splitc/detail/backoff.hpp>
+#include <splitc/errors.hpp>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace splitc::backends::smp {
+namespace {
+
+long env_number(const char* name, long fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  if (*end != '\0') detail::fail("environment variable {}={} is not a number", name, v);
+  return n;
+}
+
+void* map_or_die(void* at, std::size_t len, int prot, int flags, int fd, std::size_t offset,
+                 const char* what) {
+  void* p = mmap(at, len, prot, flags, fd, static_cast<off_t>(offset));
+  if (p == MAP_FAILED) {
+    detail::fail("smp: cannot map {} ({} bytes at {}): {}", what, len, at, std::strerror(errno));
+  }
+  if (at != nullptr && p != at) {
+    detail::fail("smp: {} landed at {} instead of {}", what, p, at);
+  }
+  return p;
+}
+
+}  // namespace
+
+smp_backend::smp_backend(start_arguments) {
+  const long fd = env_number("SPLITC_SMP_FD", -1);
+  if (fd < 0) {
+    // Started plainly: a job of one.
+    fd_ = create_job_memory(1);
+    myproc_ = 0;
+  } else {
+    fd_ = static_cast<int>(fd);
+    myproc_ = static_cast<proc_t>(env_number("SPLITC_MYPROC", -1));
+  }
+
+  // The job header tells the geometry.
+  job_header header{};
+  if (pread(fd_, &header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
+      header.magic != job_magic) {
+    detail::fail("smp: descriptor {} does not hold a splitc job (started by another launcher?)",
+                 fd_);
+  }
+  procs_ = static_cast<proc_t>(header.procs);
+  if (myproc_ < 0 || myproc_ >= procs_) {
+    detail::fail("smp: SPLITC_MYPROC={} is outside the job's {} processors", myproc_, procs_);
+  }
+  layout_.procs = procs_;
+  layout_.segment_size = header.segment_size;
+  layout_.ring_bytes = header.ring_bytes;
+  segment_size_ = header.segment_size;
+  segment_base_ = header.segment_base;
+
+  control_ = static_cast<unsigned char*>(map_or_die(nullptr, layout_.control_bytes(),
+                                                    PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0,
+                                                    "the control area"));
+
+  // Reserve the symmetric range, then map our segment and everyone's.
+  auto* base = reinterpret_cast<void*>(segment_base_);
+  const std::size_t span = segment_size_ * (static_cast<std::size_t>(procs_) + 1);
+  void* reserved = mmap(base, span, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (reserved == MAP_FAILED || reserved != base) {
+    detail::fail(
+        "smp: cannot reserve the spread heap ({} bytes at {}): {}; choose another address with "
+        "SPLITC_SEGMENT_BASE or a smaller SPLITC_SEGMENT_SIZE",
+        span, base, reserved == MAP_FAILED ? std::strerror(errno) : "address taken");
+  }
+  map_or_die(base, segment_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
+             layout_.segment_offset(myproc_), "this processor's segment");
+  map_or_die(static_cast<char*>(base) + segment_size_, segment_size_ * procs_,
+             PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_, layout_.segment_offset(0),
+             "the peers' segments");
+
+  const std::uint64_t ncells = layout_.ring_bytes / cell_bytes;
+  auto ring = [&](int network, int from, int to) {
+    return reinterpret_cast<ring_shared*>(control_ + layout_.ring_offset(network, from, to));
+  };
+  for (proc_t q = 0; q < procs_; ++q) {
+    requests_.emplace_back(ring(0, myproc_, q), ncells);
+    replies_.emplace_back(ring(1, myproc_, q), ncells);
+    in_requests_.emplace_back(ring(0, q, myproc_), ncells);
+    in_replies_.emplace_back(ring(1, q, myproc_), ncells);
+  }
+}
+
+smp_backend::~smp_backend() {
+  if (segment_base_ != 0) {
+    munmap(reinterpret_cast<void*>(segment_base_),
+           segment_size_ * (static_cast<std::size_t>(procs_) + 1));
+  }
+  if (control_ != nullptr) munmap(control_, layout_.control_bytes());
+  if (fd_ >= 0) close(fd_);
+}
+
+int smp_backend::drain(ring_consumer& ring, proc_t source, bool is_request, am_sink sink) {
+  int handled = 0;
+  // Bounded, so one busy peer cannot starve the others.
+  for (; handled < 32; ++handled) {
+    record_header* h = ring.peek();
+    if (h == nullptr) break;
+    const std::uint8_t kind = h->flags & record_kind_mask;
+    const bool in_place = (h->flags & 0x80) != 0;
+    auto* p = reinterpret_cast<unsigned char*>(h) + sizeof(record_header);
+    void* dst = nullptr;
+    if (kind == record_long) {
+      std::memcpy(&dst, p, 8);
+      p += 8;
+    }
+    const auto* args = reinterpret_cast<const am_word*>(p);
+    unsigned char* payload = p + 8 * static_cast<std::size_t>(h->nargs);
+    am_message m{};
+    m.source = source;
+    m.handler = static_cast<handler_id>(h->handler);
+    m.is_request = is_request;
+    m.nargs = h->nargs;
+    m.args = args;
+    m.length = h->length;
+    if (kind == record_long) {
+      m.kind = am_kind::long_msg;
+      if (!in_place && h->length != 0) std::memcpy(dst, payload, h->length);
+      m.payload = dst;
+    } else if (kind == record_medium) {
+      m.kind = am_kind::medium_msg;
+      m.payload = payload;
+    } else {
+      m.kind = am_kind::short_msg;
+      m.payload = nullptr;
+      m.length = 0;
+    }
+    sink.deliver(sink.context, m);
+    const std::size_t carried = (kind == record_long && in_place) ? 0 : h->length;
+    ring.release(record_prefix(h->nargs, kind == record_long) + carried);
+  }
+  return handled;
+}
+
+int smp_backend::poll(am_sink sink) {
+  int handled = 0;
+  for (proc_t q = 0; q < procs_; ++q) {
+    handled += drain(in_replies_[q], q, false, sink);
+    handled += drain(in_requests_[q], q, true, sink);
+  }
+  return handled;
+}
+
+void smp_backend::wait_flag(const std::atomic<std::uint64_t>& flag, std::uint64_t at_least,
+                            am_sink sink) {
+  detail::backoff wait;
+  while (flag.load(std::memory_order_acquire) < at_least) {
+    if (poll(sink) != 0) {
+      wait.reset();
+    } else {
+      wait.pause();
+    }
+  }
+}
+
+// Flags in the control area: arrive[q] on its own cache line, then release.
+void smp_backend::bootstrap_barrier(am_sink sink) {
+  const std::uint64_t epoch = ++barrier_epoch_;
+  auto flag = [&](int i) -> std::atomic<std::uint64_t>& {
+    return *reinterpret_cast<std::atomic<std::uint64_t>*>(control_ + layout_.barrier_offset() +
+                                                          64 * static_cast<std::size_t>(i));
+  };
+  flag(myproc_).store(epoch, std::memory_order_release);
+  if (myproc_ == 0) {
+    for (proc_t q = 1; q < procs_; ++q) wait_flag(flag(q), epoch, sink);
+    flag(procs_).store(epoch, std::memory_order_release);
+  } else {
+    wait_flag(flag(procs_), epoch, sink);
+  }
+}
+
+void smp_backend::bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink) {
+  if (len > job_layout::exchange_slot_bytes) {
+    detail::fail("smp: bootstrap exchange of {} bytes exceeds the {}-byte slot", len,
+                 job_layout::exchange_slot_bytes);
+  }
+  unsigned char* slots = control_ + layout_.exchange_offset();
+  std::memcpy(slots + job_layout::exchange_slot_bytes * myproc_, src, len);
+  bootstrap_barrier(sink);
+  for (proc_t q = 0; q < procs_; ++q) {
+    std::memcpy(static_cast<unsigned char*>(out) + len * q,
+                slots + job_layout::exchange_slot_bytes * q, len);
+  }
+  bootstrap_barrier(sink);  // the slots may be reused after everyone has read them
+}
+
+void smp_backend::finish(int) {}
+
+static_assert(splitc::backend<smp_backend>);
+
+}  // namespace splitc::backends::smp

@@ -1,0 +1,85 @@
+// The per-process runtime context. All runtime state hangs off one object
+// reached through one pointer (detail::current), so a later backend can run
+// many virtual processors in one OS process by switching that pointer, and
+// tests can build contexts in isolation. The core holds no other mutable
+// globals.
+#pragma once
+
+#include <splitc/am.hpp>
+#include <splitc/backend.hpp>
+#include <splitc/counter.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace splitc {
+
+/// A handler as the core registers it. It runs inside poll, must not block,
+/// and may send at most one reply (and only from a request handler).
+using handler_fn = void (*)(const am_message& message);
+
+namespace detail {
+
+/// A message the backend had no room for; retried from the progress engine.
+struct pending_message {
+  am_kind kind;
+  bool is_reply;
+  proc_t destination;
+  handler_id handler;
+  int nargs;
+  am_word args[am_max_args];
+  std::vector<std::byte> payload;
+  void* destination_address;
+  am_message token;  ///< for replies: the request's token (args/payload cleared)
+};
+
+/// What the handler currently running may do.
+struct handler_frame {
+  bool active = false;
+  bool is_request = false;
+  bool replied = false;
+  handler_id handler{};
+  proc_t source = 0;
+};
+
+/// Shared runtime state at the start of every processor's segment (the same
+/// address everywhere, so peers can reach it).
+struct segment_header {
+  counter store_received;  ///< library store counter: bytes received
+  std::uint64_t reserved_[7];
+};
+
+struct context {
+  explicit context(start_arguments args);
+
+  active_backend backend;
+  proc_t myproc;
+  proc_t procs;
+
+  counter get_put;             ///< library counter: gets and puts in flight
+  counter store_sent;          ///< library counter: bytes of stores issued
+  segment_header* shared;      ///< in our own segment; store_received lives here
+
+  std::vector<handler_fn> handlers;
+  handler_frame frame;
+  std::deque<pending_message> pending;
+  std::uint64_t collective_epoch = 0;
+
+  am_sink sink() noexcept { return {this, &context::deliver}; }
+  static void deliver(void* self, const am_message& message);
+};
+
+/// The one pointer through which the core reaches its state.
+inline context* current = nullptr;
+
+[[gnu::cold, noreturn]] void not_initialized();
+
+inline context& ctx() noexcept {
+  if (current == nullptr) [[unlikely]] not_initialized();
+  return *current;
+}
+
+}  // namespace detail
+}  // namespace splitc

@@ -1,0 +1,80 @@
+// Sending active messages from the core: the inline fast path hands the
+// message to the backend; when the backend has no room, main-line code polls
+// until it has, and a handler (which must never wait) queues the message for
+// the progress engine. Handler rules are enforced here: a reply handler
+// sends nothing, a request handler replies at most once.
+#pragma once
+
+#include <splitc/detail/context.hpp>
+
+#include <cstddef>
+
+namespace splitc::detail {
+
+/// Built-in handlers, registered first and in this order on every process.
+enum class builtin : std::uint16_t {
+  get_request,      ///< (src, len, dst, ctr): reply with the data
+  get_reply,        ///< (dst, len, ctr, data...): deposit, count down
+  get_done,         ///< long reply, data already at dst: (ctr)
+  put_request,      ///< (dst, len, ctr, data...): deposit, acknowledge
+  put_long_done,    ///< long request, data already at dst: (ctr) acknowledge
+  ack,              ///< (ctr): count down
+  store,            ///< (dst, len, rctr, data...): deposit, count bytes
+  store_long_done,  ///< long request, data already at dst: (rctr) count bytes
+  count
+};
+constexpr handler_id id(builtin b) noexcept { return static_cast<handler_id>(b); }
+
+/// Send slow path: wait for room (main line) or queue (inside a handler).
+void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token, proc_t p,
+               handler_id h, const am_word* args, int nargs, const void* src, std::size_t len,
+               void* dst);
+/// Deliver whatever has arrived and retry queued messages.
+void progress(context& c);
+[[gnu::cold, noreturn]] void bad_reply(context& c);
+[[gnu::cold, noreturn]] void bad_am_target(context& c, proc_t p, handler_id h);
+[[gnu::cold, noreturn]] void bad_am_length(context& c, std::size_t len, std::size_t max,
+                                           const char* op);
+
+inline void check_am_target(context& c, proc_t p, handler_id h) {
+  if (static_cast<unsigned>(p) >= static_cast<unsigned>(c.procs) ||
+      static_cast<std::size_t>(h) >= c.handlers.size()) [[unlikely]]
+    bad_am_target(c, p, h);
+}
+inline void check_am_length(context& c, std::size_t len, std::size_t max, const char* op) {
+  if (len > max) [[unlikely]] bad_am_length(c, len, max, op);
+}
+
+inline void request(context& c, am_kind kind, proc_t p, handler_id h, const am_word* args,
+                    int nargs, const void* src = nullptr, std::size_t len = 0,
+                    void* dst = nullptr) {
+  if (!c.frame.active && c.pending.empty()) [[likely]] {
+    am_status s;
+    switch (kind) {
+      case am_kind::short_msg: s = c.backend.request_short(p, h, args, nargs); break;
+      case am_kind::medium_msg: s = c.backend.request_medium(p, h, args, nargs, src, len); break;
+      default: s = c.backend.request_long(p, h, args, nargs, src, len, dst); break;
+    }
+    if (s == am_status::ok) [[likely]] return;
+  }
+  send_slow(c, kind, false, nullptr, p, h, args, nargs, src, len, dst);
+}
+
+inline void reply(context& c, const am_message& token, am_kind kind, handler_id h,
+                  const am_word* args, int nargs, const void* src = nullptr, std::size_t len = 0,
+                  void* dst = nullptr) {
+  if (!c.frame.active || !c.frame.is_request || c.frame.replied) [[unlikely]] bad_reply(c);
+  c.frame.replied = true;
+  if (c.pending.empty()) [[likely]] {
+    am_status s;
+    switch (kind) {
+      case am_kind::short_msg: s = c.backend.reply_short(token, h, args, nargs); break;
+      case am_kind::medium_msg: s = c.backend.reply_medium(token, h, args, nargs, src, len); break;
+      default: s = c.backend.reply_long(token, h, args, nargs, src, len, dst); break;
+    }
+    if (s == am_status::ok) [[likely]] return;
+  }
+  send_slow(c, kind, true, &token, token.source, h, args, nargs, src, len, dst);
+}
+
+}  // namespace splitc::detail

@@ -1,0 +1,25 @@
+// Waiting for a condition while keeping everything moving: every wait polls
+// (so the backend's reliability and flow control progress) and backs off
+// from spinning to yielding to sleeping when nothing arrives.
+#pragma once
+
+#include <splitc/detail/backoff.hpp>
+#include <splitc/detail/messaging.hpp>
+
+namespace splitc::detail {
+
+[[gnu::cold, noreturn]] void wait_in_handler(context& c, const char* what);
+
+template <class Done>
+inline void wait_until(context& c, const char* what, Done done) {
+  if (done()) return;
+  if (c.frame.active) [[unlikely]] wait_in_handler(c, what);
+  backoff b;
+  for (;;) {
+    progress(c);
+    if (done()) return;
+    b.pause();
+  }
+}
+
+}  // namespace splitc::detail

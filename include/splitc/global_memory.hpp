@@ -1,0 +1,253 @@
+// Global memory: read, write, get, put and store of one value (seed §3.1),
+// inlined as the seed's Figure 2 inlines them. A local target costs a branch;
+// a target in a peer's segment on a backend with direct access costs a load
+// or store plus an address translation; anything else travels as an active
+// message (seed §4.1.1, Figures 3–5).
+//
+// Ordering (seed 003 §4.2): read and write wait for themselves, so they
+// complete in issue order; gets and puts are ordered only by sync(); stores
+// are counted in bytes at the receiver and completed with store_sync(n) or
+// all_store_sync(), which mix (seed 003 §5.2).
+#pragma once
+
+#include <splitc/counter.hpp>
+#include <splitc/detail/context.hpp>
+#include <splitc/detail/messaging.hpp>
+#include <splitc/detail/wait.hpp>
+#include <splitc/global_ptr.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+namespace splitc {
+
+/// Types the global-memory operations move: anything trivially copyable.
+template <class T>
+concept transferable = std::is_trivially_copyable_v<T> && !std::is_void_v<T>;
+
+namespace detail {
+
+[[gnu::cold, noreturn]] void bad_processor(context& c, proc_t p, const char* op);
+[[gnu::cold, noreturn]] void null_target(context& c, proc_t p, const char* op);
+
+/// Validate a remote target (the local case was checked by the caller).
+inline void check_remote(context& c, proc_t p, const void* addr, const char* op) {
+  if (static_cast<unsigned>(p) >= static_cast<unsigned>(c.procs)) [[unlikely]]
+    bad_processor(c, p, op);
+  if (addr == nullptr) [[unlikely]] null_target(c, p, op);
+}
+
+/// Where this process can load/store [addr, addr+len) of processor p, or nullptr.
+inline void* direct(context& c, proc_t p, const void* addr, std::size_t len) noexcept {
+  if constexpr (active_backend::caps.direct_access) {
+    void* d = c.backend.direct_address(p, addr);
+    if (d != nullptr && (len <= 1 || c.backend.direct_address(
+                                         p, static_cast<const char*>(addr) + len - 1) != nullptr))
+      return d;
+  }
+  return nullptr;
+}
+
+// Active-message paths, any length (src/global_memory.cpp).
+void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, counter& ctr);
+void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, counter& ctr);
+void store_am(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+              counter* remote_counter);
+
+/// The receiver's byte counter for a store: the library's, or the caller's
+/// counter at the same address on the receiver.
+inline counter* library_store_counter(context& c) noexcept { return &c.shared->store_received; }
+
+inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::size_t len,
+                      counter& ctr, const char* op) {
+  if (p == c.myproc) [[likely]] {
+    if (src == nullptr) [[unlikely]] null_target(c, p, op);
+    std::memcpy(dst, src, len);
+    return;
+  }
+  check_remote(c, p, src, op);
+  if (void* d = direct(c, p, src, len)) {
+    std::memcpy(dst, d, len);
+    return;
+  }
+  get_am(c, dst, p, src, len, ctr);
+}
+
+inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+                      counter& ctr, const char* op) {
+  if (p == c.myproc) [[likely]] {
+    if (dst == nullptr) [[unlikely]] null_target(c, p, op);
+    std::memcpy(dst, src, len);
+    return;
+  }
+  check_remote(c, p, dst, op);
+  if (void* d = direct(c, p, dst, len)) {
+    std::memcpy(d, src, len);
+    return;
+  }
+  put_am(c, p, dst, src, len, ctr);
+}
+
+inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+                        counter& received, counter& sent, const char* op) {
+  sent.add_local(static_cast<std::int64_t>(len));
+  if (p == c.myproc) [[likely]] {
+    if (dst == nullptr) [[unlikely]] null_target(c, p, op);
+    std::memcpy(dst, src, len);
+    received.add_shared(static_cast<std::int64_t>(len));
+    return;
+  }
+  check_remote(c, p, dst, op);
+  if (void* d = direct(c, p, dst, len)) {
+    if (void* rc = direct(c, p, &received, sizeof(counter))) {
+      std::memcpy(d, src, len);
+      static_cast<counter*>(rc)->add_shared(static_cast<std::int64_t>(len));
+      return;
+    }
+  }
+  store_am(c, p, dst, src, len, &received);
+}
+
+}  // namespace detail
+
+// ---- get / put: split-phase, completed by sync() ------------------------
+
+template <transferable T>
+inline void get(T* dst, global_ptr<T> src, counter& ctr) {
+  auto& c = detail::ctx();
+  detail::get_bytes(c, dst, src.proc(), src.local(), sizeof(T), ctr, "get");
+}
+template <transferable T>
+inline void get(T* dst, global_ptr<T> src) {
+  auto& c = detail::ctx();
+  detail::get_bytes(c, dst, src.proc(), src.local(), sizeof(T), c.get_put, "get");
+}
+template <transferable T>
+inline void put(global_ptr<T> dst, const T& value, counter& ctr) {
+  auto& c = detail::ctx();
+  detail::put_bytes(c, dst.proc(), dst.local(), &value, sizeof(T), ctr, "put");
+}
+template <transferable T>
+inline void put(global_ptr<T> dst, const T& value) {
+  auto& c = detail::ctx();
+  detail::put_bytes(c, dst.proc(), dst.local(), &value, sizeof(T), c.get_put, "put");
+}
+
+// ---- read / write: blocking; each waits only for itself ------------------
+
+template <transferable T>
+inline T read(global_ptr<T> src) {
+  auto& c = detail::ctx();
+  T value;
+  if (src.proc() == c.myproc && src.local() != nullptr) [[likely]] {
+    std::memcpy(&value, src.local(), sizeof(T));
+    return value;
+  }
+  counter mine;
+  detail::get_bytes(c, &value, src.proc(), src.local(), sizeof(T), mine, "read");
+  detail::wait_until(c, "read", [&] { return mine.value() == 0; });
+  return value;
+}
+template <transferable T>
+inline void write(global_ptr<T> dst, const T& value) {
+  auto& c = detail::ctx();
+  if (dst.proc() == c.myproc && dst.local() != nullptr) [[likely]] {
+    std::memcpy(dst.local(), &value, sizeof(T));
+    return;
+  }
+  counter mine;
+  detail::put_bytes(c, dst.proc(), dst.local(), &value, sizeof(T), mine, "write");
+  detail::wait_until(c, "write", [&] { return mine.value() == 0; });
+}
+
+// ---- store: one-way; counted in bytes at the receiver --------------------
+
+template <transferable T>
+inline void store(global_ptr<T> dst, const T& value) {
+  auto& c = detail::ctx();
+  detail::store_bytes(c, dst.proc(), dst.local(), &value, sizeof(T),
+                      *detail::library_store_counter(c), c.store_sent, "store");
+}
+/// `received` names a counter at the same address on the receiver (a static
+/// or spread-heap counter); `sent` is counted here.
+template <transferable T>
+inline void store(global_ptr<T> dst, const T& value, counter& received, counter& sent) {
+  auto& c = detail::ctx();
+  detail::store_bytes(c, dst.proc(), dst.local(), &value, sizeof(T), received, sent, "store");
+}
+
+// ---- completion -----------------------------------------------------------
+
+/// Wait for every get and put issued with the library counter.
+inline void sync() {
+  auto& c = detail::ctx();
+  detail::wait_until(c, "sync", [&] { return c.get_put.value() == 0; });
+}
+inline bool is_sync() {
+  auto& c = detail::ctx();
+  if (c.get_put.value() != 0) detail::progress(c);
+  return c.get_put.value() == 0;
+}
+inline void sync(counter& ctr) {
+  auto& c = detail::ctx();
+  detail::wait_until(c, "sync_ctr", [&] { return ctr.value() == 0; });
+}
+inline bool is_sync(counter& ctr) {
+  auto& c = detail::ctx();
+  if (ctr.value() != 0) detail::progress(c);
+  return ctr.value() == 0;
+}
+inline void sync_ctr(counter& ctr) { sync(ctr); }
+inline bool is_sync_ctr(counter& ctr) { return is_sync(ctr); }
+
+/// Wait until `bytes` have been stored into this processor, then take them
+/// off both counters (so store_sync and all_store_sync mix).
+inline void store_sync(std::int64_t bytes, counter& received, counter& sent) {
+  auto& c = detail::ctx();
+  detail::wait_until(c, "store_sync", [&] { return received.value() >= bytes; });
+  received.add_shared(-bytes);
+  sent.add_local(-bytes);
+}
+inline bool is_store_sync(std::int64_t bytes, counter& received, counter& sent) {
+  auto& c = detail::ctx();
+  if (received.value() < bytes) detail::progress(c);
+  if (received.value() < bytes) return false;
+  received.add_shared(-bytes);
+  sent.add_local(-bytes);
+  return true;
+}
+inline void store_sync(std::int64_t bytes) {
+  auto& c = detail::ctx();
+  store_sync(bytes, *detail::library_store_counter(c), c.store_sent);
+}
+inline bool is_store_sync(std::int64_t bytes) {
+  auto& c = detail::ctx();
+  return is_store_sync(bytes, *detail::library_store_counter(c), c.store_sent);
+}
+/// Collective: returns once every store issued by any processor has arrived.
+void all_store_sync();
+
+// ---- dereference proxy ------------------------------------------------------
+
+/// What `*gp` and `gp[i]` yield: reading converts, assignment writes.
+template <class T>
+class global_ref {
+ public:
+  explicit global_ref(global_ptr<T> p) noexcept : p_(p) {}
+  operator T() const { return read(p_); }
+  const global_ref& operator=(const T& value) const {
+    write(p_, value);
+    return *this;
+  }
+  const global_ref& operator=(const global_ref& other) const {
+    write(p_, static_cast<T>(other));
+    return *this;
+  }
+  global_ptr<T> operator&() const noexcept { return p_; }
+
+ private:
+  global_ptr<T> p_;
+};
+
+}  // namespace splitc

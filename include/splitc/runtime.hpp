@@ -1,0 +1,104 @@
+// Starting and ending a splitc program, process identity, polling, barrier
+// and the user-visible active-message interface.
+#pragma once
+
+#include <splitc/am.hpp>
+#include <splitc/detail/context.hpp>
+#include <splitc/detail/messaging.hpp>
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+namespace splitc {
+
+/// Join the job. Under splitc-run every process joins its place; started
+/// plainly a program is a job of one, unless SPLITC_PROCS=N asks for N
+/// processes, in which case this call launches them and never returns.
+void init(int& argc, char**& argv);
+/// Leave the job: a barrier, then the backend shuts down.
+void finalize();
+bool initialized() noexcept;
+
+/// This processor's number (MYPROC) and the number of processors (PROCS).
+inline proc_t myproc() noexcept { return detail::ctx().myproc; }
+inline proc_t procs() noexcept { return detail::ctx().procs; }
+
+/// Deliver arrived messages and move queued ones. Call it in loops that wait
+/// on conditions of your own; never from inside a handler.
+void poll();
+
+/// Collective: no processor leaves before all have entered.
+void barrier();
+
+/// The name of the backend this program was built against.
+const char* backend_name() noexcept;
+
+/// Bytes at the start of every segment that the runtime keeps for itself.
+inline constexpr std::size_t runtime_reserved_bytes = 4096;
+
+/// This processor's segment (the memory peers can reach directly), minus the
+/// part the runtime keeps for itself. Same address on every processor.
+segment_info my_segment() noexcept;
+
+// ---- active messages for programs -------------------------------------------
+
+/// Register a handler; every process must register the same handlers in the
+/// same order. Handlers run inside poll, must not block, and a request
+/// handler may reply at most once.
+handler_id register_handler(handler_fn fn);
+
+template <class... Words>
+  requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
+inline void am_request(proc_t p, handler_id h, Words... words) {
+  auto& c = detail::ctx();
+  const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
+      static_cast<am_word>(words)...};
+  detail::check_am_target(c, p, h);
+  detail::request(c, am_kind::short_msg, p, h, a.data(), sizeof...(Words));
+}
+template <class... Words>
+  requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
+inline void am_request_medium(proc_t p, handler_id h, const void* payload, std::size_t len,
+                              Words... words) {
+  auto& c = detail::ctx();
+  const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
+      static_cast<am_word>(words)...};
+  detail::check_am_target(c, p, h);
+  detail::check_am_length(c, len, active_backend::caps.max_medium, "am_request_medium");
+  detail::request(c, am_kind::medium_msg, p, h, a.data(), sizeof...(Words), payload, len);
+}
+template <class... Words>
+  requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
+inline void am_request_long(proc_t p, handler_id h, const void* payload, std::size_t len,
+                            void* destination, Words... words) {
+  auto& c = detail::ctx();
+  const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
+      static_cast<am_word>(words)...};
+  detail::check_am_target(c, p, h);
+  detail::check_am_length(c, len, active_backend::caps.max_long, "am_request_long");
+  detail::request(c, am_kind::long_msg, p, h, a.data(), sizeof...(Words), payload, len,
+                  destination);
+}
+template <class... Words>
+  requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
+inline void am_reply(const am_message& token, handler_id h, Words... words) {
+  auto& c = detail::ctx();
+  const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
+      static_cast<am_word>(words)...};
+  detail::check_am_target(c, token.source, h);
+  detail::reply(c, token, am_kind::short_msg, h, a.data(), sizeof...(Words));
+}
+template <class... Words>
+  requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
+inline void am_reply_medium(const am_message& token, handler_id h, const void* payload,
+                            std::size_t len, Words... words) {
+  auto& c = detail::ctx();
+  const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
+      static_cast<am_word>(words)...};
+  detail::check_am_target(c, token.source, h);
+  detail::check_am_length(c, len, active_backend::caps.max_medium, "am_reply_medium");
+  detail::reply(c, token, am_kind::medium_msg, h, a.data(), sizeof...(Words), payload, len);
+}
+
+}  // namespace splitc

@@ -1,0 +1,11 @@
+// splitc for C++ programs: include this one header.
+#pragma once
+
+#include <splitc/am.hpp>
+#include <splitc/bulk.hpp>
+#include <splitc/counter.hpp>
+#include <splitc/errors.hpp>
+#include <splitc/global_memory.hpp>
+#include <splitc/global_ptr.hpp>
+#include <splitc/runtime.hpp>
+#include <splitc/spread_ptr.hpp>

@@ -1,0 +1,99 @@
+// Spread pointers (Split-C `T *spread`): like global pointers, but arithmetic
+// moves along the processor dimension and wraps, incrementing the local
+// address each time the processor number wraps back to zero (seed 003 §7.2):
+// element i of a cyclic spread array lives on processor i mod PROCS at
+// offset i div PROCS.
+#pragma once
+
+#include <splitc/global_ptr.hpp>
+
+#include <cstddef>
+
+namespace splitc {
+
+proc_t procs() noexcept;
+
+template <class T>
+class spread_ptr {
+ public:
+  using element_type = T;
+
+  constexpr spread_ptr() noexcept = default;
+  constexpr spread_ptr(std::nullptr_t) noexcept {}
+  constexpr spread_ptr(proc_t proc, T* local) noexcept : proc_(proc), local_(local) {}
+  /// A spread pointer is a global pointer with other arithmetic.
+  constexpr explicit spread_ptr(const global_ptr<T>& g) noexcept
+      : proc_(g.proc()), local_(g.local()) {}
+  constexpr operator global_ptr<T>() const noexcept { return {proc_, local_}; }
+
+  constexpr proc_t proc() const noexcept { return proc_; }
+  constexpr T* local() const noexcept { return local_; }
+  constexpr explicit operator bool() const noexcept { return local_ != nullptr; }
+
+  /// Advance by n elements over `nprocs` processors.
+  constexpr spread_ptr advanced(std::ptrdiff_t n, proc_t nprocs) const noexcept {
+    const std::ptrdiff_t linear = static_cast<std::ptrdiff_t>(proc_) + n;
+    std::ptrdiff_t rows = linear / nprocs;
+    std::ptrdiff_t col = linear % nprocs;
+    if (col < 0) {  // floor division for negative steps
+      col += nprocs;
+      rows -= 1;
+    }
+    return {static_cast<proc_t>(col), local_ + rows};
+  }
+  /// Element distance between two spread pointers over `nprocs` processors.
+  constexpr std::ptrdiff_t distance_from(const spread_ptr& other, proc_t nprocs) const noexcept {
+    return (local_ - other.local_) * nprocs + (proc_ - other.proc_);
+  }
+
+  spread_ptr operator+(std::ptrdiff_t n) const noexcept { return advanced(n, procs()); }
+  spread_ptr operator-(std::ptrdiff_t n) const noexcept { return advanced(-n, procs()); }
+  std::ptrdiff_t operator-(const spread_ptr& other) const noexcept {
+    return distance_from(other, procs());
+  }
+  spread_ptr& operator+=(std::ptrdiff_t n) noexcept { return *this = *this + n; }
+  spread_ptr& operator-=(std::ptrdiff_t n) noexcept { return *this = *this - n; }
+  spread_ptr& operator++() noexcept { return *this += 1; }
+  spread_ptr& operator--() noexcept { return *this -= 1; }
+  spread_ptr operator++(int) noexcept {
+    auto old = *this;
+    ++*this;
+    return old;
+  }
+  spread_ptr operator--(int) noexcept {
+    auto old = *this;
+    --*this;
+    return old;
+  }
+
+  global_ref<T> operator*() const noexcept { return global_ref<T>(global_ptr<T>(*this)); }
+  global_ref<T> operator[](std::ptrdiff_t i) const noexcept {
+    return global_ref<T>(global_ptr<T>(*this + i));
+  }
+
+  friend constexpr bool operator==(const spread_ptr&, const spread_ptr&) noexcept = default;
+  /// Order of the linear index (address first, then processor).
+  friend constexpr auto operator<=>(const spread_ptr& a, const spread_ptr& b) noexcept {
+    if (a.local_ != b.local_) return std::compare_three_way{}(a.local_, b.local_);
+    return a.proc_ <=> b.proc_;
+  }
+
+ private:
+  proc_t proc_ = 0;
+  T* local_ = nullptr;
+};
+
+template <class T>
+constexpr spread_ptr<T> tospread(const global_ptr<T>& g) noexcept {
+  return spread_ptr<T>(g);
+}
+template <class T>
+constexpr proc_t toproc(const spread_ptr<T>& p) noexcept {
+  return p.proc();
+}
+template <class T>
+constexpr T* tolocal(const spread_ptr<T>& p) noexcept {
+  return p.local();
+}
+
+}  // namespace splitc

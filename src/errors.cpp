@@ -1,0 +1,81 @@
+// Fatal errors: one message naming the processor and the cause, then the
+// process exits non-zero and the launcher ends the rest of the job.
+#include <splitc/detail/context.hpp>
+#include <splitc/errors.hpp>
+#include <splitc/global_memory.hpp>
+#include <splitc/bulk.hpp>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace splitc {
+
+void fatal_error(std::string_view what) {
+  std::string where;
+  if (detail::current != nullptr) {
+    where = fmt::format("processor {} of {}", detail::current->myproc, detail::current->procs);
+  } else if (const char* me = std::getenv("SPLITC_MYPROC")) {
+    where = fmt::format("processor {}", me);
+  } else {
+    where = "processor 0";
+  }
+  std::fflush(stdout);
+  const std::string line = fmt::format("splitc: {}: {}\n", where, what);
+  // One write, so lines from several processes do not interleave.
+  [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+  _exit(error_exit_status);
+}
+
+namespace detail {
+
+void not_initialized() {
+  fatal_error("splitc is not initialized: call splitc::init() (or splitc_init) first");
+}
+
+void bad_processor(context& c, proc_t p, const char* op) {
+  fail("{}: processor number {} is out of range (the job has processors 0..{})", op, p,
+       c.procs - 1);
+}
+
+void null_target(context&, proc_t p, const char* op) {
+  fail("{}: null global pointer dereferenced (processor {}, address 0)", op, p);
+}
+
+void bad_length(context&, std::size_t len, const char* op) {
+  fail("{}: impossible length {} bytes (negative or larger than {} bytes)", op,
+       static_cast<long long>(len) < 0 ? fmt::format("{}", static_cast<long long>(len))
+                                       : fmt::format("{}", len),
+       max_bulk_length);
+}
+
+void bad_reply(context& c) {
+  if (!c.frame.active) fail("a reply was sent outside any handler");
+  if (!c.frame.is_request)
+    fail("handler {} (a reply handler) tried to send; reply handlers may not send",
+         static_cast<unsigned>(c.frame.handler));
+  fail("handler {} replied twice to processor {}; a request handler may reply at most once",
+       static_cast<unsigned>(c.frame.handler), c.frame.source);
+}
+
+void bad_am_target(context& c, proc_t p, handler_id h) {
+  if (static_cast<unsigned>(p) >= static_cast<unsigned>(c.procs))
+    fail("active message to processor {}, which is out of range (the job has processors 0..{})", p,
+         c.procs - 1);
+  fail("active message names handler {}, but only {} handlers are registered",
+       static_cast<unsigned>(h), c.handlers.size());
+}
+
+void bad_am_length(context&, std::size_t len, std::size_t max, const char* op) {
+  fail("{}: payload of {} bytes exceeds the backend's limit of {} bytes", op, len, max);
+}
+
+void wait_in_handler(context& c, const char* what) {
+  fail("{} called inside handler {}; handlers run inside poll and must not wait", what,
+       static_cast<unsigned>(c.frame.handler));
+}
+
+}  // namespace detail
+}  // namespace splitc

@@ -1,0 +1,122 @@
+// Global memory over active messages (seed §4.1.1, Figures 3–5): the
+// built-in handlers and the senders for get, put and store of any length.
+// Up to 40 bytes travel inside a short message's argument words; longer
+// transfers are cut into fragments of the backend's long-message size, and
+// the counter counts fragments (gets, puts) or bytes (stores).
+#include <splitc/detail/messaging.hpp>
+#include <splitc/global_memory.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace splitc::detail {
+namespace {
+
+constexpr std::size_t inline_bytes = 5 * sizeof(am_word);  // 3 words of addressing + 5 of data
+constexpr std::size_t fragment_bytes = active_backend::caps.max_long;
+
+template <class T>
+T* as(am_word w) noexcept {
+  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w));
+}
+am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+int data_words(std::size_t len) noexcept { return static_cast<int>((len + 7) / 8); }
+
+void on_get_request(const am_message& m) {
+  auto& c = *current;
+  const auto* src = as<const unsigned char>(m.args[0]);
+  const std::size_t len = m.args[1];
+  if (len <= inline_bytes) {
+    am_word a[am_max_args] = {m.args[2], len, m.args[3]};
+    std::memcpy(&a[3], src, len);
+    reply(c, m, am_kind::short_msg, id(builtin::get_reply), a, 3 + data_words(len));
+  } else {
+    const am_word a[1] = {m.args[3]};
+    reply(c, m, am_kind::long_msg, id(builtin::get_done), a, 1, src, len, as<void>(m.args[2]));
+  }
+}
+void on_get_reply(const am_message& m) {
+  std::memcpy(as<void>(m.args[0]), &m.args[3], m.args[1]);
+  as<counter>(m.args[2])->add_local(-1);
+}
+void on_get_done(const am_message& m) { as<counter>(m.args[0])->add_local(-1); }
+void on_put_request(const am_message& m) {
+  std::memcpy(as<void>(m.args[0]), &m.args[3], m.args[1]);
+  reply(*current, m, am_kind::short_msg, id(builtin::ack), &m.args[2], 1);
+}
+void on_put_long_done(const am_message& m) {
+  reply(*current, m, am_kind::short_msg, id(builtin::ack), &m.args[0], 1);
+}
+void on_ack(const am_message& m) { as<counter>(m.args[0])->add_local(-1); }
+void on_store(const am_message& m) {
+  std::memcpy(as<void>(m.args[0]), &m.args[3], m.args[1]);
+  as<counter>(m.args[2])->add_shared(static_cast<std::int64_t>(m.args[1]));
+}
+void on_store_long_done(const am_message& m) {
+  as<counter>(m.args[0])->add_shared(static_cast<std::int64_t>(m.length));
+}
+
+}  // namespace
+
+void register_builtin_handlers(context& c) {
+  c.handlers.assign(static_cast<std::size_t>(builtin::count), nullptr);
+  auto set = [&](builtin b, handler_fn f) { c.handlers[static_cast<std::size_t>(b)] = f; };
+  set(builtin::get_request, on_get_request);
+  set(builtin::get_reply, on_get_reply);
+  set(builtin::get_done, on_get_done);
+  set(builtin::put_request, on_put_request);
+  set(builtin::put_long_done, on_put_long_done);
+  set(builtin::ack, on_ack);
+  set(builtin::store, on_store);
+  set(builtin::store_long_done, on_store_long_done);
+}
+
+void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, counter& ctr) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  // Each fragment is answered by a short reply (up to 40 bytes) or a long one.
+  const std::size_t step = len <= inline_bytes ? len : fragment_bytes;
+  for (std::size_t off = 0; off < len; off += step) {
+    const std::size_t n = std::min(step, len - off);
+    const am_word a[4] = {word(s + off), n, word(d + off), word(&ctr)};
+    ctr.add_local(1);
+    request(c, am_kind::short_msg, p, id(builtin::get_request), a, 4);
+  }
+}
+
+void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, counter& ctr) {
+  if (len <= inline_bytes) {
+    am_word a[am_max_args] = {word(dst), len, word(&ctr)};
+    std::memcpy(&a[3], src, len);
+    ctr.add_local(1);
+    request(c, am_kind::short_msg, p, id(builtin::put_request), a, 3 + data_words(len));
+    return;
+  }
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  const am_word a[1] = {word(&ctr)};
+  for (std::size_t off = 0; off < len; off += fragment_bytes) {
+    const std::size_t n = std::min(fragment_bytes, len - off);
+    ctr.add_local(1);
+    request(c, am_kind::long_msg, p, id(builtin::put_long_done), a, 1, s + off, n, d + off);
+  }
+}
+
+void store_am(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+              counter* remote_counter) {
+  if (len <= inline_bytes) {
+    am_word a[am_max_args] = {word(dst), len, word(remote_counter)};
+    std::memcpy(&a[3], src, len);
+    request(c, am_kind::short_msg, p, id(builtin::store), a, 3 + data_words(len));
+    return;
+  }
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  const am_word a[1] = {word(remote_counter)};
+  for (std::size_t off = 0; off < len; off += fragment_bytes) {
+    const std::size_t n = std::min(fragment_bytes, len - off);
+    request(c, am_kind::long_msg, p, id(builtin::store_long_done), a, 1, s + off, n, d + off);
+  }
+}
+
+}  // namespace splitc::detail

@@ -1,0 +1,115 @@
+// The progress engine: delivering messages to handlers (enforcing the
+// handler rules), and the pending queue that holds messages the backend had
+// no room for. The backend never blocks; the core owns the waiting.
+#include <splitc/detail/backoff.hpp>
+#include <splitc/detail/messaging.hpp>
+#include <splitc/errors.hpp>
+
+#include <cstring>
+#include <utility>
+
+namespace splitc::detail {
+namespace {
+
+am_status try_send(context& c, const pending_message& m) {
+  const void* src = m.payload.data();
+  const std::size_t len = m.payload.size();
+  if (m.is_reply) {
+    switch (m.kind) {
+      case am_kind::short_msg: return c.backend.reply_short(m.token, m.handler, m.args, m.nargs);
+      case am_kind::medium_msg:
+        return c.backend.reply_medium(m.token, m.handler, m.args, m.nargs, src, len);
+      default:
+        return c.backend.reply_long(m.token, m.handler, m.args, m.nargs, src, len,
+                                    m.destination_address);
+    }
+  }
+  switch (m.kind) {
+    case am_kind::short_msg: return c.backend.request_short(m.destination, m.handler, m.args, m.nargs);
+    case am_kind::medium_msg:
+      return c.backend.request_medium(m.destination, m.handler, m.args, m.nargs, src, len);
+    default:
+      return c.backend.request_long(m.destination, m.handler, m.args, m.nargs, src, len,
+                                    m.destination_address);
+  }
+}
+
+void retry_pending(context& c) {
+  while (!c.pending.empty()) {
+    if (try_send(c, c.pending.front()) != am_status::ok) return;
+    c.pending.pop_front();
+  }
+}
+
+}  // namespace
+
+void context::deliver(void* self, const am_message& m) {
+  auto& c = *static_cast<context*>(self);
+  const auto index = static_cast<std::size_t>(m.handler);
+  if (index >= c.handlers.size() || c.handlers[index] == nullptr) [[unlikely]] {
+    fail("message from processor {} names handler {}, which is not registered here "
+         "(every process must register the same handlers in the same order)",
+         m.source, index);
+  }
+  c.frame = handler_frame{true, m.is_request, false, m.handler, m.source};
+  c.handlers[index](m);
+  c.frame.active = false;
+}
+
+void progress(context& c) {
+  if (c.frame.active) [[unlikely]] {
+    fail("poll called inside handler {}; handlers run inside poll and must not poll",
+         static_cast<unsigned>(c.frame.handler));
+  }
+  c.backend.poll(c.sink());
+  if (!c.pending.empty()) [[unlikely]] retry_pending(c);
+}
+
+void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token, proc_t p,
+               handler_id h, const am_word* args, int nargs, const void* src, std::size_t len,
+               void* dst) {
+  if (c.frame.active) {
+    if (!c.frame.is_request) [[unlikely]] {
+      fail("handler {} (a reply handler) tried to send; reply handlers may not send",
+           static_cast<unsigned>(c.frame.handler));
+    }
+    // Inside a request handler: never wait, queue (order kept by the queue).
+    pending_message m{kind, is_reply, p, h, nargs, {}, {}, dst, {}};
+    std::memcpy(m.args, args, sizeof(am_word) * static_cast<std::size_t>(nargs));
+    if (len != 0) {
+      m.payload.resize(len);
+      std::memcpy(m.payload.data(), src, len);
+    }
+    if (token != nullptr) {
+      m.token = *token;
+      m.token.args = nullptr;
+      m.token.payload = nullptr;
+    }
+    if (c.pending.empty()) {
+      const am_status s = try_send(c, m);
+      if (s == am_status::ok) return;
+    }
+    c.pending.push_back(std::move(m));
+    return;
+  }
+  // Main line: queued messages go first, then wait for room, polling.
+  backoff wait;
+  while (!c.pending.empty()) {
+    progress(c);
+    wait.pause();
+  }
+  wait.reset();
+  for (;;) {
+    am_status s;
+    switch (kind) {
+      case am_kind::short_msg: s = c.backend.request_short(p, h, args, nargs); break;
+      case am_kind::medium_msg: s = c.backend.request_medium(p, h, args, nargs, src, len); break;
+      default: s = c.backend.request_long(p, h, args, nargs, src, len, dst); break;
+    }
+    if (s == am_status::ok) return;
+    progress(c);
+    wait.pause();
+  }
+}
+
+}  // namespace splitc::detail

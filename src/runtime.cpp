@@ -1,0 +1,92 @@
+// Start-up and shut-down of a splitc process, and the small runtime calls
+// that are not inlined (poll, barrier, handler registration).
+#include <splitc/detail/launch.hpp>
+#include <splitc/detail/messaging.hpp>
+#include <splitc/detail/wait.hpp>
+#include <splitc/errors.hpp>
+#include <splitc/runtime.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace splitc {
+namespace detail {
+
+void register_builtin_handlers(context& c);  // src/global_memory.cpp
+
+context::context(start_arguments args)
+    : backend(args), myproc(backend.myproc()), procs(backend.procs()) {
+  const segment_info seg = backend.segment();
+  shared = static_cast<segment_header*>(seg.base);
+  register_builtin_handlers(*this);
+}
+
+namespace {
+
+/// Started plainly with SPLITC_PROCS=N (N > 1): launch the job from here.
+[[noreturn]] void launch_self(int procs, char** argv) {
+  launch_options options;
+  options.procs = procs;
+  std::vector<char*> args;
+  static char self[] = "/proc/self/exe";
+  args.push_back(self);
+  for (char** a = argv + 1; *a != nullptr; ++a) args.push_back(*a);
+  args.push_back(nullptr);
+  std::exit(run_job(options, args.data()));
+}
+
+}  // namespace
+}  // namespace detail
+
+void init(int& argc, char**& argv) {
+  if (detail::current != nullptr) detail::fail("init called twice");
+  if (std::getenv("SPLITC_JOB") == nullptr) {
+    if (const char* n = std::getenv("SPLITC_PROCS"); n != nullptr && *n != '\0') {
+      char* end = nullptr;
+      const long procs = std::strtol(n, &end, 10);
+      if (*end != '\0' || procs < 1 || procs > 4096)
+        detail::fail("SPLITC_PROCS={} is not a processor count (1..4096)", n);
+      if (procs > 1) detail::launch_self(static_cast<int>(procs), argv);
+    }
+  }
+  detail::current = new detail::context(start_arguments{&argc, &argv});
+  barrier();
+}
+
+bool initialized() noexcept { return detail::current != nullptr; }
+
+void finalize() {
+  auto& c = detail::ctx();
+  barrier();
+  c.backend.finish(0);
+  delete detail::current;
+  detail::current = nullptr;
+}
+
+void poll() { detail::progress(detail::ctx()); }
+
+void barrier() {
+  auto& c = detail::ctx();
+  if (c.frame.active) detail::wait_in_handler(c, "barrier");
+  c.backend.bootstrap_barrier(c.sink());
+}
+
+const char* backend_name() noexcept { return active_backend::name; }
+
+segment_info my_segment() noexcept {
+  const segment_info seg = detail::ctx().backend.segment();
+  static_assert(sizeof(detail::segment_header) <= runtime_reserved_bytes);
+  return {static_cast<char*>(seg.base) + runtime_reserved_bytes, seg.size - runtime_reserved_bytes};
+}
+
+handler_id register_handler(handler_fn fn) {
+  auto& c = detail::ctx();
+  if (fn == nullptr) detail::fail("register_handler: null handler");
+  if (c.handlers.size() >= 65535) detail::fail("register_handler: too many handlers");
+  c.handlers.push_back(fn);
+  return static_cast<handler_id>(c.handlers.size() - 1);
+}
+
+}  // namespace splitc

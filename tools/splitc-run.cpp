@@ -1,0 +1,50 @@
+// splitc-run: start a splitc program as P processes and supervise them.
+//
+//   splitc-run -n 4 ./program args...
+#include <splitc/detail/launch.hpp>
+#include <splitc/runtime.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "splitc-run: start a splitc program as P processes on this host and supervise them.\n"
+      "Every process gets its processor number (SPLITC_MYPROC) and the job size (SPLITC_PROCS).\n"
+      "If any process dies or exits non-zero, the job is ended within a second, the failing\n"
+      "processor is named, and splitc-run exits with that process's status (128+signal for a\n"
+      "signal). Output of every process goes straight to this terminal.\n\n"
+      "Environment read by the processes:\n"
+      "  SPLITC_SEGMENT_SIZE    bytes of spread heap per processor (default 1G; k/M/G suffixes)\n"
+      "  SPLITC_SEGMENT_BASE    virtual address of the spread heap (default 0x100000000000)\n"
+      "  SPLITC_SMP_RING_BYTES  bytes per message ring (default 1M)\n"
+      "A program started without splitc-run runs as one process, or as N if SPLITC_PROCS=N.",
+      "splitc-run"};
+  splitc::detail::launch_options options;
+  std::string backend = splitc::backend_name();
+  std::vector<std::string> command;
+  app.add_option("-n,--procs", options.procs, "number of processes (processors)")
+      ->required()
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--backend", backend,
+                 "backend to run on; this splitc-run was built for '" + backend + "'")
+      ->check(CLI::IsMember({std::string(splitc::backend_name())}));
+  app.add_flag("--keep-aslr", options.keep_aslr,
+               "leave address-space randomisation on (static data then differs in address "
+               "between processors; spread-heap data does not)");
+  app.add_option("command", command, "program and its arguments")->required();
+  app.prefix_command();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  std::vector<std::string> rest = app.remaining();
+  command.insert(command.end(), rest.begin(), rest.end());
+  std::vector<char*> args;
+  for (auto& s : command) args.push_back(s.data());
+  args.push_back(nullptr);
+  return splitc::detail::run_job(options, args.data());
+}
