@@ -4,6 +4,7 @@
 #include <splitc/errors.hpp>
 #include <splitc/global_memory.hpp>
 #include <splitc/bulk.hpp>
+#include <splitc/collectives.hpp>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -75,6 +76,17 @@ void bad_am_length(context&, std::size_t len, std::size_t max, const char* op) {
 void wait_in_handler(context& c, const char* what) {
   fail("{} called inside handler {}; handlers run inside poll and must not wait", what,
        static_cast<unsigned>(c.frame.handler));
+}
+
+void collective_mismatch(context&, proc_t from, std::size_t got, std::size_t expected) {
+  fail("collective mismatch: processor {} sent {} bytes where {} were expected (every processor "
+       "must call the same collectives in the same order with the same counts and types)",
+       from, got, expected);
+}
+
+void bad_root(context& c, proc_t root) {
+  fail("broadcast: root processor {} is out of range (the job has processors 0..{})", root,
+       c.procs - 1);
 }
 
 }  // namespace detail

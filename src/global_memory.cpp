@@ -58,8 +58,7 @@ void on_store_long_done(const am_message& m) {
 
 }  // namespace
 
-void register_builtin_handlers(context& c) {
-  c.handlers.assign(static_cast<std::size_t>(builtin::count), nullptr);
+void register_global_memory_handlers(context& c) {
   auto set = [&](builtin b, handler_fn f) { c.handlers[static_cast<std::size_t>(b)] = f; };
   set(builtin::get_request, on_get_request);
   set(builtin::get_reply, on_get_reply);

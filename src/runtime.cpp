@@ -14,13 +14,30 @@
 namespace splitc {
 namespace detail {
 
-void register_builtin_handlers(context& c);  // src/global_memory.cpp
+void register_global_memory_handlers(context& c);  // src/global_memory.cpp
+void register_mailbox_handlers(context& c);        // src/mailbox.cpp
+
+namespace {
+constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+}  // namespace
 
 context::context(start_arguments args)
     : backend(args), myproc(backend.myproc()), procs(backend.procs()) {
   const segment_info seg = backend.segment();
   shared = static_cast<segment_header*>(seg.base);
-  register_builtin_handlers(*this);
+  const auto nprocs = static_cast<std::size_t>(procs);
+  mail.region = static_cast<unsigned char*>(seg.base) + round_up(sizeof(segment_header), 64);
+  mail.procs = nprocs;
+  mail.sent.assign(nprocs, 0);
+  mail.received.assign(nprocs, 0);
+  mail.acked_seen.assign(nprocs, 0);
+  reserved_bytes = round_up(round_up(sizeof(segment_header), 64) + mailbox_state::region_bytes(nprocs),
+                            65536);
+  if (reserved_bytes >= seg.size)
+    fail("the segment ({} bytes) is too small for the runtime's {} bytes", seg.size, reserved_bytes);
+  handlers.assign(static_cast<std::size_t>(builtin::count), nullptr);
+  register_global_memory_handlers(*this);
+  register_mailbox_handlers(*this);
 }
 
 namespace {
@@ -76,9 +93,9 @@ void barrier() {
 const char* backend_name() noexcept { return active_backend::name; }
 
 segment_info my_segment() noexcept {
-  const segment_info seg = detail::ctx().backend.segment();
-  static_assert(sizeof(detail::segment_header) <= runtime_reserved_bytes);
-  return {static_cast<char*>(seg.base) + runtime_reserved_bytes, seg.size - runtime_reserved_bytes};
+  auto& c = detail::ctx();
+  const segment_info seg = c.backend.segment();
+  return {static_cast<char*>(seg.base) + c.reserved_bytes, seg.size - c.reserved_bytes};
 }
 
 handler_id register_handler(handler_fn fn) {

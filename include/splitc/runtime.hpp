@@ -34,9 +34,6 @@ void barrier();
 /// The name of the backend this program was built against.
 const char* backend_name() noexcept;
 
-/// Bytes at the start of every segment that the runtime keeps for itself.
-inline constexpr std::size_t runtime_reserved_bytes = 4096;
-
 /// This processor's segment (the memory peers can reach directly), minus the
 /// part the runtime keeps for itself. Same address on every processor.
 segment_info my_segment() noexcept;

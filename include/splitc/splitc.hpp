@@ -3,6 +3,7 @@
 
 #include <splitc/am.hpp>
 #include <splitc/bulk.hpp>
+#include <splitc/collectives.hpp>
 #include <splitc/counter.hpp>
 #include <splitc/errors.hpp>
 #include <splitc/global_memory.hpp>

@@ -23,7 +23,9 @@ class backoff {
   /// Call after each unsuccessful check.
   void pause() noexcept {
     ++rounds_;
-    if (rounds_ < spin_rounds) {
+    if (rounds_ < busy_rounds) {
+      // Poll flat out first: a reply is usually a few hundred ns away.
+    } else if (rounds_ < spin_rounds) {
       cpu_relax();
     } else if (rounds_ < spin_rounds + yield_rounds) {
       sched_yield();
@@ -40,6 +42,7 @@ class backoff {
   }
 
  private:
+  static constexpr std::uint32_t busy_rounds = 256;
   static constexpr std::uint32_t spin_rounds = 4000;
   static constexpr std::uint32_t yield_rounds = 200;
   static constexpr std::uint64_t first_sleep_ns = 1000;

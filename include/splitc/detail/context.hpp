@@ -8,6 +8,7 @@
 #include <splitc/am.hpp>
 #include <splitc/backend.hpp>
 #include <splitc/counter.hpp>
+#include <splitc/detail/mailbox.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -65,7 +66,8 @@ struct context {
   std::vector<handler_fn> handlers;
   handler_frame frame;
   std::deque<pending_message> pending;
-  std::uint64_t collective_epoch = 0;
+  mailbox_state mail;          ///< channels of the collectives
+  std::size_t reserved_bytes;  ///< runtime part at the start of the segment
 
   am_sink sink() noexcept { return {this, &context::deliver}; }
   static void deliver(void* self, const am_message& message);

@@ -21,6 +21,8 @@ enum class builtin : std::uint16_t {
   ack,              ///< (ctr): count down
   store,            ///< (dst, len, rctr, data...): deposit, count bytes
   store_long_done,  ///< long request, data already at dst: (rctr) count bytes
+  mailbox_deposit,  ///< medium (slot, sequence): a collective's message
+  mailbox_ack,      ///< (consumed): a receiver freed our slots
   count
 };
 constexpr handler_id id(builtin b) noexcept { return static_cast<handler_id>(b); }

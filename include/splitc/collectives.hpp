@@ -1,0 +1,278 @@
+// Global communication (seed §3.3): barrier, broadcast, reduce to one,
+// reduce to all, and scans, for single values and vectors of any trivially
+// copyable type with any associative operator.
+//
+// All processors must call the same collectives in the same order. They run
+// on a static tree whose every subtree is a contiguous range of processors
+// (the root of [lo, hi) is lo; its children root the two halves of
+// [lo+1, hi)), so reductions and scans combine in processor order and a
+// non-commutative operator gives the sequential answer. Messages travel
+// through mailboxes with dataflow flow control (detail/mailbox.hpp):
+// successive collectives pipeline rather than paying a barrier each, and a
+// processor waiting in a collective keeps serving active messages.
+//
+// The scan hazard (seed §4.3.2): a collective returns when *this*
+// processor's result is known, not when everyone's is. Code such as
+//
+//   buckets[i] = all_scan_add(buckets[i]);     // on every processor
+//   ... read g_buckets[PROCS-1][i-1] on processor 0 ...
+//
+// may read a neighbour's element before that neighbour has stored its scan
+// result. Put a barrier() between storing results and reading them remotely.
+#pragma once
+
+#include <splitc/detail/mailbox.hpp>
+#include <splitc/detail/wait.hpp>
+#include <splitc/runtime.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <span>
+#include <type_traits>
+
+namespace splitc {
+
+/// The seed's operators, as function objects usable with every collective.
+namespace ops {
+struct add {
+  template <class T> constexpr T operator()(T a, T b) const { return a + b; }
+};
+struct mult {
+  template <class T> constexpr T operator()(T a, T b) const { return a * b; }
+};
+struct max {
+  template <class T> constexpr T operator()(T a, T b) const { return a < b ? b : a; }
+};
+struct min {
+  template <class T> constexpr T operator()(T a, T b) const { return b < a ? b : a; }
+};
+struct bit_or {
+  template <class T> requires std::is_integral_v<T>
+  constexpr T operator()(T a, T b) const { return a | b; }
+};
+struct bit_xor {
+  template <class T> requires std::is_integral_v<T>
+  constexpr T operator()(T a, T b) const { return a ^ b; }
+};
+struct bit_and {
+  template <class T> requires std::is_integral_v<T>
+  constexpr T operator()(T a, T b) const { return a & b; }
+};
+}  // namespace ops
+
+namespace detail {
+
+/// A processor's place in the range tree, in virtual ranks (root = 0).
+struct tree_node {
+  proc_t parent = -1, left = -1, right = -1;
+};
+
+constexpr tree_node range_tree(proc_t v, proc_t nprocs) noexcept {
+  proc_t lo = 0, hi = nprocs, parent = -1;
+  for (;;) {
+    const proc_t rest = hi - lo - 1;
+    const proc_t left_end = lo + 1 + (rest + 1) / 2;
+    if (v == lo) {
+      tree_node n;
+      n.parent = parent;
+      n.left = rest > 0 ? lo + 1 : -1;
+      n.right = left_end < hi ? left_end : -1;
+      return n;
+    }
+    parent = lo;
+    if (v < left_end) {
+      lo = lo + 1;
+      hi = left_end;
+    } else {
+      lo = left_end;
+    }
+  }
+}
+
+/// The tree as physical processors, rooted at `root`.
+inline tree_node physical_tree(const context& c, proc_t root) noexcept {
+  const proc_t v = (c.myproc - root + c.procs) % c.procs;
+  tree_node n = range_tree(v, c.procs);
+  auto phys = [&](proc_t x) { return x < 0 ? x : (x + root) % c.procs; };
+  return {phys(n.parent), phys(n.left), phys(n.right)};
+}
+
+[[gnu::cold, noreturn]] void collective_mismatch(context& c, proc_t from, std::size_t got,
+                                                 std::size_t expected);
+
+/// Elements of T per mailbox message.
+template <class T>
+constexpr std::size_t chunk_elements = mailbox_payload_bytes / sizeof(T);
+
+/// Receive one chunk of `count` elements from p and hand it to `use`.
+template <class T, class Use>
+inline void receive_chunk(context& c, proc_t p, std::size_t count, Use use) {
+  std::size_t len = 0;
+  const unsigned char* data = mailbox_receive(c, p, &len);
+  if (len != count * sizeof(T)) [[unlikely]] collective_mismatch(c, p, len, count * sizeof(T));
+  use(data);
+  mailbox_release(c, p);
+}
+
+/// Combine each element of a chunk from p into acc (acc = acc op incoming).
+template <class T, class Op>
+inline void combine_from(context& c, proc_t p, T* acc, std::size_t count, Op& op) {
+  receive_chunk<T>(c, p, count, [&](const unsigned char* data) {
+    for (std::size_t i = 0; i < count; ++i) {
+      T in;
+      std::memcpy(&in, data + i * sizeof(T), sizeof(T));
+      acc[i] = op(acc[i], in);
+    }
+  });
+}
+
+template <class T>
+inline void copy_from(context& c, proc_t p, T* out, std::size_t count) {
+  receive_chunk<T>(c, p, count,
+                   [&](const unsigned char* data) { std::memcpy(out, data, count * sizeof(T)); });
+}
+
+/// Up the tree rooted at 0: on return, processor 0's data holds the ordered reduction.
+template <class T, class Op>
+inline void reduce_up(context& c, std::span<T> data, Op& op) {
+  const tree_node n = physical_tree(c, 0);
+  for (std::size_t at = 0; at < data.size() || (at == 0 && data.empty()); at += chunk_elements<T>) {
+    const std::size_t count = std::min(chunk_elements<T>, data.size() - at);
+    if (n.left >= 0) combine_from(c, n.left, data.data() + at, count, op);
+    if (n.right >= 0) combine_from(c, n.right, data.data() + at, count, op);
+    if (n.parent >= 0) mailbox_send(c, n.parent, data.data() + at, count * sizeof(T));
+    if (data.empty()) break;
+  }
+}
+
+/// Down the tree rooted at `root`: on return, everyone holds root's data.
+template <class T>
+inline void broadcast_down(context& c, std::span<T> data, proc_t root) {
+  const tree_node n = physical_tree(c, root);
+  for (std::size_t at = 0; at < data.size() || (at == 0 && data.empty()); at += chunk_elements<T>) {
+    const std::size_t count = std::min(chunk_elements<T>, data.size() - at);
+    if (n.parent >= 0) copy_from(c, n.parent, data.data() + at, count);
+    if (n.left >= 0) mailbox_send(c, n.left, data.data() + at, count * sizeof(T));
+    if (n.right >= 0) mailbox_send(c, n.right, data.data() + at, count * sizeof(T));
+    if (data.empty()) break;
+  }
+}
+
+[[gnu::cold, noreturn]] void bad_root(context& c, proc_t root);
+
+inline context& collective_context(const char* what) {
+  context& c = ctx();
+  if (c.frame.active) [[unlikely]] wait_in_handler(c, what);
+  return c;
+}
+
+/// Inclusive (and, with `exclusive`, exclusive) scan of a chunk stream.
+template <class T, class Op>
+inline void scan_chunks(context& c, std::span<T> data, Op& op, std::span<T> exclusive,
+                        bool* has_prefix) {
+  const tree_node n = physical_tree(c, 0);
+  constexpr std::size_t step = chunk_elements<T>;
+  T own[step], total[step], left_total[step], prefix[step];
+  for (std::size_t at = 0; at < data.size(); at += step) {
+    const std::size_t count = std::min(step, data.size() - at);
+    std::copy_n(data.data() + at, count, own);
+    std::copy_n(own, count, total);
+    // Up: subtree total = own, then the left range, then the right range.
+    if (n.left >= 0) {
+      copy_from(c, n.left, left_total, count);
+      for (std::size_t i = 0; i < count; ++i) total[i] = op(total[i], left_total[i]);
+    }
+    if (n.right >= 0) combine_from(c, n.right, total, count, op);
+    if (n.parent >= 0) mailbox_send(c, n.parent, total, count * sizeof(T));
+    // Down: the prefix of everything before this subtree.
+    *has_prefix = n.parent >= 0;
+    if (*has_prefix) copy_from(c, n.parent, prefix, count);
+    T* result = data.data() + at;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!exclusive.empty()) exclusive[at + i] = *has_prefix ? prefix[i] : T{};
+      result[i] = *has_prefix ? op(prefix[i], own[i]) : own[i];
+    }
+    if (n.left >= 0) mailbox_send(c, n.left, result, count * sizeof(T));
+    if (n.right >= 0) {
+      for (std::size_t i = 0; i < count; ++i) left_total[i] = op(result[i], left_total[i]);
+      mailbox_send(c, n.right, left_total, count * sizeof(T));
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Broadcast `data` from `root` to every processor (in place).
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void broadcast(std::span<T> data, proc_t root = 0) {
+  auto& c = detail::collective_context("broadcast");
+  if (static_cast<unsigned>(root) >= static_cast<unsigned>(c.procs)) [[unlikely]]
+    detail::bad_root(c, root);
+  detail::broadcast_down(c, data, root);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline T broadcast(T value, proc_t root = 0) {
+  broadcast(std::span<T>(&value, 1), root);
+  return value;
+}
+
+/// Reduce every processor's elements with `op` in processor order; the
+/// result is valid on processor 0 (elsewhere the span holds partial results).
+template <class T, class Op>
+  requires std::is_trivially_copyable_v<T>
+inline void reduce_to_one(std::span<T> data, Op op) {
+  auto& c = detail::collective_context("reduce_to_one");
+  detail::reduce_up(c, data, op);
+}
+template <class T, class Op>
+  requires std::is_trivially_copyable_v<T>
+inline T reduce_to_one(T value, Op op) {
+  reduce_to_one(std::span<T>(&value, 1), op);
+  return value;
+}
+
+/// Reduce and give every processor the result.
+template <class T, class Op>
+  requires std::is_trivially_copyable_v<T>
+inline void reduce_to_all(std::span<T> data, Op op) {
+  auto& c = detail::collective_context("reduce_to_all");
+  detail::reduce_up(c, data, op);
+  detail::broadcast_down(c, data, 0);
+}
+template <class T, class Op>
+  requires std::is_trivially_copyable_v<T>
+inline T reduce_to_all(T value, Op op) {
+  reduce_to_all(std::span<T>(&value, 1), op);
+  return value;
+}
+
+/// Inclusive scan: processor i gets a0 op ... op ai (element-wise for spans).
+template <class T, class Op>
+  requires std::is_trivially_copyable_v<T>
+inline void scan(std::span<T> data, Op op) {
+  auto& c = detail::collective_context("scan");
+  bool has_prefix = false;
+  detail::scan_chunks(c, data, op, std::span<T>{}, &has_prefix);
+}
+template <class T, class Op>
+  requires std::is_trivially_copyable_v<T>
+inline T scan(T value, Op op) {
+  scan(std::span<T>(&value, 1), op);
+  return value;
+}
+
+/// Exclusive scan: processor i gets a0 op ... op a(i-1); processor 0 gets `identity`.
+template <class T, class Op>
+  requires std::is_trivially_copyable_v<T>
+inline T exclusive_scan(T value, Op op, T identity) {
+  auto& c = detail::collective_context("exclusive_scan");
+  T before = identity;
+  bool has_prefix = false;
+  detail::scan_chunks(c, std::span<T>(&value, 1), op, std::span<T>(&before, 1), &has_prefix);
+  return has_prefix ? before : identity;
+}
+
+}  // namespace splitc

@@ -1,0 +1,89 @@
+// Mailbox channels for the collectives (see detail/mailbox.hpp): direct
+// stores into a peer's slot where the backend maps peers, active messages
+// otherwise.
+#include <splitc/detail/mailbox.hpp>
+#include <splitc/detail/messaging.hpp>
+#include <splitc/detail/wait.hpp>
+#include <splitc/global_memory.hpp>
+
+#include <cstring>
+
+namespace splitc::detail {
+namespace {
+
+am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+
+void fill(mailbox_slot* s, const void* data, std::size_t len, std::uint64_t sequence) {
+  std::memcpy(s->data, data, len);
+  s->length = len;
+  s->sequence.store(sequence, std::memory_order_release);
+}
+
+// (slot, sequence) + payload: fill the slot at its owner.
+void on_mailbox_deposit(const am_message& m) {
+  fill(reinterpret_cast<mailbox_slot*>(static_cast<std::uintptr_t>(m.args[0])), m.payload,
+       m.length, m.args[1]);
+}
+// (receiver, consumed): the receiver has consumed that many of our messages.
+void on_mailbox_ack(const am_message& m) {
+  current->mail.ack_word(static_cast<std::size_t>(m.source))
+      ->store(m.args[0], std::memory_order_release);
+}
+
+}  // namespace
+
+void register_mailbox_handlers(context& c) {
+  c.handlers[static_cast<std::size_t>(builtin::mailbox_deposit)] = on_mailbox_deposit;
+  c.handlers[static_cast<std::size_t>(builtin::mailbox_ack)] = on_mailbox_ack;
+}
+
+void mailbox_send(context& c, proc_t q, const void* data, std::size_t len) {
+  mailbox_state& m = c.mail;
+  const auto qi = static_cast<std::size_t>(q);
+  const std::uint64_t n = m.sent[qi];
+  if (n >= mailbox_depth && m.acked_seen[qi] < n + 1 - mailbox_depth) {
+    const std::uint64_t need = n + 1 - mailbox_depth;
+    wait_until(c, "a collective", [&] {
+      m.acked_seen[qi] = m.ack_word(qi)->load(std::memory_order_acquire);
+      return m.acked_seen[qi] >= need;
+    });
+  }
+  mailbox_slot* slot = m.slot(static_cast<std::size_t>(c.myproc), n);
+  m.sent[qi] = n + 1;
+  if (q == c.myproc) {
+    fill(slot, data, len, n + 1);
+  } else if (void* d = direct(c, q, slot, sizeof(mailbox_slot))) {
+    fill(static_cast<mailbox_slot*>(d), data, len, n + 1);
+  } else {
+    const am_word a[2] = {word(slot), n + 1};
+    request(c, am_kind::medium_msg, q, id(builtin::mailbox_deposit), a, 2, data, len);
+  }
+}
+
+const unsigned char* mailbox_receive(context& c, proc_t p, std::size_t* len) {
+  mailbox_state& m = c.mail;
+  const auto pi = static_cast<std::size_t>(p);
+  const std::uint64_t n = m.received[pi];
+  mailbox_slot* slot = m.slot(pi, n);
+  wait_until(c, "a collective",
+             [&] { return slot->sequence.load(std::memory_order_acquire) == n + 1; });
+  *len = slot->length;
+  return slot->data;
+}
+
+void mailbox_release(context& c, proc_t p) {
+  mailbox_state& m = c.mail;
+  const auto pi = static_cast<std::size_t>(p);
+  const std::uint64_t consumed = ++m.received[pi];
+  std::atomic<std::uint64_t>* ack = m.ack_word(static_cast<std::size_t>(c.myproc));  // in p's layout
+  if (p == c.myproc) {
+    ack->store(consumed, std::memory_order_release);
+  } else if (void* d = direct(c, p, ack, sizeof(*ack))) {
+    static_cast<std::atomic<std::uint64_t>*>(d)->store(consumed, std::memory_order_release);
+  } else {
+    const am_word a[1] = {consumed};
+    request(c, am_kind::short_msg, p, id(builtin::mailbox_ack), a, 1);
+  }
+}
+
+}  // namespace splitc::detail
