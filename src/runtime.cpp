@@ -16,6 +16,9 @@ namespace detail {
 
 void register_global_memory_handlers(context& c);  // src/global_memory.cpp
 void register_mailbox_handlers(context& c);        // src/mailbox.cpp
+void register_heap_handlers(context& c);           // src/spread_heap.cpp
+void init_heaps(context& c);                       // src/spread_heap.cpp
+void register_atomic_handlers(context& c);         // src/atomics.cpp
 
 namespace {
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
@@ -38,6 +41,9 @@ context::context(start_arguments args)
   handlers.assign(static_cast<std::size_t>(builtin::count), nullptr);
   register_global_memory_handlers(*this);
   register_mailbox_handlers(*this);
+  register_heap_handlers(*this);
+  register_atomic_handlers(*this);
+  init_heaps(*this);
 }
 
 namespace {

@@ -161,11 +161,7 @@ inline void broadcast_down(context& c, std::span<T> data, proc_t root) {
 
 [[gnu::cold, noreturn]] void bad_root(context& c, proc_t root);
 
-inline context& collective_context(const char* what) {
-  context& c = ctx();
-  if (c.frame.active) [[unlikely]] wait_in_handler(c, what);
-  return c;
-}
+inline context& collective_context(const char* what) { return blocking_context(what); }
 
 /// Inclusive (and, with `exclusive`, exclusive) scan of a chunk stream.
 template <class T, class Op>

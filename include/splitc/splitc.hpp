@@ -2,6 +2,7 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/atomics.hpp>
 #include <splitc/bulk.hpp>
 #include <splitc/collectives.hpp>
 #include <splitc/counter.hpp>
@@ -9,4 +10,5 @@
 #include <splitc/global_memory.hpp>
 #include <splitc/global_ptr.hpp>
 #include <splitc/runtime.hpp>
+#include <splitc/spread_heap.hpp>
 #include <splitc/spread_ptr.hpp>

@@ -9,6 +9,7 @@
 #include <splitc/backend.hpp>
 #include <splitc/counter.hpp>
 #include <splitc/detail/mailbox.hpp>
+#include <splitc/detail/range_allocator.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -68,6 +69,8 @@ struct context {
   std::deque<pending_message> pending;
   mailbox_state mail;          ///< channels of the collectives
   std::size_t reserved_bytes;  ///< runtime part at the start of the segment
+  range_allocator symmetric_heap;  ///< job-wide spread heap (used on processor 0)
+  range_allocator private_heap;    ///< this processor's global_malloc space
 
   am_sink sink() noexcept { return {this, &context::deliver}; }
   static void deliver(void* self, const am_message& message);

@@ -23,6 +23,13 @@ enum class builtin : std::uint16_t {
   store_long_done,  ///< long request, data already at dst: (rctr) count bytes
   mailbox_deposit,  ///< medium (slot, sequence): a collective's message
   mailbox_ack,      ///< (consumed): a receiver freed our slots
+  heap_allocate,    ///< (bytes, answer): processor 0 allocates symmetric space
+  heap_free,        ///< (offset, answer): processor 0 frees symmetric space
+  heap_answer,      ///< (answer, value)
+  atomic_request,   ///< (target, op|size<<8, a, b, result, done)
+  atomic_done,      ///< (result, done, old)
+  procedure_call,   ///< (runner, function, target, result, done, args...) or medium
+  procedure_result, ///< (result, done, bytes...) or medium
   count
 };
 constexpr handler_id id(builtin b) noexcept { return static_cast<handler_id>(b); }

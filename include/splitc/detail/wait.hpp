@@ -22,4 +22,11 @@ inline void wait_until(context& c, const char* what, Done done) {
   }
 }
 
+/// The context, for an operation that may wait (so not inside a handler).
+inline context& blocking_context(const char* what) {
+  context& c = ctx();
+  if (c.frame.active) [[unlikely]] wait_in_handler(c, what);
+  return c;
+}
+
 }  // namespace splitc::detail

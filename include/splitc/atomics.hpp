@@ -1,0 +1,213 @@
+// Atomic operations and atomic procedures (seed §3.5, §4.5).
+//
+// fetch_and_add, exchange, cmp_and_swap and test_and_set on 32- and 64-bit
+// integers use CPU atomics when the target is mapped here (local, or in a
+// peer's segment on smp) and an active message to the owner otherwise.
+//
+// atomic(fn, target, args...) runs fn(local target pointer, args...) on the
+// processor that owns `target`, atomically with respect to other atomic
+// procedures and to handlers there (it runs as a handler), and returns its
+// result. fn is a function or capture-less lambda; arguments and result are
+// trivially copyable. Functions are named on the wire by their offset from a
+// reference symbol, never by raw address, so this survives ASLR as long as
+// all processors run the same executable. Atomic procedures are not atomic
+// with respect to CPU atomics that peers apply directly to the same word.
+#pragma once
+
+#include <splitc/counter.hpp>
+#include <splitc/detail/messaging.hpp>
+#include <splitc/detail/wait.hpp>
+#include <splitc/global_memory.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+
+namespace splitc {
+
+template <class T>
+concept atomic_integer = std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+
+namespace detail {
+
+enum class atomic_op : std::uint8_t { add, exchange, compare_exchange };
+
+template <class T>
+inline T apply_atomic(T* target, atomic_op op, T a, T b) noexcept {
+  std::atomic_ref<T> r(*target);
+  switch (op) {
+    case atomic_op::add: return r.fetch_add(a, std::memory_order_acq_rel);
+    case atomic_op::exchange: return r.exchange(a, std::memory_order_acq_rel);
+    default: {
+      T expected = a;
+      r.compare_exchange_strong(expected, b, std::memory_order_acq_rel);
+      return expected;
+    }
+  }
+}
+
+/// The active-message path (src/atomics.cpp): returns the old value's bits.
+std::uint64_t atomic_am(context& c, proc_t p, void* target, atomic_op op, std::size_t size,
+                        std::uint64_t a, std::uint64_t b);
+
+template <atomic_integer T>
+inline T atomic_at(global_ptr<T> g, atomic_op op, T a, T b, const char* what) {
+  auto& c = ctx();
+  const proc_t p = g.proc();
+  T* target = g.local();
+  if (p == c.myproc) [[likely]] {
+    if (target == nullptr) [[unlikely]] null_target(c, p, what);
+    return apply_atomic(target, op, a, b);
+  }
+  check_remote(c, p, target, what);
+  if (void* d = direct(c, p, target, sizeof(T))) return apply_atomic(static_cast<T*>(d), op, a, b);
+  const auto bits = atomic_am(c, p, target, op, sizeof(T),
+                              static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(a)),
+                              static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(b)));
+  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(bits));
+}
+
+// ---- atomic procedures --------------------------------------------------------
+
+/// Functions are named by their distance from this one.
+void function_anchor();
+inline std::int64_t function_offset(const void* fn) noexcept {
+  return reinterpret_cast<std::intptr_t>(fn) - reinterpret_cast<std::intptr_t>(&function_anchor);
+}
+template <class F>
+inline F function_at(std::int64_t offset) noexcept {
+  return reinterpret_cast<F>(reinterpret_cast<std::intptr_t>(&function_anchor) + offset);
+}
+
+/// What travels with an atomic procedure call.
+struct atomic_call {
+  std::int64_t runner;    ///< offset of run_atomic<...>
+  std::int64_t function;  ///< offset of the user's function
+  void* target;           ///< local address at the owner
+  void* result;           ///< where the caller wants the result
+  counter* done;          ///< counted down when the result has arrived
+};
+
+/// Runs at the owner: unpack the arguments, call, return the result bytes.
+using atomic_runner = std::size_t (*)(const atomic_call& call, const void* args, void* result);
+
+template <class... P>
+constexpr std::size_t packed_size = (std::size_t{0} + ... + sizeof(std::decay_t<P>));
+
+template <class R, class T, class... P>
+std::size_t run_atomic(const atomic_call& call, const void* packed, void* result) {
+  std::tuple<std::decay_t<P>...> args;
+  std::apply(
+      [&](auto&... each) {
+        const auto* at = static_cast<const unsigned char*>(packed);
+        ((std::memcpy(&each, at, sizeof(each)), at += sizeof(each)), ...);
+      },
+      args);
+  auto fn = function_at<R (*)(T*, P...)>(call.function);
+  auto* target = static_cast<T*>(call.target);
+  if constexpr (std::is_void_v<R>) {
+    std::apply([&](auto&... a) { fn(target, a...); }, args);
+    return 0;
+  } else {
+    R r = std::apply([&](auto&... a) { return fn(target, a...); }, args);
+    std::memcpy(result, &r, sizeof(R));
+    return sizeof(R);
+  }
+}
+
+/// Send the call to `owner` (src/atomics.cpp); the result lands in call.result.
+void atomic_call_am(context& c, proc_t owner, const atomic_call& call, const void* args,
+                    std::size_t args_bytes);
+
+template <class R, class T, class... P, class... A>
+inline void atomic_start(context& c, R (*fn)(T*, P...), global_ptr<T> target, counter& done,
+                         void* result, const A&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "atomic: wrong number of arguments for the function");
+  static_assert((std::is_trivially_copyable_v<std::decay_t<P>> && ...),
+                "atomic procedure arguments must be trivially copyable");
+  static_assert(std::is_void_v<R> || std::is_trivially_copyable_v<R>,
+                "an atomic procedure's result must be trivially copyable");
+  const proc_t p = target.proc();
+  if (p == c.myproc) [[likely]] {
+    if (target.local() == nullptr) [[unlikely]] null_target(c, p, "atomic");
+    // Handlers only run inside poll, so a plain call is atomic with respect to them.
+    if constexpr (std::is_void_v<R>) {
+      fn(target.local(), args...);
+    } else {
+      R r = fn(target.local(), args...);
+      std::memcpy(result, &r, sizeof(R));
+    }
+    return;
+  }
+  check_remote(c, p, target.local(), "atomic");
+  unsigned char packed[packed_size<P...> + 1];
+  unsigned char* at = packed;
+  auto pack = [&](const auto& value) {
+    std::memcpy(at, &value, sizeof(value));
+    at += sizeof(value);
+  };
+  (pack(static_cast<std::decay_t<P>>(args)), ...);
+  const atomic_call call{function_offset(reinterpret_cast<const void*>(&run_atomic<R, T, P...>)),
+                         function_offset(reinterpret_cast<const void*>(fn)), target.local(),
+                         result, &done};
+  done.add_local(1);
+  atomic_call_am(c, p, call, packed, packed_size<P...>);
+}
+
+}  // namespace detail
+
+template <atomic_integer T>
+inline T fetch_and_add(global_ptr<T> p, T value) {
+  return detail::atomic_at(p, detail::atomic_op::add, value, T{}, "fetch_and_add");
+}
+template <atomic_integer T>
+inline T exchange(global_ptr<T> p, T value) {
+  return detail::atomic_at(p, detail::atomic_op::exchange, value, T{}, "exchange");
+}
+/// Returns the value found; the swap happened if it equals `expected`.
+template <atomic_integer T>
+inline T cmp_and_swap(global_ptr<T> p, T expected, T desired) {
+  return detail::atomic_at(p, detail::atomic_op::compare_exchange, expected, desired,
+                           "cmp_and_swap");
+}
+/// Sets the word to 1 and returns what it was.
+template <atomic_integer T>
+inline T test_and_set(global_ptr<T> p) {
+  return detail::atomic_at(p, detail::atomic_op::exchange, T{1}, T{}, "test_and_set");
+}
+
+namespace detail {
+template <class R, class T, class... P>
+R procedure_result(R (*)(T*, P...));
+}  // namespace detail
+
+/// Run fn(target.local(), args...) at the owner of target, atomically; return its result.
+template <class F, class T, class... A>
+inline auto atomic(F fn, global_ptr<T> target, const A&... args) {
+  auto* f = +fn;
+  using R = decltype(detail::procedure_result(f));
+  auto& c = detail::blocking_context("atomic");
+  counter done;
+  if constexpr (std::is_void_v<R>) {
+    detail::atomic_start(c, f, target, done, nullptr, args...);
+    detail::wait_until(c, "atomic", [&] { return done.value() == 0; });
+  } else {
+    R result{};
+    detail::atomic_start(c, f, target, done, &result, args...);
+    detail::wait_until(c, "atomic", [&] { return done.value() == 0; });
+    return result;
+  }
+}
+
+/// Split-phase: start it; `*result` is valid once `done` is synced.
+template <class F, class T, class R, class... A>
+inline void atomic_async(counter& done, R* result, F fn, global_ptr<T> target, const A&... args) {
+  auto* f = +fn;
+  static_assert(std::is_same_v<R, decltype(detail::procedure_result(f))>,
+                "atomic_async: the result pointer's type must match the function's result");
+  detail::atomic_start(detail::blocking_context("atomic_async"), f, target, done, result, args...);
+}
+
+}  // namespace splitc

@@ -1,0 +1,113 @@
+// Atomic operations and atomic procedures over active messages (see
+// atomics.hpp): the owner applies the operation inside a handler and replies
+// with the old value or the procedure's result.
+#include <splitc/atomics.hpp>
+#include <splitc/errors.hpp>
+
+#include <cstring>
+
+namespace splitc::detail {
+
+void function_anchor() {}
+
+namespace {
+
+/// Result bytes that fit a short reply's words after (result, done).
+constexpr std::size_t short_result_bytes = 6 * sizeof(am_word);
+/// Argument bytes that fit a short request's words after the call's five.
+constexpr std::size_t short_argument_bytes = 3 * sizeof(am_word);
+
+am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+template <class T>
+T* as(am_word w) noexcept {
+  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w));
+}
+
+template <class T>
+std::uint64_t apply_bits(void* target, atomic_op op, std::uint64_t a, std::uint64_t b) {
+  using U = std::make_unsigned_t<T>;
+  const T old = apply_atomic(static_cast<T*>(target), op, static_cast<T>(static_cast<U>(a)),
+                             static_cast<T>(static_cast<U>(b)));
+  return static_cast<U>(old);
+}
+
+// (target, op | size << 8, a, b, result, done) -> atomic_done(result, done, old)
+void on_atomic_request(const am_message& m) {
+  const auto op = static_cast<atomic_op>(m.args[1] & 0xff);
+  const std::uint64_t old = (m.args[1] >> 8) == 4
+                                ? apply_bits<std::int32_t>(as<void>(m.args[0]), op, m.args[2], m.args[3])
+                                : apply_bits<std::int64_t>(as<void>(m.args[0]), op, m.args[2], m.args[3]);
+  const am_word a[3] = {m.args[4], m.args[5], old};
+  reply(*current, m, am_kind::short_msg, id(builtin::atomic_done), a, 3);
+}
+// (result, done, old)
+void on_atomic_done(const am_message& m) {
+  *as<std::uint64_t>(m.args[0]) = m.args[2];
+  as<counter>(m.args[1])->add_local(-1);
+}
+
+// Short form: (runner, function, target, result, done, args...); medium: the same, args in payload.
+void on_procedure_call(const am_message& m) {
+  const atomic_call call{static_cast<std::int64_t>(m.args[0]), static_cast<std::int64_t>(m.args[1]),
+                         as<void>(m.args[2]), as<void>(m.args[3]), as<counter>(m.args[4])};
+  const void* args = m.kind == am_kind::medium_msg ? m.payload : static_cast<const void*>(&m.args[5]);
+  alignas(16) unsigned char result[active_backend::caps.max_medium];
+  const std::size_t n = function_at<atomic_runner>(call.runner)(call, args, result);
+  if (n <= short_result_bytes) {
+    am_word a[am_max_args] = {m.args[3], m.args[4]};
+    std::memcpy(&a[2], result, n);
+    reply(*current, m, am_kind::short_msg, id(builtin::procedure_result), a,
+          2 + static_cast<int>((n + 7) / 8));
+  } else {
+    const am_word a[2] = {m.args[3], m.args[4]};
+    reply(*current, m, am_kind::medium_msg, id(builtin::procedure_result), a, 2, result, n);
+  }
+}
+// (result, done, bytes...) or medium (result, done) + bytes
+void on_procedure_result(const am_message& m) {
+  if (m.kind == am_kind::medium_msg) {
+    std::memcpy(as<void>(m.args[0]), m.payload, m.length);
+  } else if (m.nargs > 2) {
+    std::memcpy(as<void>(m.args[0]), &m.args[2], 8 * static_cast<std::size_t>(m.nargs - 2));
+  }
+  as<counter>(m.args[1])->add_local(-1);
+}
+
+}  // namespace
+
+void register_atomic_handlers(context& c) {
+  c.handlers[static_cast<std::size_t>(builtin::atomic_request)] = on_atomic_request;
+  c.handlers[static_cast<std::size_t>(builtin::atomic_done)] = on_atomic_done;
+  c.handlers[static_cast<std::size_t>(builtin::procedure_call)] = on_procedure_call;
+  c.handlers[static_cast<std::size_t>(builtin::procedure_result)] = on_procedure_result;
+}
+
+std::uint64_t atomic_am(context& c, proc_t p, void* target, atomic_op op, std::size_t size,
+                        std::uint64_t a, std::uint64_t b) {
+  std::uint64_t old = 0;
+  counter done;
+  done.add_local(1);
+  const am_word args[6] = {word(target), static_cast<am_word>(op) | (size << 8), a, b, word(&old),
+                           word(&done)};
+  request(c, am_kind::short_msg, p, id(builtin::atomic_request), args, 6);
+  wait_until(c, "an atomic operation", [&] { return done.value() == 0; });
+  return old;
+}
+
+void atomic_call_am(context& c, proc_t owner, const atomic_call& call, const void* args,
+                    std::size_t args_bytes) {
+  am_word a[am_max_args] = {static_cast<am_word>(call.runner), static_cast<am_word>(call.function),
+                            word(call.target), word(call.result), word(call.done)};
+  if (args_bytes <= short_argument_bytes) {
+    std::memcpy(&a[5], args, args_bytes);
+    request(c, am_kind::short_msg, owner, id(builtin::procedure_call), a,
+            5 + static_cast<int>((args_bytes + 7) / 8));
+    return;
+  }
+  if (args_bytes > active_backend::caps.max_medium)
+    fail("atomic: {} bytes of arguments exceed the backend's medium-message limit of {}",
+         args_bytes, active_backend::caps.max_medium);
+  request(c, am_kind::medium_msg, owner, id(builtin::procedure_call), a, 5, args, args_bytes);
+}
+
+}  // namespace splitc::detail
