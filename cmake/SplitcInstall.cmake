@@ -43,6 +43,9 @@ endforeach()
 set(_splitc_install_targets splitc_headers)
 foreach(_b IN LISTS _splitc_backends)
   list(APPEND _splitc_install_targets splitc-${_b})
+  if(TARGET splitc-run-${_b})
+    list(APPEND _splitc_install_targets splitc-run-${_b})  # what `splitc-run --backend ${_b}` runs
+  endif()
 endforeach()
 if(TARGET splitc-run)
   list(APPEND _splitc_install_targets splitc-run)   # imported as splitc::splitc-run

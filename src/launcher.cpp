@@ -68,9 +68,8 @@ int exit_code(int status) {
 
 }  // namespace
 
-int run_job(const launch_options& options, char** argv) {
+int run_job(const launch_options& options, char** argv, const job_plan& plan) {
   if (options.procs < 1) fail("splitc-run: the job needs at least one process");
-  const job_plan plan = prepare_job(options.procs);
 
   struct sigaction sa {};
   sa.sa_handler = on_signal;

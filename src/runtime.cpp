@@ -57,7 +57,7 @@ namespace {
   args.push_back(self);
   for (char** a = argv + 1; *a != nullptr; ++a) args.push_back(*a);
   args.push_back(nullptr);
-  std::exit(run_job(options, args.data()));
+  std::exit(launch_job(options, args.data()));
 }
 
 }  // namespace

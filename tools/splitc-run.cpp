@@ -6,8 +6,30 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
+
+namespace {
+
+/// The default launcher hands other backends to splitc-run-<backend> beside it.
+[[noreturn]] void hand_over(const std::string& backend, char** argv) {
+  std::string self(4096, '\0');
+  const ssize_t n = readlink("/proc/self/exe", self.data(), self.size() - 1);
+  self.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  const std::string dir = self.substr(0, self.rfind('/') + 1);
+  const std::string other = dir + "splitc-run-" + backend;
+  execv(other.c_str(), argv);
+  std::fprintf(stderr, "splitc-run: backend '%s' is not available here (%s: %s)\n",
+               backend.c_str(), other.c_str(), std::strerror(errno));
+  std::exit(2);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -29,8 +51,8 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::Range(1, 4096));
   app.add_option("--backend", backend,
-                 "backend to run on; this splitc-run was built for '" + backend + "'")
-      ->check(CLI::IsMember({std::string(splitc::backend_name())}));
+                 "backend to run on (default '" + backend +
+                     "'; the program must be linked with the same backend)");
   app.add_flag("--keep-aslr", options.keep_aslr,
                "leave address-space randomisation on (static data then differs in address "
                "between processors; spread-heap data does not)");
@@ -41,10 +63,16 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (backend != splitc::backend_name()) {
+    if (SPLITC_DEFAULT_LAUNCHER) hand_over(backend, argv);
+    std::fprintf(stderr, "splitc-run: this launcher is for backend '%s', not '%s'\n",
+                 splitc::backend_name(), backend.c_str());
+    return 2;
+  }
   std::vector<std::string> rest = app.remaining();
   command.insert(command.end(), rest.begin(), rest.end());
   std::vector<char*> args;
   for (auto& s : command) args.push_back(s.data());
   args.push_back(nullptr);
-  return splitc::detail::run_job(options, args.data());
+  return splitc::detail::launch_job(options, args.data());
 }

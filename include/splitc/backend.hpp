@@ -9,6 +9,16 @@
 namespace splitc {
 using active_backend = backends::smp::smp_backend;
 }
+#elif defined(SPLITC_BACKEND_UDP)
+#include <splitc/backends/udp.hpp>
+namespace splitc {
+using active_backend = backends::udp::udp_backend;
+}
+#elif defined(SPLITC_BACKEND_MPI)
+#include <splitc/backends/mpi.hpp>
+namespace splitc {
+using active_backend = backends::mpi::mpi_backend;
+}
 #elif defined(SPLITC_BACKEND_TEMPLATE)
 #include <splitc/backends/template.hpp>
 namespace splitc {

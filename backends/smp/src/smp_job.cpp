@@ -63,9 +63,9 @@ int create_job_memory(int procs) {
 
 namespace splitc::detail {
 
-job_plan prepare_job(int procs) {
-  const int fd = backends::smp::create_job_memory(procs);
-  return job_plan{{{"SPLITC_SMP_FD", std::to_string(fd)}}, {fd}};
+int launch_job(const launch_options& options, char** argv) {
+  const int fd = backends::smp::create_job_memory(options.procs);
+  return run_job(options, argv, job_plan{{{"SPLITC_SMP_FD", std::to_string(fd)}}, {fd}});
 }
 
 }  // namespace splitc::detail

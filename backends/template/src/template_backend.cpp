@@ -52,10 +52,12 @@ static_assert(splitc::backend<template_backend>);
 }  // namespace splitc::backends::template_backend
 
 namespace splitc::detail {
-// A real backend creates the job's shared resources (endpoints, memory) here.
-job_plan prepare_job(int procs) {
-  if (procs != 1)
-    fail("template backend: cannot start {} processes: no path to peer (see PORTING.md)", procs);
-  return {};
+// A real backend creates the job's shared resources (endpoints, memory)
+// here and hands them to run_job, or execs its layer's own launcher.
+int launch_job(const launch_options& options, char** argv) {
+  if (options.procs != 1)
+    fail("template backend: cannot start {} processes: no path to peer (see PORTING.md)",
+         options.procs);
+  return run_job(options, argv, job_plan{});
 }
 }  // namespace splitc::detail
