@@ -38,7 +38,7 @@ void on_atomic_request(const am_message& m) {
                                 ? apply_bits<std::int32_t>(as<void>(m.args[0]), op, m.args[2], m.args[3])
                                 : apply_bits<std::int64_t>(as<void>(m.args[0]), op, m.args[2], m.args[3]);
   const am_word a[3] = {m.args[4], m.args[5], old};
-  reply(*current, m, am_kind::short_msg, id(builtin::atomic_done), a, 3);
+  reply(running(), m, am_kind::short_msg, id(builtin::atomic_done), a, 3);
 }
 // (result, done, old)
 void on_atomic_done(const am_message& m) {
@@ -56,11 +56,11 @@ void on_procedure_call(const am_message& m) {
   if (n <= short_result_bytes) {
     am_word a[am_max_args] = {m.args[3], m.args[4]};
     std::memcpy(&a[2], result, n);
-    reply(*current, m, am_kind::short_msg, id(builtin::procedure_result), a,
+    reply(running(), m, am_kind::short_msg, id(builtin::procedure_result), a,
           2 + static_cast<int>((n + 7) / 8));
   } else {
     const am_word a[2] = {m.args[3], m.args[4]};
-    reply(*current, m, am_kind::medium_msg, id(builtin::procedure_result), a, 2, result, n);
+    reply(running(), m, am_kind::medium_msg, id(builtin::procedure_result), a, 2, result, n);
   }
 }
 // (result, done, bytes...) or medium (result, done) + bytes

@@ -16,8 +16,9 @@ namespace splitc {
 
 void fatal_error(std::string_view what) {
   std::string where;
-  if (detail::current != nullptr) {
-    where = fmt::format("processor {} of {}", detail::current->myproc, detail::current->procs);
+  if (splitc_current_context != nullptr) {
+    where = fmt::format("processor {} of {}", splitc_current_context->myproc,
+                        splitc_current_context->procs);
   } else if (const char* me = std::getenv("SPLITC_MYPROC")) {
     where = fmt::format("processor {}", me);
   } else {

@@ -23,7 +23,7 @@ am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p
 int data_words(std::size_t len) noexcept { return static_cast<int>((len + 7) / 8); }
 
 void on_get_request(const am_message& m) {
-  auto& c = *current;
+  auto& c = running();
   const auto* src = as<const unsigned char>(m.args[0]);
   const std::size_t len = m.args[1];
   if (len <= inline_bytes) {
@@ -42,10 +42,10 @@ void on_get_reply(const am_message& m) {
 void on_get_done(const am_message& m) { as<counter>(m.args[0])->add_local(-1); }
 void on_put_request(const am_message& m) {
   std::memcpy(as<void>(m.args[0]), &m.args[3], m.args[1]);
-  reply(*current, m, am_kind::short_msg, id(builtin::ack), &m.args[2], 1);
+  reply(running(), m, am_kind::short_msg, id(builtin::ack), &m.args[2], 1);
 }
 void on_put_long_done(const am_message& m) {
-  reply(*current, m, am_kind::short_msg, id(builtin::ack), &m.args[0], 1);
+  reply(running(), m, am_kind::short_msg, id(builtin::ack), &m.args[0], 1);
 }
 void on_ack(const am_message& m) { as<counter>(m.args[0])->add_local(-1); }
 void on_store(const am_message& m) {

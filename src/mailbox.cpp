@@ -26,7 +26,7 @@ void on_mailbox_deposit(const am_message& m) {
 }
 // (receiver, consumed): the receiver has consumed that many of our messages.
 void on_mailbox_ack(const am_message& m) {
-  current->mail.ack_word(static_cast<std::size_t>(m.source))
+  running().mail.ack_word(static_cast<std::size_t>(m.source))
       ->store(m.args[0], std::memory_order_release);
 }
 

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+extern "C" {
+splitc_context_prefix* splitc_current_context = nullptr;
+}
+
 namespace splitc {
 namespace detail {
 
@@ -24,10 +28,13 @@ namespace {
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 }  // namespace
 
-context::context(start_arguments args)
-    : backend(args), myproc(backend.myproc()), procs(backend.procs()) {
+context::context(start_arguments args) : splitc_context_prefix{}, backend(args) {
+  myproc = backend.myproc();
+  procs = backend.procs();
   const segment_info seg = backend.segment();
   shared = static_cast<segment_header*>(seg.base);
+  store_sent = store_sent_bytes.storage();
+  store_received = shared->store_received.storage();
   const auto nprocs = static_cast<std::size_t>(procs);
   mail.region = static_cast<unsigned char*>(seg.base) + round_up(sizeof(segment_header), 64);
   mail.procs = nprocs;
@@ -64,7 +71,7 @@ namespace {
 }  // namespace detail
 
 void init(int& argc, char**& argv) {
-  if (detail::current != nullptr) detail::fail("init called twice");
+  if (splitc_current_context != nullptr) detail::fail("init called twice");
   if (std::getenv("SPLITC_JOB") == nullptr) {
     if (const char* n = std::getenv("SPLITC_PROCS"); n != nullptr && *n != '\0') {
       char* end = nullptr;
@@ -74,18 +81,18 @@ void init(int& argc, char**& argv) {
       if (procs > 1) detail::launch_self(static_cast<int>(procs), argv);
     }
   }
-  detail::current = new detail::context(start_arguments{&argc, &argv});
+  splitc_current_context = new detail::context(start_arguments{&argc, &argv});
   barrier();
 }
 
-bool initialized() noexcept { return detail::current != nullptr; }
+bool initialized() noexcept { return splitc_current_context != nullptr; }
 
 void finalize() {
   auto& c = detail::ctx();
   barrier();
   c.backend.finish(0);
-  delete detail::current;
-  detail::current = nullptr;
+  delete &c;
+  splitc_current_context = nullptr;
 }
 
 void poll() { detail::progress(detail::ctx()); }

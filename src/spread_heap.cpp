@@ -37,14 +37,14 @@ void release_symmetric(context& c, std::size_t offset, proc_t requester, const c
 
 // (bytes, answer): allocate on processor 0 and answer.
 void on_heap_allocate(const am_message& m) {
-  const am_word a[2] = {m.args[1], allocate_symmetric(*current, m.args[0])};
-  reply(*current, m, am_kind::short_msg, id(builtin::heap_answer), a, 2);
+  const am_word a[2] = {m.args[1], allocate_symmetric(running(), m.args[0])};
+  reply(running(), m, am_kind::short_msg, id(builtin::heap_answer), a, 2);
 }
 // (offset, answer): free on processor 0 and answer.
 void on_heap_free(const am_message& m) {
-  release_symmetric(*current, m.args[0], m.source, "spread_free");
+  release_symmetric(running(), m.args[0], m.source, "spread_free");
   const am_word a[2] = {m.args[1], 0};
-  reply(*current, m, am_kind::short_msg, id(builtin::heap_answer), a, 2);
+  reply(running(), m, am_kind::short_msg, id(builtin::heap_answer), a, 2);
 }
 // (answer, value)
 void on_heap_answer(const am_message& m) {

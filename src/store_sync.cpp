@@ -13,10 +13,10 @@ void all_store_sync() {
   auto& c = detail::ctx();
   if (c.frame.active) detail::wait_in_handler(c, "all_store_sync");
   for (;;) {
-    const std::int64_t sent = c.store_sent.value();
+    const std::int64_t sent = c.store_sent_bytes.value();
     const std::int64_t received = detail::library_store_counter(c)->value();
     if (reduce_to_all(sent - received, ops::add{}) == 0) {
-      c.store_sent.add_local(-sent);
+      c.store_sent_bytes.add_local(-sent);
       detail::library_store_counter(c)->add_shared(-received);
       return;
     }

@@ -67,7 +67,7 @@ inline void bulk_store(global_ptr<void> dst, const void* src, std::size_t len, c
 }
 inline void bulk_store(global_ptr<void> dst, const void* src, std::size_t len) {
   auto& c = detail::ctx();
-  bulk_store(dst, src, len, *detail::library_store_counter(c), c.store_sent);
+  bulk_store(dst, src, len, *detail::library_store_counter(c), c.store_sent_bytes);
 }
 
 }  // namespace splitc

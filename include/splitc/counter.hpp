@@ -20,6 +20,9 @@ class counter {
     return std::atomic_ref<const std::int64_t>(value_).load(std::memory_order_acquire);
   }
 
+  /// The count itself, for the C interface's inline code (splitc.h).
+  std::int64_t* storage() noexcept { return &value_; }
+
   // Owner-only updates (get/put completion happens in the owner's poll).
   void add_local(std::int64_t n) noexcept { value_ += n; }
   // Updates that other processes may race with (store byte counts).

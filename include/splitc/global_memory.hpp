@@ -167,7 +167,7 @@ template <transferable T>
 inline void store(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
   detail::store_bytes(c, dst.proc(), dst.local(), &value, sizeof(T),
-                      *detail::library_store_counter(c), c.store_sent, "store");
+                      *detail::library_store_counter(c), c.store_sent_bytes, "store");
 }
 /// `received` names a counter at the same address on the receiver (a static
 /// or spread-heap counter); `sent` is counted here.
@@ -219,11 +219,11 @@ inline bool is_store_sync(std::int64_t bytes, counter& received, counter& sent) 
 }
 inline void store_sync(std::int64_t bytes) {
   auto& c = detail::ctx();
-  store_sync(bytes, *detail::library_store_counter(c), c.store_sent);
+  store_sync(bytes, *detail::library_store_counter(c), c.store_sent_bytes);
 }
 inline bool is_store_sync(std::int64_t bytes) {
   auto& c = detail::ctx();
-  return is_store_sync(bytes, *detail::library_store_counter(c), c.store_sent);
+  return is_store_sync(bytes, *detail::library_store_counter(c), c.store_sent_bytes);
 }
 /// Collective: returns once every store issued by any processor has arrived.
 void all_store_sync();

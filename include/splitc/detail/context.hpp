@@ -7,6 +7,7 @@
 
 #include <splitc/am.hpp>
 #include <splitc/backend.hpp>
+#include <splitc/c_context.h>
 #include <splitc/counter.hpp>
 #include <splitc/detail/mailbox.hpp>
 #include <splitc/detail/range_allocator.hpp>
@@ -53,15 +54,15 @@ struct segment_header {
   std::uint64_t reserved_[7];
 };
 
-struct context {
+/// MYPROC, PROCS and the library store counters live in the C-visible
+/// prefix (c_context.h) so the C interface can inline the local fast path.
+struct context : splitc_context_prefix {
   explicit context(start_arguments args);
 
   active_backend backend;
-  proc_t myproc;
-  proc_t procs;
 
   counter get_put;             ///< library counter: gets and puts in flight
-  counter store_sent;          ///< library counter: bytes of stores issued
+  counter store_sent_bytes;    ///< library counter: bytes of stores issued
   segment_header* shared;      ///< in our own segment; store_received lives here
 
   std::vector<handler_fn> handlers;
@@ -76,15 +77,15 @@ struct context {
   static void deliver(void* self, const am_message& message);
 };
 
-/// The one pointer through which the core reaches its state.
-inline context* current = nullptr;
-
 [[gnu::cold, noreturn]] void not_initialized();
 
+/// The one pointer through which the core reaches its state.
 inline context& ctx() noexcept {
-  if (current == nullptr) [[unlikely]] not_initialized();
-  return *current;
+  if (splitc_current_context == nullptr) [[unlikely]] not_initialized();
+  return static_cast<context&>(*splitc_current_context);
 }
+/// For handlers, which only run inside an initialized runtime.
+inline context& running() noexcept { return static_cast<context&>(*splitc_current_context); }
 
 }  // namespace detail
 }  // namespace splitc
