@@ -13,6 +13,23 @@ namespace splitc {
 
 proc_t procs() noexcept;
 
+/// Moving n elements from processor `proc` over `nprocs` processors lands on
+/// processor `proc` of the result, `rows` elements further in local memory.
+struct spread_step {
+  proc_t proc;
+  std::ptrdiff_t rows;
+};
+constexpr spread_step spread_advance(proc_t proc, std::ptrdiff_t n, proc_t nprocs) noexcept {
+  const std::ptrdiff_t linear = static_cast<std::ptrdiff_t>(proc) + n;
+  std::ptrdiff_t rows = linear / nprocs;
+  std::ptrdiff_t col = linear % nprocs;
+  if (col < 0) {  // floor division for negative steps
+    col += nprocs;
+    rows -= 1;
+  }
+  return {static_cast<proc_t>(col), rows};
+}
+
 template <class T>
 class spread_ptr {
  public:
@@ -32,14 +49,8 @@ class spread_ptr {
 
   /// Advance by n elements over `nprocs` processors.
   constexpr spread_ptr advanced(std::ptrdiff_t n, proc_t nprocs) const noexcept {
-    const std::ptrdiff_t linear = static_cast<std::ptrdiff_t>(proc_) + n;
-    std::ptrdiff_t rows = linear / nprocs;
-    std::ptrdiff_t col = linear % nprocs;
-    if (col < 0) {  // floor division for negative steps
-      col += nprocs;
-      rows -= 1;
-    }
-    return {static_cast<proc_t>(col), local_ + rows};
+    const spread_step step = spread_advance(proc_, n, nprocs);
+    return {step.proc, local_ + step.rows};
   }
   /// Element distance between two spread pointers over `nprocs` processors.
   constexpr std::ptrdiff_t distance_from(const spread_ptr& other, proc_t nprocs) const noexcept {

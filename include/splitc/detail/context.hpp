@@ -72,6 +72,7 @@ struct context : splitc_context_prefix {
   std::size_t reserved_bytes;  ///< runtime part at the start of the segment
   range_allocator symmetric_heap;  ///< job-wide spread heap (used on processor 0)
   range_allocator private_heap;    ///< this processor's global_malloc space
+  std::uint64_t c_atomic_return = 0;  ///< set by atomic_return_i/_d inside a C atomic procedure
 
   am_sink sink() noexcept { return {this, &context::deliver}; }
   static void deliver(void* self, const am_message& message);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <splitc/detail/context.hpp>
+#include <splitc/errors.hpp>
 
 #include <cstddef>
 

@@ -1,0 +1,297 @@
+/* Calls every name of the C interface (splitc.h) from a C11 program and
+ * checks the results on every processor. Built with -std=c11 -Wall -Wextra
+ * -Werror; run through splitc-run at several processor counts. */
+#define SPLITC_SEED_NAMES
+#include <splitc.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond)                                                                  \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
+      fprintf(stderr, "processor %d: %s:%d: CHECK(%s) failed\n", MYPROC, __FILE__, \
+              __LINE__, #cond);                                                      \
+      failures++;                                                                    \
+    }                                                                                \
+  } while (0)
+
+/* Static data is at the same address on every processor (the launcher turns
+ * address randomisation off), as Split-C's global data segment assumes. */
+static char s_c;
+static short s_sh;
+static int s_i;
+static float s_f;
+static double s_d;
+static long long s_ll;
+static int s_counter;
+static Counter s_rbytes; /* explicit store counter: same address everywhere */
+static char s_block[4096];
+
+static void add_procedure(int *target, long amount) { *target += (int)amount; }
+static void fetch_procedure(int *target, long scale, long offset) {
+  atomic_return_i(*target * (int)scale + (int)offset);
+}
+static void half_procedure(int *target) { atomic_return_d(*target / 2.0); }
+
+static void global_memory(int right) {
+  __globPtrType c = toglobal(right, &s_c), sh = toglobal(right, &s_sh), i = toglobal(right, &s_i),
+                f = toglobal(right, &s_f), d = toglobal(right, &s_d), ll = toglobal(right, &s_ll);
+  /* write / read */
+  CHECK(__c_write(c, 'a') == 'a');
+  CHECK(__sh_write(sh, 12) == 12);
+  CHECK(__i_write(i, 1234) == 1234);
+  CHECK(__f_write(f, 1.5f) == 1.5f);
+  CHECK(__d_write(d, 2.25) == 2.25);
+  CHECK(__ll_write(ll, 1LL << 40) == 1LL << 40);
+  CHECK(__c_read(c) == 'a');
+  CHECK(__sh_read(sh) == 12);
+  CHECK(__i_read(i) == 1234);
+  CHECK(__f_read(f) == 1.5f);
+  CHECK(__d_read(d) == 2.25);
+  CHECK(__ll_read(ll) == 1LL << 40);
+  barrier();
+  /* put / get with the library counter */
+  __c_put(c, 'b');
+  __sh_put(sh, 13);
+  __i_put(i, 1235);
+  __f_put(f, 2.5f);
+  __d_put(d, 3.25);
+  __ll_put(ll, 7LL << 40);
+  sync();
+  CHECK(is_sync());
+  char gc;
+  short gsh;
+  int gi;
+  float gf;
+  double gd;
+  long long gll;
+  __c_get(&gc, c);
+  __sh_get(&gsh, sh);
+  __i_get(&gi, i);
+  __f_get(&gf, f);
+  __d_get(&gd, d);
+  __ll_get(&gll, ll);
+  splitc_sync();
+  CHECK(gc == 'b' && gsh == 13 && gi == 1235 && gf == 2.5f && gd == 3.25 && gll == 7LL << 40);
+  barrier();
+  /* explicit counters */
+  Counter ctr = {0};
+  __c_put_ctr(c, 'x', &ctr);
+  __sh_put_ctr(sh, 21, &ctr);
+  __i_put_ctr(i, 22, &ctr);
+  __f_put_ctr(f, 23.0f, &ctr);
+  __d_put_ctr(d, 24.0, &ctr);
+  __ll_put_ctr(ll, 25, &ctr);
+  sync_ctr(&ctr);
+  CHECK(is_sync_ctr(&ctr));
+  __c_get_ctr(&gc, c, &ctr);
+  __sh_get_ctr(&gsh, sh, &ctr);
+  __i_get_ctr(&gi, i, &ctr);
+  __f_get_ctr(&gf, f, &ctr);
+  __d_get_ctr(&gd, d, &ctr);
+  __ll_get_ctr(&gll, ll, &ctr);
+  sync_ctr(&ctr);
+  CHECK(gc == 'x' && gsh == 21 && gi == 22 && gf == 23.0f && gd == 24.0 && gll == 25);
+  barrier();
+  /* stores: 1+2+4+4+8+8 = 27 bytes arrive from the left neighbour */
+  __c_store(c, 'y');
+  __sh_store(sh, 31);
+  __i_store(i, 32);
+  __f_store(f, 33.0f);
+  __d_store(d, 34.0);
+  __ll_store(ll, 35);
+  store_sync(27);
+  CHECK(s_c == 'y' && s_sh == 31 && s_i == 32 && s_f == 33.0f && s_d == 34.0 && s_ll == 35);
+  CHECK(!is_store_sync(1));
+  barrier();
+  Counter sbytes = {0};
+  __c_store_ctr(c, 'z', &s_rbytes, &sbytes);
+  __sh_store_ctr(sh, 41, &s_rbytes, &sbytes);
+  __i_store_ctr(i, 42, &s_rbytes, &sbytes);
+  __f_store_ctr(f, 43.0f, &s_rbytes, &sbytes);
+  __d_store_ctr(d, 44.0, &s_rbytes, &sbytes);
+  __ll_store_ctr(ll, 45, &s_rbytes, &sbytes);
+  store_sync_ctr(27, &s_rbytes, &sbytes);
+  CHECK(s_c == 'z' && s_sh == 41 && s_i == 42 && s_f == 43.0f && s_d == 44.0 && s_ll == 45);
+  CHECK(!is_store_sync_ctr(1, &s_rbytes, &sbytes));
+  barrier(); /* everyone has checked before the next store lands */
+  __i_store(i, 50);
+  all_store_sync();
+  CHECK(s_i == 50);
+  barrier();
+}
+
+static void bulk(int right) {
+  char out[1000], in[1000];
+  for (int k = 0; k < 1000; ++k) out[k] = (char)(k * 7 + MYPROC);
+  __globPtrType block = toglobal(right, s_block);
+  bulk_write(block, out, 1000);
+  bulk_read(in, block, 1000);
+  CHECK(memcmp(in, out, 1000) == 0);
+  bulk_put(splitc_global_add(block, 1000, 1), out, 999);
+  splitc_sync();
+  memset(in, 0, sizeof in);
+  bulk_get(in, splitc_global_add(block, 1000, 1), 999);
+  splitc_sync();
+  CHECK(memcmp(in, out, 999) == 0);
+  Counter ctr = {0};
+  bulk_put_ctr(block, out + 1, 500, &ctr);
+  sync_ctr(&ctr);
+  bulk_get_ctr(in, block, 500, &ctr);
+  sync_ctr(&ctr);
+  CHECK(memcmp(in, out + 1, 500) == 0);
+  barrier();
+  bulk_store(splitc_global_add(block, 2000, 1), out, 100);
+  store_sync(100);
+  Counter sbytes = {0};
+  bulk_store_ctr(splitc_global_add(block, 3000, 1), out, 64, &s_rbytes, &sbytes);
+  store_sync_ctr(64, &s_rbytes, &sbytes);
+  char expect[100];
+  for (int k = 0; k < 100; ++k) expect[k] = (char)(k * 7 + (MYPROC + PROCS - 1) % PROCS);
+  CHECK(memcmp(s_block + 2000, expect, 100) == 0);
+  CHECK(memcmp(s_block + 3000, expect, 64) == 0);
+  bulk_put(block, out, 0); /* zero length is fine */
+  barrier();
+}
+
+static void collectives(void) {
+  const int me = MYPROC, p = PROCS;
+  const int sum = p * (p - 1) / 2;
+  CHECK(all_reduce_to_all_add(me) == sum);
+  if (me == 0) CHECK(all_reduce_to_one_add(me) == sum); else (void)all_reduce_to_one_add(me);
+  CHECK(all_reduce_to_all_uadd((unsigned)me) == (unsigned)sum);
+  CHECK(all_reduce_to_all_fadd(1.0f) == (float)p);
+  CHECK(all_reduce_to_all_dadd(0.5) == 0.5 * p);
+  CHECK(all_reduce_to_all_lladd(1LL << 33) == (long long)p << 33);
+  CHECK(all_reduce_to_all_mult(2) == 1 << p);
+  CHECK(all_reduce_to_all_umult(2u) == 1u << p);
+  CHECK(all_reduce_to_all_fmult(2.0f) == (float)(1 << p));
+  CHECK(all_reduce_to_all_fmull(2.0f) == (float)(1 << p));
+  CHECK(all_reduce_to_all_dmult(2.0) == (double)(1 << p));
+  CHECK(all_reduce_to_all_llmult(2) == 1LL << p);
+  CHECK(all_reduce_to_all_max(me) == p - 1 && all_reduce_to_all_min(me) == 0);
+  CHECK(all_reduce_to_all_umax((unsigned)me) == (unsigned)p - 1);
+  CHECK(all_reduce_to_all_umin((unsigned)me + 1) == 1u);
+  CHECK(all_reduce_to_all_fmax((float)me) == (float)(p - 1));
+  CHECK(all_reduce_to_all_fmin((float)me) == 0.0f);
+  CHECK(all_reduce_to_all_dmax(me) == p - 1 && all_reduce_to_all_dmin(me) == 0);
+  CHECK(all_reduce_to_all_llmax(me) == p - 1 && all_reduce_to_all_llmin(me) == 0);
+  CHECK(all_reduce_to_all_or(1 << me) == (1 << p) - 1);
+  CHECK(all_reduce_to_all_uor(1u << me) == (1u << p) - 1);
+  CHECK(all_reduce_to_all_llor(1LL << me) == (1LL << p) - 1);
+  CHECK(all_reduce_to_all_xor(1) == (p & 1));
+  CHECK(all_reduce_to_all_uxor(1u) == (unsigned)(p & 1));
+  CHECK(all_reduce_to_all_llxor(1) == (p & 1));
+  CHECK(all_reduce_to_all_and(me == 0 ? 3 : 1) == (p == 1 ? 3 : 1));
+  CHECK(all_reduce_to_all_uand(me == 0 ? 3u : 1u) == (p == 1 ? 3u : 1u));
+  CHECK(all_reduce_to_all_lland(me == 0 ? 3 : 1) == (p == 1 ? 3 : 1));
+  /* reduce to one: valid on processor 0 */
+  int r = all_reduce_to_one_max(me);
+  if (me == 0) CHECK(r == p - 1);
+  (void)all_reduce_to_one_uadd(1u); (void)all_reduce_to_one_fadd(1.0f); (void)all_reduce_to_one_dadd(1.0);
+  (void)all_reduce_to_one_lladd(1); (void)all_reduce_to_one_mult(1); (void)all_reduce_to_one_umult(1u);
+  (void)all_reduce_to_one_fmult(1.0f); (void)all_reduce_to_one_fmull(1.0f); (void)all_reduce_to_one_dmult(1.0);
+  (void)all_reduce_to_one_llmult(1); (void)all_reduce_to_one_umax(1u); (void)all_reduce_to_one_fmax(1.0f);
+  (void)all_reduce_to_one_dmax(1.0); (void)all_reduce_to_one_llmax(1); (void)all_reduce_to_one_min(1);
+  (void)all_reduce_to_one_umin(1u); (void)all_reduce_to_one_fmin(1.0f); (void)all_reduce_to_one_dmin(1.0);
+  (void)all_reduce_to_one_llmin(1); (void)all_reduce_to_one_or(1); (void)all_reduce_to_one_uor(1u);
+  (void)all_reduce_to_one_llor(1); (void)all_reduce_to_one_xor(1); (void)all_reduce_to_one_uxor(1u);
+  (void)all_reduce_to_one_llxor(1); (void)all_reduce_to_one_and(1); (void)all_reduce_to_one_uand(1u);
+  r = all_reduce_to_one_lland(1);
+  if (me == 0) CHECK(r == 1);
+  /* broadcast from processor 0 */
+  CHECK(all_bcast(me == 0 ? 77 : -1) == 77);
+  CHECK(all_bcast_i(me == 0 ? 78 : -1) == 78);
+  CHECK(all_bcast_u(me == 0 ? 79u : 0u) == 79u);
+  CHECK(all_bcast_f(me == 0 ? 1.25f : 0.0f) == 1.25f);
+  CHECK(all_bcast_d(me == 0 ? 2.5 : 0.0) == 2.5);
+  CHECK(all_bcast_ll(me == 0 ? 1LL << 50 : 0) == 1LL << 50);
+  /* inclusive scans */
+  CHECK(all_scan_add(1) == me + 1);
+  CHECK(all_scan_uadd(1u) == (unsigned)me + 1);
+  CHECK(all_scan_fadd(1.0f) == (float)(me + 1));
+  CHECK(all_scan_dadd(1.0) == me + 1);
+  CHECK(all_scan_lladd(1) == me + 1);
+  CHECK(all_scan_mult(2) == 2 << me);
+  CHECK(all_scan_umult(2u) == 2u << me);
+  CHECK(all_scan_fmult(2.0f) == (float)(2 << me));
+  CHECK(all_scan_fmull(2.0f) == (float)(2 << me));
+  CHECK(all_scan_dmult(2.0) == (double)(2 << me));
+  CHECK(all_scan_llmult(2) == 2LL << me);
+  CHECK(all_scan_max(me) == me && all_scan_min(me) == 0);
+  CHECK(all_scan_umax((unsigned)me) == (unsigned)me && all_scan_ymax((unsigned)me) == (unsigned)me);
+  CHECK(all_scan_umin((unsigned)me) == 0u);
+  CHECK(all_scan_fmax((float)me) == (float)me && all_scan_fmin((float)me) == 0.0f);
+  CHECK(all_scan_dmax(me) == me && all_scan_dmin(me) == 0);
+  CHECK(all_scan_llmax(me) == me && all_scan_llmin(me) == 0);
+  CHECK(all_scan_or(1 << me) == (2 << me) - 1);
+  CHECK(all_scan_uor(1u << me) == (2u << me) - 1);
+  CHECK(all_scan_llor(1LL << me) == (2LL << me) - 1);
+  CHECK(all_scan_xor(1) == ((me + 1) & 1));
+  CHECK(all_scan_uxor(1u) == (unsigned)((me + 1) & 1));
+  CHECK(all_scan_llxor(1) == ((me + 1) & 1));
+  CHECK(all_scan_and(me == 0 ? 3 : 1) == (me == 0 ? 3 : 1));
+  CHECK(all_scan_uand(me == 0 ? 3u : 1u) == (me == 0 ? 3u : 1u));
+  CHECK(all_scan_lland(me == 0 ? 3 : 1) == (me == 0 ? 3 : 1));
+}
+
+static void heap_and_atomics(void) {
+  const int me = MYPROC, p = PROCS;
+  __globPtrType spread = all_spread_malloc(p, sizeof(int));
+  CHECK(spread.addr != NULL && spread.proc == 0);
+  /* element i of a cyclic spread array is on processor i mod PROCS */
+  __globPtrType mine = splitc_spread_index(spread, me, sizeof(int));
+  CHECK(toproc(mine) == me && tolocal(mine) == tolocal(spread));
+  CHECK(splitc_spread_diff(mine, spread, sizeof(int)) == me);
+  __i_write(mine, 0);
+  barrier();
+  __globPtrType on_zero = toglobal(0, tolocal(spread));
+  for (int k = 0; k < 10; ++k) (void)fetch_and_add(on_zero, 1);
+  barrier();
+  if (me == 0) CHECK(*(int *)tolocal(spread) == 10 * p);
+  barrier();
+  __globPtrType c0 = toglobal(0, &s_counter);
+  if (me == 0) s_counter = 0;
+  barrier();
+  for (int k = 0; k < 5; ++k) atomic(add_procedure, c0, 2L);
+  barrier();
+  if (me == 0) CHECK(s_counter == 10 * p);
+  barrier();
+  CHECK(atomic_i(fetch_procedure, c0, 2L, 1L) == 20 * p + 1);
+  CHECK(atomic_d(half_procedure, c0) == 5.0 * p);
+  barrier();
+  if (me == 0) {
+    CHECK(exchange(c0, 7) == 10 * p);
+    CHECK(cmp_and_swap(c0, 7, 8) == 1);
+    CHECK(cmp_and_swap(c0, 7, 9) == 0);
+    CHECK(test_and_set(c0) == 8);
+    CHECK(s_counter == 1);
+  }
+  barrier();
+  __globPtrType one_sided = spread_malloc(3 * p, sizeof(double));
+  CHECK(one_sided.addr != NULL);
+  spread_free(one_sided);
+  all_spread_free(spread);
+}
+
+int splitc_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  const int right = (MYPROC + 1) % PROCS;
+  splitc_poll();
+  global_memory(right);
+  bulk(right);
+  collectives();
+  heap_and_atomics();
+  barrier();
+  if (failures != 0) {
+    fprintf(stderr, "processor %d: %d checks failed\n", MYPROC, failures);
+    exit(1);
+  }
+  if (MYPROC == 0) printf("PASS c_api\n");
+  return 0;
+}
