@@ -30,6 +30,8 @@
 #include <functional>
 #include <span>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace splitc {
 
@@ -60,6 +62,23 @@ struct bit_and {
   constexpr T operator()(T a, T b) const { return a & b; }
 };
 }  // namespace ops
+
+/// Operators whose operands may be combined in any order; large vector
+/// reductions with them use the binary-swap algorithm. Specialize it for
+/// your own commutative operators.
+template <class Op>
+inline constexpr bool is_commutative = false;
+template <> inline constexpr bool is_commutative<ops::add> = true;
+template <> inline constexpr bool is_commutative<ops::mult> = true;
+template <> inline constexpr bool is_commutative<ops::max> = true;
+template <> inline constexpr bool is_commutative<ops::min> = true;
+template <> inline constexpr bool is_commutative<ops::bit_or> = true;
+template <> inline constexpr bool is_commutative<ops::bit_xor> = true;
+template <> inline constexpr bool is_commutative<ops::bit_and> = true;
+
+/// Vectors at least this large (bytes) are reduced by binary swap when the
+/// operator is commutative.
+inline constexpr std::size_t binary_swap_threshold = 16 * 1024;
 
 namespace detail {
 
@@ -159,6 +178,86 @@ inline void broadcast_down(context& c, std::span<T> data, proc_t root) {
   }
 }
 
+/// Exchange data[lo, hi) with `partner`: send ours, receive theirs, in chunks.
+template <class T, class Use>
+inline void exchange_chunks(context& c, proc_t partner, const T* send, std::size_t send_count,
+                            std::size_t receive_count, Use use) {
+  constexpr std::size_t step = chunk_elements<T>;
+  const std::size_t rounds = std::max((send_count + step - 1) / step, (receive_count + step - 1) / step);
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t at = r * step;
+    if (at < send_count)
+      mailbox_send(c, partner, send + at, std::min(step, send_count - at) * sizeof(T));
+    if (at < receive_count) {
+      const std::size_t count = std::min(step, receive_count - at);
+      receive_chunk<T>(c, partner, count, [&](const unsigned char* d) { use(at, count, d); });
+    }
+  }
+}
+
+/// Binary-swap reduce-to-all (ACL seed §4): in phase i, partners whose
+/// numbers differ in bit i each keep one half of their current range,
+/// exchange the other half and combine, so every processor works in every
+/// phase; then the pieces are gathered back by recursive doubling.
+/// Processors beyond the largest power of two fold into a partner first and
+/// get the result back at the end. Needs a commutative operator.
+template <class T, class Op>
+inline void binary_swap_reduce_to_all(context& c, std::span<T> data, Op& op) {
+  const proc_t me = c.myproc, nprocs = c.procs;
+  proc_t pow2 = 1;
+  while (pow2 * 2 <= nprocs) pow2 *= 2;
+  auto combine_into = [&](T* acc) {
+    return [&, acc](std::size_t at, std::size_t count, const unsigned char* d) {
+      for (std::size_t i = 0; i < count; ++i) {
+        T in;
+        std::memcpy(&in, d + i * sizeof(T), sizeof(T));
+        acc[at + i] = op(acc[at + i], in);
+      }
+    };
+  };
+  auto copy_into = [&](T* out) {
+    return [out](std::size_t at, std::size_t count, const unsigned char* d) {
+      std::memcpy(out + at, d, count * sizeof(T));
+    };
+  };
+  if (me >= pow2) {  // fold into me - pow2, then wait for the result
+    exchange_chunks(c, me - pow2, data.data(), data.size(), 0, copy_into(data.data()));
+    exchange_chunks(c, me - pow2, data.data(), 0, data.size(), copy_into(data.data()));
+    return;
+  }
+  if (me + pow2 < nprocs)
+    exchange_chunks(c, me + pow2, data.data(), 0, data.size(), combine_into(data.data()));
+  // Reduce-scatter by recursive halving.
+  std::size_t lo = 0, hi = data.size();
+  std::vector<std::pair<std::size_t, std::size_t>> kept;
+  for (proc_t bit = 1; bit < pow2; bit *= 2) {
+    const proc_t partner = me ^ bit;
+    const std::size_t mid = lo + (hi - lo) / 2;
+    const bool keep_low = (me & bit) == 0;
+    const std::size_t keep_lo = keep_low ? lo : mid, keep_hi = keep_low ? mid : hi;
+    const std::size_t give_lo = keep_low ? mid : lo, give_hi = keep_low ? hi : mid;
+    kept.emplace_back(lo, hi);
+    exchange_chunks(c, partner, data.data() + give_lo, give_hi - give_lo, keep_hi - keep_lo,
+                    combine_into(data.data() + keep_lo));
+    lo = keep_lo;
+    hi = keep_hi;
+  }
+  // Allgather by recursive doubling, undoing the halvings in reverse.
+  for (proc_t bit = pow2 / 2; bit >= 1; bit /= 2) {
+    const proc_t partner = me ^ bit;
+    const auto [outer_lo, outer_hi] = kept.back();
+    kept.pop_back();
+    const std::size_t other_lo = lo == outer_lo ? hi : outer_lo;
+    const std::size_t other_hi = lo == outer_lo ? outer_hi : lo;
+    exchange_chunks(c, partner, data.data() + lo, hi - lo, other_hi - other_lo,
+                    copy_into(data.data() + other_lo));
+    lo = outer_lo;
+    hi = outer_hi;
+  }
+  if (me + pow2 < nprocs)
+    exchange_chunks(c, me + pow2, data.data(), data.size(), 0, copy_into(data.data()));
+}
+
 [[gnu::cold, noreturn]] void bad_root(context& c, proc_t root);
 
 inline context& collective_context(const char* what) { return blocking_context(what); }
@@ -235,6 +334,12 @@ template <class T, class Op>
   requires std::is_trivially_copyable_v<T>
 inline void reduce_to_all(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_all");
+  if constexpr (is_commutative<Op>) {
+    if (c.procs > 1 && data.size_bytes() >= binary_swap_threshold) {
+      detail::binary_swap_reduce_to_all(c, data, op);
+      return;
+    }
+  }
   detail::reduce_up(c, data, op);
   detail::broadcast_down(c, data, 0);
 }
