@@ -85,6 +85,13 @@ void collective_mismatch(context&, proc_t from, std::size_t got, std::size_t exp
        from, got, expected);
 }
 
+void collective_kind_mismatch(context&, proc_t from) {
+  fail("collective mismatch: processor {} is in a different collective, or the same one with "
+       "another element type or operator (every processor must call the same collectives in "
+       "the same order with the same types)",
+       from);
+}
+
 void bad_root(context& c, proc_t root) {
   fail("broadcast: root processor {} is out of range (the job has processors 0..{})", root,
        c.procs - 1);

@@ -19,6 +19,16 @@ void fill(mailbox_slot* s, const void* data, std::size_t len, std::uint64_t sequ
   s->sequence.store(sequence, std::memory_order_release);
 }
 
+/// The message as it travels: data, then the signature.
+struct signed_message {
+  unsigned char bytes[mailbox_payload_bytes + mailbox_signature_bytes];
+  std::size_t length;
+  signed_message(const void* data, std::size_t len, std::uint64_t signature) : length(len + 8) {
+    std::memcpy(bytes, data, len);
+    std::memcpy(bytes + len, &signature, sizeof signature);
+  }
+};
+
 // (slot, sequence) + payload: fill the slot at its owner.
 void on_mailbox_deposit(const am_message& m) {
   fill(reinterpret_cast<mailbox_slot*>(static_cast<std::uintptr_t>(m.args[0])), m.payload,
@@ -50,24 +60,28 @@ void mailbox_send(context& c, proc_t q, const void* data, std::size_t len) {
   }
   mailbox_slot* slot = m.slot(static_cast<std::size_t>(c.myproc), n);
   m.sent[qi] = n + 1;
+  const signed_message message(data, len, c.collective_signature);
   if (q == c.myproc) {
-    fill(slot, data, len, n + 1);
+    fill(slot, message.bytes, message.length, n + 1);
   } else if (void* d = direct(c, q, slot, sizeof(mailbox_slot))) {
-    fill(static_cast<mailbox_slot*>(d), data, len, n + 1);
+    fill(static_cast<mailbox_slot*>(d), message.bytes, message.length, n + 1);
   } else {
     const am_word a[2] = {word(slot), n + 1};
-    request(c, am_kind::medium_msg, q, id(builtin::mailbox_deposit), a, 2, data, len);
+    request(c, am_kind::medium_msg, q, id(builtin::mailbox_deposit), a, 2, message.bytes,
+            message.length);
   }
 }
 
-const unsigned char* mailbox_receive(context& c, proc_t p, std::size_t* len) {
+const unsigned char* mailbox_receive(context& c, proc_t p, std::size_t* len,
+                                     std::uint64_t* signature) {
   mailbox_state& m = c.mail;
   const auto pi = static_cast<std::size_t>(p);
   const std::uint64_t n = m.received[pi];
   mailbox_slot* slot = m.slot(pi, n);
   wait_until(c, "a collective",
              [&] { return slot->sequence.load(std::memory_order_acquire) == n + 1; });
-  *len = slot->length;
+  *len = slot->length - mailbox_signature_bytes;
+  std::memcpy(signature, slot->data + *len, sizeof *signature);
   return slot->data;
 }
 

@@ -119,6 +119,42 @@ inline tree_node physical_tree(const context& c, proc_t root) noexcept {
 
 [[gnu::cold, noreturn]] void collective_mismatch(context& c, proc_t from, std::size_t got,
                                                  std::size_t expected);
+[[gnu::cold, noreturn]] void collective_kind_mismatch(context& c, proc_t from);
+
+constexpr std::uint64_t fnv1a(const char* s, std::uint64_t h = 1469598103934665603ULL) {
+  for (; *s != '\0'; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ULL;
+  return h;
+}
+template <class T, class Op>
+constexpr std::uint64_t type_hash() {
+  return fnv1a(__PRETTY_FUNCTION__);
+}
+enum class collective_kind : std::uint64_t {
+  broadcast = 1,
+  reduce_to_one,
+  reduce_to_all,
+  scan,
+  exclusive_scan
+};
+/// A hash naming the collective, its element type and operator (computed at compile time).
+template <collective_kind Kind, class T, class Op>
+inline constexpr std::uint64_t collective_signature =
+    type_hash<T, Op>() ^ (static_cast<std::uint64_t>(Kind) * 0x9E3779B97F4A7C15ULL);
+
+/// Signs the messages of one collective call.
+class signature_scope {
+ public:
+  signature_scope(context& c, std::uint64_t signature) : c_(c), saved_(c.collective_signature) {
+    c.collective_signature = signature;
+  }
+  ~signature_scope() { c_.collective_signature = saved_; }
+  signature_scope(const signature_scope&) = delete;
+  signature_scope& operator=(const signature_scope&) = delete;
+
+ private:
+  context& c_;
+  std::uint64_t saved_;
+};
 
 /// Elements of T per mailbox message.
 template <class T>
@@ -128,7 +164,9 @@ constexpr std::size_t chunk_elements = mailbox_payload_bytes / sizeof(T);
 template <class T, class Use>
 inline void receive_chunk(context& c, proc_t p, std::size_t count, Use use) {
   std::size_t len = 0;
-  const unsigned char* data = mailbox_receive(c, p, &len);
+  std::uint64_t signature = 0;
+  const unsigned char* data = mailbox_receive(c, p, &len, &signature);
+  if (signature != c.collective_signature) [[unlikely]] collective_kind_mismatch(c, p);
   if (len != count * sizeof(T)) [[unlikely]] collective_mismatch(c, p, len, count * sizeof(T));
   use(data);
   mailbox_release(c, p);
@@ -305,6 +343,7 @@ inline void broadcast(std::span<T> data, proc_t root = 0) {
   auto& c = detail::collective_context("broadcast");
   if (static_cast<unsigned>(root) >= static_cast<unsigned>(c.procs)) [[unlikely]]
     detail::bad_root(c, root);
+  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::broadcast, T, void>);
   detail::broadcast_down(c, data, root);
 }
 template <class T>
@@ -320,6 +359,7 @@ template <class T, class Op>
   requires std::is_trivially_copyable_v<T>
 inline void reduce_to_one(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_one");
+  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_one, T, Op>);
   detail::reduce_up(c, data, op);
 }
 template <class T, class Op>
@@ -334,6 +374,7 @@ template <class T, class Op>
   requires std::is_trivially_copyable_v<T>
 inline void reduce_to_all(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_all");
+  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_all, T, Op>);
   if constexpr (is_commutative<Op>) {
     if (c.procs > 1 && data.size_bytes() >= binary_swap_threshold) {
       detail::binary_swap_reduce_to_all(c, data, op);
@@ -355,6 +396,7 @@ template <class T, class Op>
   requires std::is_trivially_copyable_v<T>
 inline void scan(std::span<T> data, Op op) {
   auto& c = detail::collective_context("scan");
+  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::scan, T, Op>);
   bool has_prefix = false;
   detail::scan_chunks(c, data, op, std::span<T>{}, &has_prefix);
 }
@@ -370,6 +412,7 @@ template <class T, class Op>
   requires std::is_trivially_copyable_v<T>
 inline T exclusive_scan(T value, Op op, T identity) {
   auto& c = detail::collective_context("exclusive_scan");
+  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::exclusive_scan, T, Op>);
   T before = identity;
   bool has_prefix = false;
   detail::scan_chunks(c, std::span<T>(&value, 1), op, std::span<T>(&before, 1), &has_prefix);

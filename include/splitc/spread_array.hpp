@@ -264,7 +264,7 @@ constexpr std::size_t element_offset(const L& l, const typename L::index_type& i
 /// The indices 0 <= x < n that processor `me` owns when they are dealt out
 /// over `nprocs` processors in runs of `run` (run 1 is the cyclic rule
 /// x = me, me+P, me+2P, ...; run b is the block-cyclic rule), increasing.
-class my_1d_range : public std::ranges::view_interface<my_1d_range> {
+class my_1d_range {
  public:
   class iterator {
    public:
@@ -313,7 +313,7 @@ class my_1d_range : public std::ranges::view_interface<my_1d_range> {
 
 /// The (i, j) of an n x m index space, linearized row-major and dealt out
 /// cyclically, that processor `me` owns, in increasing linear order.
-class my_2d_range : public std::ranges::view_interface<my_2d_range> {
+class my_2d_range {
  public:
   class iterator {
    public:
@@ -366,6 +366,51 @@ class my_2d_range : public std::ranges::view_interface<my_2d_range> {
 
  private:
   std::size_t n_ = 0, m_ = 0, me_ = 0, nprocs_ = 1;
+};
+
+/// The blocks processor `me` owns (numbers me, me+P, ...), as the layout's
+/// block coordinates, in storage order.
+template <spread_layout Layout>
+class my_blocks_range {
+ public:
+  class iterator {
+   public:
+    using iterator_concept = std::forward_iterator_tag;
+    using value_type = typename Layout::block_index;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    constexpr iterator(my_1d_range::iterator k, const Layout& l) : k_(k), layout_(l) {}
+    constexpr value_type operator*() const noexcept { return layout_.block_coords(*k_); }
+    constexpr iterator& operator++() noexcept {
+      ++k_;
+      return *this;
+    }
+    constexpr iterator operator++(int) noexcept {
+      auto old = *this;
+      ++*this;
+      return old;
+    }
+    friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
+      return a.k_ == b.k_;
+    }
+    friend constexpr bool operator==(const iterator& a, std::default_sentinel_t s) noexcept {
+      return a.k_ == s;
+    }
+
+   private:
+    my_1d_range::iterator k_{};
+    Layout layout_{};  // a copy: layouts are a few extents
+  };
+
+  my_blocks_range() = default;
+  constexpr my_blocks_range(const Layout& l, proc_t me, proc_t nprocs)
+      : layout_(l), numbers_(l.spread_count(), me, nprocs) {}
+  constexpr iterator begin() const noexcept { return {numbers_.begin(), layout_}; }
+  constexpr std::default_sentinel_t end() const noexcept { return {}; }
+
+ private:
+  Layout layout_{};
+  my_1d_range numbers_{};
 };
 
 /// for_my_1d as a range: the i in [0, n) owned here under the cyclic layout.
@@ -522,10 +567,7 @@ class spread_array {
     return {base_, blocks_on(block_count(), me_, nprocs_) * block_size()};
   }
   /// Coordinates of the blocks this processor owns, in storage order.
-  auto my_blocks() const {
-    return my_1d_range(block_count(), me_, nprocs_) |
-           std::views::transform([l = layout_](std::size_t k) { return l.block_coords(k); });
-  }
+  my_blocks_range<Layout> my_blocks() const noexcept { return {layout_, me_, nprocs_}; }
   /// One-dimensional layouts: the element indices this processor owns, increasing.
   my_1d_range my_indices() const noexcept
     requires(Layout::rank == 1)
@@ -586,6 +628,23 @@ spread_array<T, layout::dims<S, L>> make_spread_array(const std::array<std::size
 }
 
 }  // namespace splitc
+
+// The for_my ranges are views whose iterators outlive them (declared rather
+// than derived from view_interface, which older clang cannot compile).
+namespace std::ranges {
+template <>
+inline constexpr bool enable_view<splitc::my_1d_range> = true;
+template <>
+inline constexpr bool enable_view<splitc::my_2d_range> = true;
+template <class L>
+inline constexpr bool enable_view<splitc::my_blocks_range<L>> = true;
+template <>
+inline constexpr bool enable_borrowed_range<splitc::my_1d_range> = true;
+template <>
+inline constexpr bool enable_borrowed_range<splitc::my_2d_range> = true;
+template <class L>
+inline constexpr bool enable_borrowed_range<splitc::my_blocks_range<L>> = true;
+}  // namespace std::ranges
 
 // ---- the seed's loop macros ---------------------------------------------------
 //

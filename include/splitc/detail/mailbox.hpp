@@ -34,7 +34,11 @@ struct mailbox_slot {
 };
 static_assert(sizeof(mailbox_slot) == mailbox_slot_bytes);
 
-inline constexpr std::size_t mailbox_payload_bytes = sizeof(mailbox_slot::data);
+/// Every message ends with the sender's collective signature (a hash of the
+/// collective, element type and operator), so mismatched calls are caught.
+inline constexpr std::size_t mailbox_signature_bytes = sizeof(std::uint64_t);
+inline constexpr std::size_t mailbox_payload_bytes =
+    sizeof(mailbox_slot::data) - mailbox_signature_bytes;
 
 /// Per-process bookkeeping of the channels (private memory).
 struct mailbox_state {
@@ -58,10 +62,13 @@ struct mailbox_state {
   }
 };
 
-/// Send `len` (<= mailbox_payload_bytes) bytes to processor q.
+/// Send `len` (<= mailbox_payload_bytes) bytes to processor q, signed with
+/// the context's current collective signature.
 void mailbox_send(context& c, proc_t q, const void* data, std::size_t len);
-/// Wait for the next message from processor p; the pointer is valid until mailbox_release.
-const unsigned char* mailbox_receive(context& c, proc_t p, std::size_t* len);
+/// Wait for the next message from processor p; the pointer is valid until
+/// mailbox_release. `len` and `signature` describe what the sender sent.
+const unsigned char* mailbox_receive(context& c, proc_t p, std::size_t* len,
+                                     std::uint64_t* signature);
 /// Give the slot of the last message from p back to its sender.
 void mailbox_release(context& c, proc_t p);
 
