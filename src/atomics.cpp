@@ -12,8 +12,8 @@ void function_anchor() {}
 
 namespace {
 
-/// Result bytes that fit a short reply's words after (result, done).
-constexpr std::size_t short_result_bytes = 6 * sizeof(am_word);
+/// Result bytes that fit a short reply's words after (result, done, length).
+constexpr std::size_t short_result_bytes = 5 * sizeof(am_word);
 /// Argument bytes that fit a short request's words after the call's five.
 constexpr std::size_t short_argument_bytes = 3 * sizeof(am_word);
 
@@ -51,25 +51,24 @@ void on_procedure_call(const am_message& m) {
   const atomic_call call{static_cast<std::int64_t>(m.args[0]), static_cast<std::int64_t>(m.args[1]),
                          as<void>(m.args[2]), as<void>(m.args[3]), as<counter>(m.args[4])};
   const void* args = m.kind == am_kind::medium_msg ? m.payload : static_cast<const void*>(&m.args[5]);
-  alignas(16) unsigned char result[active_backend::caps.max_medium];
-  const std::size_t n = function_at<atomic_runner>(call.runner)(call, args, result);
+  context& c = running();
+  c.procedure_result.resize(active_backend::caps.max_medium);
+  const std::size_t n = function_at<atomic_runner>(call.runner)(call, args, c.procedure_result.data());
   if (n <= short_result_bytes) {
-    am_word a[am_max_args] = {m.args[3], m.args[4]};
-    std::memcpy(&a[2], result, n);
-    reply(running(), m, am_kind::short_msg, id(builtin::procedure_result), a,
-          2 + static_cast<int>((n + 7) / 8));
+    am_word a[am_max_args] = {m.args[3], m.args[4], n};
+    std::memcpy(&a[3], c.procedure_result.data(), n);
+    reply(c, m, am_kind::short_msg, id(builtin::procedure_result), a,
+          3 + static_cast<int>((n + 7) / 8));
   } else {
-    const am_word a[2] = {m.args[3], m.args[4]};
-    reply(running(), m, am_kind::medium_msg, id(builtin::procedure_result), a, 2, result, n);
+    const am_word a[3] = {m.args[3], m.args[4], n};
+    reply(c, m, am_kind::medium_msg, id(builtin::procedure_result), a, 3,
+          c.procedure_result.data(), n);
   }
 }
-// (result, done, bytes...) or medium (result, done) + bytes
+// (result, done, length, bytes...) or medium (result, done, length) + bytes
 void on_procedure_result(const am_message& m) {
-  if (m.kind == am_kind::medium_msg) {
-    std::memcpy(as<void>(m.args[0]), m.payload, m.length);
-  } else if (m.nargs > 2) {
-    std::memcpy(as<void>(m.args[0]), &m.args[2], 8 * static_cast<std::size_t>(m.nargs - 2));
-  }
+  const void* bytes = m.kind == am_kind::medium_msg ? m.payload : static_cast<const void*>(&m.args[3]);
+  if (m.args[2] != 0) std::memcpy(as<void>(m.args[0]), bytes, m.args[2]);
   as<counter>(m.args[1])->add_local(-1);
 }
 

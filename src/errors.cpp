@@ -1,6 +1,7 @@
 // Fatal errors: one message naming the processor and the cause, then the
 // process exits non-zero and the launcher ends the rest of the job.
 #include <splitc/detail/context.hpp>
+#include <splitc/detail/messaging.hpp>
 #include <splitc/errors.hpp>
 #include <splitc/global_memory.hpp>
 #include <splitc/bulk.hpp>
@@ -66,6 +67,10 @@ void bad_am_target(context& c, proc_t p, handler_id h) {
   if (static_cast<unsigned>(p) >= static_cast<unsigned>(c.procs))
     fail("active message to processor {}, which is out of range (the job has processors 0..{})", p,
          c.procs - 1);
+  if (static_cast<std::size_t>(h) < static_cast<std::size_t>(builtin::count))
+    fail("active message names handler {}, which is one of the runtime's own; use a handler "
+         "from register_handler",
+         static_cast<unsigned>(h));
   fail("active message names handler {}, but only {} handlers are registered",
        static_cast<unsigned>(h), c.handlers.size());
 }

@@ -4,6 +4,8 @@
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/atomics.hpp>
+#include <splitc/collectives.hpp>
 #include <splitc/runtime.hpp>
 
 #include <cstdlib>
@@ -68,6 +70,13 @@ namespace {
 }
 
 }  // namespace
+
+void exit_without_finalize() {
+  if (splitc_current_context != nullptr)
+    fail("the process exited without calling finalize(); the other processors would wait for "
+         "it forever");
+}
+
 }  // namespace detail
 
 void init(int& argc, char**& argv) {
@@ -82,6 +91,7 @@ void init(int& argc, char**& argv) {
     }
   }
   splitc_current_context = new detail::context(start_arguments{&argc, &argv});
+  std::atexit(detail::exit_without_finalize);
   barrier();
 }
 
@@ -112,9 +122,17 @@ segment_info my_segment() noexcept {
 }
 
 handler_id register_handler(handler_fn fn) {
-  auto& c = detail::ctx();
+  auto& c = detail::blocking_context("register_handler");
   if (fn == nullptr) detail::fail("register_handler: null handler");
   if (c.handlers.size() >= 65535) detail::fail("register_handler: too many handlers");
+  // Collective: everyone registers the same function at the same index, and
+  // nobody can send to it before everyone has registered it.
+  const std::int64_t offset = detail::function_offset(reinterpret_cast<const void*>(fn));
+  const std::int64_t low = reduce_to_all(offset, ops::min{});
+  const std::int64_t high = reduce_to_all(offset, ops::max{});
+  if (low != high)
+    detail::fail("register_handler: processors registered different functions as handler {}",
+                 c.handlers.size());
   c.handlers.push_back(fn);
   return static_cast<handler_id>(c.handlers.size() - 1);
 }

@@ -29,6 +29,26 @@ namespace {
   std::exit(2);
 }
 
+/// Where the program's command starts: after splitc-run's own options (and
+/// an optional "--"). Everything from there on is passed on untouched, so the
+/// program's own options (even -n) are its own.
+int command_start(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") return i + 1;
+    if (a == "-n" || a == "--procs" || a == "--backend") {
+      ++i;  // takes a value
+    } else if (a.rfind("--procs=", 0) == 0 || a.rfind("--backend=", 0) == 0 ||
+               (a.size() > 2 && a.rfind("-n", 0) == 0) || a == "--keep-aslr" || a == "-h" ||
+               a == "--help") {
+      // an option of ours in one word
+    } else {
+      return i;
+    }
+  }
+  return argc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,21 +76,24 @@ int main(int argc, char** argv) {
   app.add_flag("--keep-aslr", options.keep_aslr,
                "leave address-space randomisation on (static data then differs in address "
                "between processors; spread-heap data does not)");
-  app.add_option("command", command, "program and its arguments")->required();
-  app.prefix_command();
+  app.footer("Usage: splitc-run -n P [options] [--] program [program arguments...]");
+  const int start = command_start(argc, argv);
   try {
-    app.parse(argc, argv);
+    app.parse(start, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (start >= argc) {
+    std::fprintf(stderr, "splitc-run: no program given\n%s", app.help().c_str());
+    return 2;
+  }
+  for (int i = start; i < argc; ++i) command.emplace_back(argv[i]);
   if (backend != splitc::backend_name()) {
     if (SPLITC_DEFAULT_LAUNCHER) hand_over(backend, argv);
     std::fprintf(stderr, "splitc-run: this launcher is for backend '%s', not '%s'\n",
                  splitc::backend_name(), backend.c_str());
     return 2;
   }
-  std::vector<std::string> rest = app.remaining();
-  command.insert(command.end(), rest.begin(), rest.end());
   std::vector<char*> args;
   for (auto& s : command) args.push_back(s.data());
   args.push_back(nullptr);

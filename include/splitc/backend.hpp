@@ -30,3 +30,11 @@ using active_backend = backends::template_backend::template_backend;
 
 static_assert(splitc::backend<splitc::active_backend>,
               "the selected backend does not satisfy the porting boundary");
+// What the core relies on (PORTING.md): 8 argument words, room for a
+// collective's mailbox message in a medium message, and long messages.
+static_assert(splitc::active_backend::caps.max_args >= splitc::am_max_args,
+              "a backend must carry at least 8 argument words");
+static_assert(splitc::active_backend::caps.max_medium >= 1024,
+              "a backend's medium messages must hold at least 1024 bytes");
+static_assert(splitc::active_backend::caps.max_long >= 1024,
+              "a backend's long messages must hold at least 1024 bytes");

@@ -336,15 +336,24 @@ inline void scan_chunks(context& c, std::span<T> data, Op& op, std::span<T> excl
 
 }  // namespace detail
 
-/// Broadcast `data` from `root` to every processor (in place).
+/// Elements of the reductions and scans must fit one mailbox message.
+template <class T>
+concept collective_element =
+    std::is_trivially_copyable_v<T> && sizeof(T) <= detail::mailbox_payload_bytes;
+
+/// Broadcast `data` from `root` to every processor (in place). Any trivially
+/// copyable type; it travels as bytes.
 template <class T>
   requires std::is_trivially_copyable_v<T>
 inline void broadcast(std::span<T> data, proc_t root = 0) {
   auto& c = detail::collective_context("broadcast");
   if (static_cast<unsigned>(root) >= static_cast<unsigned>(c.procs)) [[unlikely]]
     detail::bad_root(c, root);
-  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::broadcast, T, void>);
-  detail::broadcast_down(c, data, root);
+  const detail::signature_scope sign(
+      c, detail::collective_signature<detail::collective_kind::broadcast, T, void>);
+  detail::broadcast_down(c, std::span<unsigned char>(reinterpret_cast<unsigned char*>(data.data()),
+                                                     data.size_bytes()),
+                         root);
 }
 template <class T>
   requires std::is_trivially_copyable_v<T>
@@ -355,23 +364,20 @@ inline T broadcast(T value, proc_t root = 0) {
 
 /// Reduce every processor's elements with `op` in processor order; the
 /// result is valid on processor 0 (elsewhere the span holds partial results).
-template <class T, class Op>
-  requires std::is_trivially_copyable_v<T>
+template <collective_element T, class Op>
 inline void reduce_to_one(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_one");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_one, T, Op>);
   detail::reduce_up(c, data, op);
 }
-template <class T, class Op>
-  requires std::is_trivially_copyable_v<T>
+template <collective_element T, class Op>
 inline T reduce_to_one(T value, Op op) {
   reduce_to_one(std::span<T>(&value, 1), op);
   return value;
 }
 
 /// Reduce and give every processor the result.
-template <class T, class Op>
-  requires std::is_trivially_copyable_v<T>
+template <collective_element T, class Op>
 inline void reduce_to_all(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_all");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_all, T, Op>);
@@ -384,32 +390,28 @@ inline void reduce_to_all(std::span<T> data, Op op) {
   detail::reduce_up(c, data, op);
   detail::broadcast_down(c, data, 0);
 }
-template <class T, class Op>
-  requires std::is_trivially_copyable_v<T>
+template <collective_element T, class Op>
 inline T reduce_to_all(T value, Op op) {
   reduce_to_all(std::span<T>(&value, 1), op);
   return value;
 }
 
 /// Inclusive scan: processor i gets a0 op ... op ai (element-wise for spans).
-template <class T, class Op>
-  requires std::is_trivially_copyable_v<T>
+template <collective_element T, class Op>
 inline void scan(std::span<T> data, Op op) {
   auto& c = detail::collective_context("scan");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::scan, T, Op>);
   bool has_prefix = false;
   detail::scan_chunks(c, data, op, std::span<T>{}, &has_prefix);
 }
-template <class T, class Op>
-  requires std::is_trivially_copyable_v<T>
+template <collective_element T, class Op>
 inline T scan(T value, Op op) {
   scan(std::span<T>(&value, 1), op);
   return value;
 }
 
 /// Exclusive scan: processor i gets a0 op ... op a(i-1); processor 0 gets `identity`.
-template <class T, class Op>
-  requires std::is_trivially_copyable_v<T>
+template <collective_element T, class Op>
 inline T exclusive_scan(T value, Op op, T identity) {
   auto& c = detail::collective_context("exclusive_scan");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::exclusive_scan, T, Op>);

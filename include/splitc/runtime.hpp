@@ -16,7 +16,9 @@ namespace splitc {
 /// plainly a program is a job of one, unless SPLITC_PROCS=N asks for N
 /// processes, in which case this call launches them and never returns.
 void init(int& argc, char**& argv);
-/// Leave the job: a barrier, then the backend shuts down.
+/// Leave the job: a barrier, then the backend shuts down. A process that
+/// exits after init() without finalize() is an error (the others would wait
+/// for it forever): the job ends with a message naming it.
 void finalize();
 bool initialized() noexcept;
 
@@ -40,9 +42,10 @@ segment_info my_segment() noexcept;
 
 // ---- active messages for programs -------------------------------------------
 
-/// Register a handler; every process must register the same handlers in the
-/// same order. Handlers run inside poll, must not block, and a request
-/// handler may reply at most once.
+/// Register a handler. Collective: every process registers the same
+/// functions in the same order (checked), and no message can reach a handler
+/// before every process has registered it. Handlers run inside poll, must
+/// not block, and a request handler may reply at most once.
 handler_id register_handler(handler_fn fn);
 
 template <class... Words>

@@ -620,11 +620,21 @@ blocked_cyclic_2d_array<T> make_blocked_cyclic_2d(std::size_t n, std::size_t m, 
                                                   std::size_t b2) {
   return blocked_cyclic_2d_array<T>(layout::blocked_cyclic_2d{n, m, r, c, b1, b2});
 }
-/// `T A[s0]...::[l0]...`
+/// `T A[s0]...::[l0]...`: make_spread_array<T>({s0, s1}, {l0, l1}), or
+/// make_spread_array<T>({s0, s1}) with no local dimensions.
 template <class T, std::size_t S, std::size_t L = 0>
 spread_array<T, layout::dims<S, L>> make_spread_array(const std::array<std::size_t, S>& spread,
                                                       const std::array<std::size_t, L>& local = {}) {
   return spread_array<T, layout::dims<S, L>>(layout::dims<S, L>{spread, local});
+}
+template <class T, std::size_t S, std::size_t L>
+spread_array<T, layout::dims<S, L>> make_spread_array(const std::size_t (&spread)[S],
+                                                      const std::size_t (&local)[L]) {
+  return make_spread_array<T>(std::to_array(spread), std::to_array(local));
+}
+template <class T, std::size_t S>
+spread_array<T, layout::dims<S>> make_spread_array(const std::size_t (&spread)[S]) {
+  return make_spread_array<T>(std::to_array(spread));
 }
 
 }  // namespace splitc

@@ -73,6 +73,7 @@ struct context : splitc_context_prefix {
   std::size_t reserved_bytes;  ///< runtime part at the start of the segment
   range_allocator symmetric_heap;  ///< job-wide spread heap (used on processor 0)
   range_allocator private_heap;    ///< this processor's global_malloc space
+  std::vector<unsigned char> procedure_result;  ///< an atomic procedure's result, at the owner
   std::uint64_t c_atomic_return = 0;  ///< set by atomic_return_i/_d inside a C atomic procedure
 
   am_sink sink() noexcept { return {this, &context::deliver}; }
@@ -80,6 +81,7 @@ struct context : splitc_context_prefix {
 };
 
 [[gnu::cold, noreturn]] void not_initialized();
+void exit_without_finalize();  ///< atexit check (src/runtime.cpp)
 
 /// The one pointer through which the core reaches its state.
 inline context& ctx() noexcept {

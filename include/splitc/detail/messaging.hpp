@@ -30,7 +30,7 @@ enum class builtin : std::uint16_t {
   atomic_request,   ///< (target, op|size<<8, a, b, result, done)
   atomic_done,      ///< (result, done, old)
   procedure_call,   ///< (runner, function, target, result, done, args...) or medium
-  procedure_result, ///< (result, done, bytes...) or medium
+  procedure_result, ///< (result, done, length, bytes...) or medium
   count
 };
 constexpr handler_id id(builtin b) noexcept { return static_cast<handler_id>(b); }
@@ -46,9 +46,12 @@ void progress(context& c);
 [[gnu::cold, noreturn]] void bad_am_length(context& c, std::size_t len, std::size_t max,
                                            const char* op);
 
+/// For programs' own active messages: a processor in range and one of the
+/// program's handlers (the runtime's built-in ones are not theirs to call).
 inline void check_am_target(context& c, proc_t p, handler_id h) {
-  if (static_cast<unsigned>(p) >= static_cast<unsigned>(c.procs) ||
-      static_cast<std::size_t>(h) >= c.handlers.size()) [[unlikely]]
+  const auto index = static_cast<std::size_t>(h);
+  if (static_cast<unsigned>(p) >= static_cast<unsigned>(c.procs) || index >= c.handlers.size() ||
+      index < static_cast<std::size_t>(builtin::count)) [[unlikely]]
     bad_am_target(c, p, h);
 }
 inline void check_am_length(context& c, std::size_t len, std::size_t max, const char* op) {
