@@ -40,7 +40,7 @@ foreach(_b IN LISTS _splitc_backends)
 endforeach()
 
 # --- libraries and the launcher ----------------------------------------------
-set(_splitc_install_targets splitc_headers)
+set(_splitc_install_targets splitc_headers splitc-main)
 foreach(_b IN LISTS _splitc_backends)
   list(APPEND _splitc_install_targets splitc-${_b})
   if(TARGET splitc-run-${_b})

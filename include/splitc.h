@@ -14,8 +14,10 @@
  * (= all_scan_umax).
  *
  * A program that defines `int splitc_main(int argc, char **argv)` and links
- * the library runs it on every processor. A program with its own main()
- * calls splitc_init(&argc, &argv) and splitc_finalize() itself. */
+ * the entry-point library (CMake: splitc::main before the backend;
+ * otherwise -lsplitc-main before -lsplitc-<backend>) runs it on every
+ * processor. A program with its own main() calls splitc_init(&argc, &argv)
+ * and splitc_finalize() itself. */
 #ifndef SPLITC_H
 #define SPLITC_H
 

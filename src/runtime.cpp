@@ -71,8 +71,10 @@ namespace {
 
 }  // namespace
 
-void exit_without_finalize() {
-  if (splitc_current_context != nullptr)
+void exit_without_finalize(int status, void*) {
+  // A failing exit is already the launcher's business; a successful one
+  // without finalize would leave the others waiting.
+  if (status == 0 && splitc_current_context != nullptr)
     fail("the process exited without calling finalize(); the other processors would wait for "
          "it forever");
 }
@@ -91,7 +93,7 @@ void init(int& argc, char**& argv) {
     }
   }
   splitc_current_context = new detail::context(start_arguments{&argc, &argv});
-  std::atexit(detail::exit_without_finalize);
+  on_exit(detail::exit_without_finalize, nullptr);
   barrier();
 }
 

@@ -1,6 +1,6 @@
-// Split-C's entry point: a program that defines splitc_main() and no main()
-// gets this main, which runs splitc_main on every processor. The linker only
-// pulls this object out of the library when the program has no main of its own.
+// Split-C's entry point (library splitc::main, -lsplitc-main): a program that
+// defines splitc_main() links it and gets this main, which runs splitc_main
+// on every processor.
 #include <splitc.h>
 
 int main(int argc, char** argv) {

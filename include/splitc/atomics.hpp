@@ -144,7 +144,7 @@ inline void atomic_start(context& c, R (*fn)(T*, P...), global_ptr<T> target, co
   check_remote(c, p, target.local(), "atomic");
   unsigned char packed[packed_size<P...> + 1];
   unsigned char* at = packed;
-  auto pack = [&](const auto& value) {
+  [[maybe_unused]] auto pack = [&](const auto& value) {
     std::memcpy(at, &value, sizeof(value));
     at += sizeof(value);
   };

@@ -10,5 +10,6 @@
 #include <splitc/global_memory.hpp>
 #include <splitc/global_ptr.hpp>
 #include <splitc/runtime.hpp>
+#include <splitc/spread_array.hpp>
 #include <splitc/spread_heap.hpp>
 #include <splitc/spread_ptr.hpp>

@@ -1,4 +1,4 @@
-// Spread arrays (seed 003 §7; seed 001 §5.4): arrays whose elements are dealt
+// Spread arrays (Culler et al. 1993 §7; Luna 1994 §5.4): arrays whose elements are dealt
 // out over all processors by Split-C's one rule. The dimensions to the left
 // of the spreader `::` are linearized row-major and wrapped over the
 // processors starting with processor zero; the dimensions to the right form a
@@ -360,7 +360,10 @@ class my_2d_range {
 
   my_2d_range() = default;
   constexpr my_2d_range(std::size_t n, std::size_t m, proc_t me, proc_t nprocs)
-      : n_(n), m_(m), me_(static_cast<std::size_t>(me)), nprocs_(static_cast<std::size_t>(nprocs)) {}
+      : n_(n),
+        m_(m),
+        me_(static_cast<std::size_t>(me)),
+        nprocs_(static_cast<std::size_t>(nprocs)) {}
   constexpr iterator begin() const noexcept { return {me_, n_, m_, nprocs_}; }
   constexpr std::default_sentinel_t end() const noexcept { return {}; }
 
@@ -623,8 +626,8 @@ blocked_cyclic_2d_array<T> make_blocked_cyclic_2d(std::size_t n, std::size_t m, 
 /// `T A[s0]...::[l0]...`: make_spread_array<T>({s0, s1}, {l0, l1}), or
 /// make_spread_array<T>({s0, s1}) with no local dimensions.
 template <class T, std::size_t S, std::size_t L = 0>
-spread_array<T, layout::dims<S, L>> make_spread_array(const std::array<std::size_t, S>& spread,
-                                                      const std::array<std::size_t, L>& local = {}) {
+spread_array<T, layout::dims<S, L>> make_spread_array(
+    const std::array<std::size_t, S>& spread, const std::array<std::size_t, L>& local = {}) {
   return spread_array<T, layout::dims<S, L>>(layout::dims<S, L>{spread, local});
 }
 template <class T, std::size_t S, std::size_t L>

@@ -81,7 +81,7 @@ struct context : splitc_context_prefix {
 };
 
 [[gnu::cold, noreturn]] void not_initialized();
-void exit_without_finalize();  ///< atexit check (src/runtime.cpp)
+void exit_without_finalize(int status, void*);  ///< on_exit check (src/runtime.cpp)
 
 /// The one pointer through which the core reaches its state.
 inline context& ctx() noexcept {

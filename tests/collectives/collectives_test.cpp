@@ -1,0 +1,155 @@
+// Collectives (broadcast, reduce to one / all, inclusive and exclusive scans)
+// for every operator and element type, single values and vectors (tree and
+// binary-swap sizes), user-defined and non-commutative operators, checked
+// against the sequential computation on every processor.
+#include "harness.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+int me, P;
+
+/// The value processor q contributes for element i.
+template <class T>
+T contribution(int q, std::size_t i) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(0.5 + q + 0.25 * static_cast<double>(i % 7));
+  else return static_cast<T>(q * 3 + 1 + static_cast<int>(i % 5));
+}
+
+template <class T>
+bool close(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fabs(static_cast<double>(a) - static_cast<double>(b)) <=
+           1e-5 * std::max(1.0, std::fabs(static_cast<double>(b)));
+  } else {
+    return a == b;
+  }
+}
+
+/// Sequential reduction of processors [0, upto] for element i.
+template <class T, class Op>
+T sequential(Op op, int upto, std::size_t i) {
+  T acc = contribution<T>(0, i);
+  for (int q = 1; q <= upto; ++q) acc = op(acc, contribution<T>(q, i));
+  return acc;
+}
+
+template <class T, class Op>
+void check_op(Op op, const char* name) {
+  // Single values.
+  const T mine = contribution<T>(me, 0);
+  const T all = splitc::reduce_to_all(mine, op);
+  CHECK_MSG(close(all, sequential<T>(op, P - 1, 0)), "reduce_to_all {} {}", name, sizeof(T));
+  const T one = splitc::reduce_to_one(mine, op);
+  if (me == 0) CHECK_MSG(close(one, sequential<T>(op, P - 1, 0)), "reduce_to_one {}", name);
+  const T inclusive = splitc::scan(mine, op);
+  CHECK_MSG(close(inclusive, sequential<T>(op, me, 0)), "scan {}", name);
+  const T exclusive = splitc::exclusive_scan(mine, op, T{});
+  if (me > 0) CHECK_MSG(close(exclusive, sequential<T>(op, me - 1, 0)), "exclusive_scan {}", name);
+  else CHECK(exclusive == T{});
+  // Vectors: inside one message, several messages, and binary-swap sizes.
+  for (std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{1000}, std::size_t{5000}}) {
+    std::vector<T> v(n), s(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = s[i] = contribution<T>(me, i);
+    splitc::reduce_to_all(std::span<T>(v), op);
+    splitc::scan(std::span<T>(s), op);
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK_MSG(close(v[i], sequential<T>(op, P - 1, i)), "vector reduce_to_all {} n={} i={}", name, n, i);
+      CHECK_MSG(close(s[i], sequential<T>(op, me, i)), "vector scan {} n={} i={}", name, n, i);
+    }
+  }
+}
+
+template <class T>
+void check_arithmetic(const char* type) {
+  check_op<T>(splitc::ops::add{}, type);
+  check_op<T>(splitc::ops::max{}, type);
+  check_op<T>(splitc::ops::min{}, type);
+  if constexpr (std::is_integral_v<T>) {
+    check_op<T>(splitc::ops::bit_or{}, type);
+    check_op<T>(splitc::ops::bit_xor{}, type);
+    check_op<T>(splitc::ops::bit_and{}, type);
+  }
+  // mult: keep products small and exact.
+  const T two = static_cast<T>(2);
+  CHECK(splitc::reduce_to_all(two, splitc::ops::mult{}) == static_cast<T>(std::pow(2.0, P)));
+  CHECK(splitc::scan(two, splitc::ops::mult{}) == static_cast<T>(std::pow(2.0, me + 1)));
+}
+
+/// An associative, non-commutative operator: concatenation of digit strings.
+struct digits {
+  std::uint64_t value;
+  int length;
+};
+struct concatenate {
+  digits operator()(digits a, digits b) const {
+    std::uint64_t scale = 1;
+    for (int i = 0; i < b.length; ++i) scale *= 10;
+    return {a.value * scale + b.value, a.length + b.length};
+  }
+};
+
+void check_order() {
+  const digits mine{static_cast<std::uint64_t>(me % 10), 1};
+  std::uint64_t expect_all = 0, expect_prefix = 0;
+  for (int q = 0; q < P; ++q) {
+    expect_all = expect_all * 10 + static_cast<std::uint64_t>(q % 10);
+    if (q <= me) expect_prefix = expect_prefix * 10 + static_cast<std::uint64_t>(q % 10);
+  }
+  CHECK(splitc::reduce_to_all(mine, concatenate{}).value == expect_all);
+  CHECK(splitc::scan(mine, concatenate{}).value == expect_prefix);
+  // Large vectors with a non-commutative operator keep processor order (tree, not binary swap).
+  std::vector<digits> v(3000, mine);
+  splitc::reduce_to_all(std::span<digits>(v), concatenate{});
+  for (const digits& d : v) CHECK(d.value == expect_all);
+}
+
+void check_broadcast() {
+  for (int root = 0; root < P; ++root) {
+    CHECK(splitc::broadcast(me == root ? 1000 + root : -1, root) == 1000 + root);
+    struct big {
+      double x[300];  // larger than one mailbox message
+    } b{};
+    if (me == root)
+      for (int i = 0; i < 300; ++i) b.x[i] = root + i * 0.5;
+    b = splitc::broadcast(b, root);
+    for (int i = 0; i < 300; ++i) CHECK(b.x[i] == root + i * 0.5);
+    std::vector<long long> v(10000, me == root ? root : -1);
+    splitc::broadcast(std::span<long long>(v), root);
+    for (long long x : v) CHECK(x == root);
+  }
+}
+
+void check_pipelining() {
+  // Many small collectives back to back, of different kinds, without barriers.
+  long long sum = 0;
+  for (int i = 0; i < 2000; ++i) {
+    sum += splitc::reduce_to_all(static_cast<long long>(me + i), splitc::ops::add{});
+    sum += splitc::broadcast(i, i % P);
+  }
+  long long expect = 0;
+  for (int i = 0; i < 2000; ++i) expect += static_cast<long long>(P) * (P - 1) / 2 + static_cast<long long>(P) * i + i;
+  CHECK(sum == expect);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  me = splitc::myproc();
+  P = splitc::procs();
+  check_arithmetic<int>("int");
+  check_arithmetic<unsigned>("unsigned");
+  check_arithmetic<long long>("long long");
+  check_arithmetic<float>("float");
+  check_arithmetic<double>("double");
+  check_order();
+  check_broadcast();
+  check_pipelining();
+  splitc::barrier();
+  return harness::pass("collectives");
+}
