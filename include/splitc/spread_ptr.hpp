@@ -64,8 +64,21 @@ class spread_ptr {
   }
   spread_ptr& operator+=(std::ptrdiff_t n) noexcept { return *this = *this + n; }
   spread_ptr& operator-=(std::ptrdiff_t n) noexcept { return *this = *this - n; }
-  spread_ptr& operator++() noexcept { return *this += 1; }
-  spread_ptr& operator--() noexcept { return *this -= 1; }
+  // Stepping by one wraps with a compare instead of a division (seed Table 7's sptr++).
+  spread_ptr& operator++() noexcept {
+    if (++proc_ == procs()) {
+      proc_ = 0;
+      ++local_;
+    }
+    return *this;
+  }
+  spread_ptr& operator--() noexcept {
+    if (proc_-- == 0) {
+      proc_ = procs() - 1;
+      --local_;
+    }
+    return *this;
+  }
   spread_ptr operator++(int) noexcept {
     auto old = *this;
     ++*this;
