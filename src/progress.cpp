@@ -56,13 +56,14 @@ void context::deliver(void* self, const am_message& m) {
   c.frame.active = false;
 }
 
-void progress(context& c) {
+int progress(context& c) {
   if (c.frame.active) [[unlikely]] {
     fail("poll called inside handler {}; handlers run inside poll and must not poll",
          static_cast<unsigned>(c.frame.handler));
   }
-  c.backend.poll(c.sink());
+  const int handled = c.backend.poll(c.sink());
   if (!c.pending.empty()) [[unlikely]] retry_pending(c);
+  return handled;
 }
 
 void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token, proc_t p,
@@ -95,7 +96,7 @@ void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token,
   // Main line: queued messages go first, then wait for room, polling.
   backoff wait;
   while (!c.pending.empty()) {
-    progress(c);
+    if (progress(c) != 0) wait.reset();
     wait.pause();
   }
   wait.reset();
@@ -107,7 +108,7 @@ void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token,
       default: s = c.backend.request_long(p, h, args, nargs, src, len, dst); break;
     }
     if (s == am_status::ok) return;
-    progress(c);
+    if (progress(c) != 0) wait.reset();
     wait.pause();
   }
 }

@@ -94,7 +94,9 @@ void init(int& argc, char**& argv) {
   }
   splitc_current_context = new detail::context(start_arguments{&argc, &argv});
   on_exit(detail::exit_without_finalize, nullptr);
-  barrier();
+  // Everyone attached before anyone sends.
+  auto& c = detail::ctx();
+  c.backend.bootstrap_barrier(c.sink());
 }
 
 bool initialized() noexcept { return splitc_current_context != nullptr; }
@@ -102,6 +104,8 @@ bool initialized() noexcept { return splitc_current_context != nullptr; }
 void finalize() {
   auto& c = detail::ctx();
   barrier();
+  // The backend's own barrier last: nobody leaves while a message to it may still be in flight.
+  c.backend.bootstrap_barrier(c.sink());
   c.backend.finish(0);
   delete &c;
   splitc_current_context = nullptr;
@@ -110,9 +114,10 @@ void finalize() {
 void poll() { detail::progress(detail::ctx()); }
 
 void barrier() {
-  auto& c = detail::ctx();
-  if (c.frame.active) detail::wait_in_handler(c, "barrier");
-  c.backend.bootstrap_barrier(c.sink());
+  auto& c = detail::blocking_context("barrier");
+  const detail::signature_scope sign(
+      c, detail::collective_signature<detail::collective_kind::barrier, void, void>);
+  detail::dissemination_barrier(c);
 }
 
 const char* backend_name() noexcept { return active_backend::name; }

@@ -130,7 +130,8 @@ constexpr std::uint64_t type_hash() {
   return fnv1a(__PRETTY_FUNCTION__);
 }
 enum class collective_kind : std::uint64_t {
-  broadcast = 1,
+  barrier = 1,
+  broadcast,
   reduce_to_one,
   reduce_to_all,
   scan,
@@ -300,37 +301,83 @@ inline void binary_swap_reduce_to_all(context& c, std::span<T> data, Op& op) {
 
 inline context& collective_context(const char* what) { return blocking_context(what); }
 
-/// Inclusive (and, with `exclusive`, exclusive) scan of a chunk stream.
+/// Inclusive (and, with `exclusive`, exclusive) scan by recursive doubling:
+/// in round k every processor sends its partial result 2^k places up and
+/// combines what comes from 2^k places down (received first, so processor
+/// order is kept). Processor 0 never waits, so scans pipeline; a result is
+/// ready after ceil(log2 P) one-way hops, with no down phase.
 template <class T, class Op>
-inline void scan_chunks(context& c, std::span<T> data, Op& op, std::span<T> exclusive,
-                        bool* has_prefix) {
-  const tree_node n = physical_tree(c, 0);
+inline void scan_chunks(context& c, std::span<T> data, Op& op, std::span<T> exclusive) {
   constexpr std::size_t step = chunk_elements<T>;
-  T own[step], total[step], left_total[step], prefix[step];
+  const proc_t me = c.myproc;
   for (std::size_t at = 0; at < data.size(); at += step) {
     const std::size_t count = std::min(step, data.size() - at);
-    std::copy_n(data.data() + at, count, own);
-    std::copy_n(own, count, total);
-    // Up: subtree total = own, then the left range, then the right range.
-    if (n.left >= 0) {
-      copy_from(c, n.left, left_total, count);
-      for (std::size_t i = 0; i < count; ++i) total[i] = op(total[i], left_total[i]);
+    T* inclusive = data.data() + at;
+    T* before = exclusive.empty() ? nullptr : exclusive.data() + at;
+    bool have_before = false;
+    for (proc_t distance = 1; distance < c.procs; distance *= 2) {
+      if (me + distance < c.procs) mailbox_send(c, me + distance, inclusive, count * sizeof(T));
+      if (me - distance < 0) continue;
+      receive_chunk<T>(c, me - distance, count, [&](const unsigned char* d) {
+        for (std::size_t i = 0; i < count; ++i) {
+          T earlier;
+          std::memcpy(&earlier, d + i * sizeof(T), sizeof(T));
+          if (before != nullptr) before[i] = have_before ? op(earlier, before[i]) : earlier;
+          inclusive[i] = op(earlier, inclusive[i]);
+        }
+      });
+      have_before = true;
     }
-    if (n.right >= 0) combine_from(c, n.right, total, count, op);
-    if (n.parent >= 0) mailbox_send(c, n.parent, total, count * sizeof(T));
-    // Down: the prefix of everything before this subtree.
-    *has_prefix = n.parent >= 0;
-    if (*has_prefix) copy_from(c, n.parent, prefix, count);
-    T* result = data.data() + at;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!exclusive.empty()) exclusive[at + i] = *has_prefix ? prefix[i] : T{};
-      result[i] = *has_prefix ? op(prefix[i], own[i]) : own[i];
-    }
-    if (n.left >= 0) mailbox_send(c, n.left, result, count * sizeof(T));
-    if (n.right >= 0) {
-      for (std::size_t i = 0; i < count; ++i) left_total[i] = op(result[i], left_total[i]);
-      mailbox_send(c, n.right, left_total, count * sizeof(T));
-    }
+  }
+}
+
+/// Reduce-to-all by recursive doubling (butterfly): partners whose numbers
+/// differ in bit k swap partial results and combine, lower-numbered first,
+/// so after log2 P rounds everyone has the result without a down phase (one
+/// one-way hop for 2 processors). Processors beyond the largest power of two
+/// fold into a partner first, which reorders operands: only for commutative
+/// operators unless P is a power of two.
+template <class T, class Op>
+inline void butterfly_reduce_to_all(context& c, std::span<T> data, Op& op) {
+  const proc_t me = c.myproc;
+  proc_t pow2 = 1;
+  while (pow2 * 2 <= c.procs) pow2 *= 2;
+  T* acc = data.data();
+  auto ignore = [](std::size_t, std::size_t, const unsigned char*) {};
+  auto copy_into = [acc](std::size_t at, std::size_t count, const unsigned char* d) {
+    std::memcpy(acc + at, d, count * sizeof(T));
+  };
+  if (me >= pow2) {
+    exchange_chunks(c, me - pow2, acc, data.size(), 0, ignore);
+    exchange_chunks(c, me - pow2, acc, 0, data.size(), copy_into);
+    return;
+  }
+  auto combine = [&](bool partner_first) {
+    return [&, partner_first](std::size_t at, std::size_t count, const unsigned char* d) {
+      for (std::size_t i = 0; i < count; ++i) {
+        T other;
+        std::memcpy(&other, d + i * sizeof(T), sizeof(T));
+        acc[at + i] = partner_first ? op(other, acc[at + i]) : op(acc[at + i], other);
+      }
+    };
+  };
+  if (me + pow2 < c.procs) exchange_chunks(c, me + pow2, acc, 0, data.size(), combine(false));
+  for (proc_t bit = 1; bit < pow2; bit *= 2) {
+    const proc_t partner = me ^ bit;
+    exchange_chunks(c, partner, acc, data.size(), data.size(), combine(partner < me));
+  }
+  if (me + pow2 < c.procs) exchange_chunks(c, me + pow2, acc, data.size(), 0, ignore);
+}
+
+/// Dissemination barrier: in round k, signal the processor 2^k places up
+/// (cyclically) and wait for the one 2^k places down; ceil(log2 P) one-way
+/// hops, and waiting processors keep serving active messages.
+inline void dissemination_barrier(context& c) {
+  const unsigned char nothing = 0;
+  for (proc_t distance = 1; distance < c.procs; distance *= 2) {
+    mailbox_send(c, (c.myproc + distance) % c.procs, &nothing, 0);
+    receive_chunk<unsigned char>(c, (c.myproc - distance + c.procs) % c.procs, 0,
+                                 [](const unsigned char*) {});
   }
 }
 
@@ -381,11 +428,17 @@ template <collective_element T, class Op>
 inline void reduce_to_all(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_all");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_all, T, Op>);
+  if (c.procs == 1) return;
+  const bool power_of_two = (c.procs & (c.procs - 1)) == 0;
   if constexpr (is_commutative<Op>) {
-    if (c.procs > 1 && data.size_bytes() >= binary_swap_threshold) {
+    if (data.size_bytes() >= binary_swap_threshold) {
       detail::binary_swap_reduce_to_all(c, data, op);
       return;
     }
+  }
+  if (data.size_bytes() < binary_swap_threshold && (is_commutative<Op> || power_of_two)) {
+    detail::butterfly_reduce_to_all(c, data, op);
+    return;
   }
   detail::reduce_up(c, data, op);
   detail::broadcast_down(c, data, 0);
@@ -401,8 +454,7 @@ template <collective_element T, class Op>
 inline void scan(std::span<T> data, Op op) {
   auto& c = detail::collective_context("scan");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::scan, T, Op>);
-  bool has_prefix = false;
-  detail::scan_chunks(c, data, op, std::span<T>{}, &has_prefix);
+  detail::scan_chunks(c, data, op, std::span<T>{});
 }
 template <collective_element T, class Op>
 inline T scan(T value, Op op) {
@@ -416,9 +468,8 @@ inline T exclusive_scan(T value, Op op, T identity) {
   auto& c = detail::collective_context("exclusive_scan");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::exclusive_scan, T, Op>);
   T before = identity;
-  bool has_prefix = false;
-  detail::scan_chunks(c, std::span<T>(&value, 1), op, std::span<T>(&before, 1), &has_prefix);
-  return has_prefix ? before : identity;
+  detail::scan_chunks(c, std::span<T>(&value, 1), op, std::span<T>(&before, 1));
+  return c.myproc > 0 ? before : identity;
 }
 
 }  // namespace splitc

@@ -46,7 +46,7 @@ class backoff {
   static constexpr std::uint32_t spin_rounds = 4000;
   static constexpr std::uint32_t yield_rounds = 200;
   static constexpr std::uint64_t first_sleep_ns = 1000;
-  static constexpr std::uint64_t max_sleep_ns = 200000;
+  static constexpr std::uint64_t max_sleep_ns = 50000;
   std::uint32_t rounds_ = 0;
   std::uint64_t sleep_ns_ = first_sleep_ns;
 };

@@ -39,8 +39,9 @@ constexpr handler_id id(builtin b) noexcept { return static_cast<handler_id>(b);
 void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token, proc_t p,
                handler_id h, const am_word* args, int nargs, const void* src, std::size_t len,
                void* dst);
-/// Deliver whatever has arrived and retry queued messages.
-void progress(context& c);
+/// Deliver whatever has arrived and retry queued messages; returns how many
+/// messages ran (so waiting loops know to keep polling instead of backing off).
+int progress(context& c);
 [[gnu::cold, noreturn]] void bad_reply(context& c);
 [[gnu::cold, noreturn]] void bad_am_target(context& c, proc_t p, handler_id h);
 [[gnu::cold, noreturn]] void bad_am_length(context& c, std::size_t len, std::size_t max,

@@ -16,7 +16,9 @@ inline void wait_until(context& c, const char* what, Done done) {
   if (c.frame.active) [[unlikely]] wait_in_handler(c, what);
   backoff b;
   for (;;) {
-    progress(c);
+    // A processor that is serving others' messages while it waits must not
+    // doze off: back off only while nothing arrives.
+    if (progress(c) != 0) b.reset();
     if (done()) return;
     b.pause();
   }
