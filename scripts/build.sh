@@ -6,7 +6,12 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(cmake g++ make pkg-config libgtest-dev libgmock-dev libbenchmark-dev
-          libfmt-dev libcli11-dev libboost-context-dev nlohmann-json3-dev)
+          libfmt-dev libcli11-dev libboost-context-dev nlohmann-json3-dev
+          libsodium-dev                                      # udp backend: SipHash tags
+          openmpi-bin libopenmpi-dev mpich libmpich-dev      # mpi backends and MPI comparisons
+          clang libclang-rt-14-dev                           # libFuzzer target of the udp parser
+          iproute2 nftables                                  # udp tests across network namespaces
+          gnuplot-nox procps)                                # plots of the benchmark suite; pgrep
 
 missing=()
 for p in "${packages[@]}"; do
