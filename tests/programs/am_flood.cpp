@@ -1,0 +1,144 @@
+// Active-message traffic beyond the rings' capacity still completes, in order per pair: first
+// senders provably blocked on a receiver that does not poll, then an all-to-all flood of
+// requests and replies sent without polling.
+#include "harness.hpp"
+#include "value_types.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <sched.h>
+#include <vector>
+
+namespace {
+
+constexpr int kMaxProcs = 8;
+// A short request with 8 arguments takes 2 cells (128 bytes) of a 1 MiB ring: 8192 fit.
+constexpr int kShorts = 12000;  // per ordered pair
+constexpr int kMediums = 400;   // per ordered pair, 4 KiB each: 1.6 MiB
+constexpr std::size_t kMediumBytes = 4096;
+
+int g_errors = 0;
+std::uint64_t g_next_short[kMaxProcs] = {};
+std::uint64_t g_next_medium[kMaxProcs] = {};
+std::uint64_t g_replies = 0;
+std::uint64_t g_reply_sum = 0;
+
+splitc::handler_id h_short, h_medium, h_reply, h_probe;
+
+// Phase 1 state.
+struct phase1_flags {
+  std::uint64_t started[kMaxProcs];  // in processor 0's segment: sender w is in its send loop
+  std::uint64_t probed[kMaxProcs];   // 1 + messages sender w had sent when it ran the probe
+};
+phase1_flags* flags() { return reinterpret_cast<phase1_flags*>(harness::heap()); }
+std::uint64_t g_sending = 0;  // 1 + index of the message being sent in phase 1
+
+std::uint64_t load(const std::uint64_t& w) {
+  return std::atomic_ref<const std::uint64_t>(w).load(std::memory_order_acquire);
+}
+
+// Runs on a sender only inside poll, and the sender's phase-1 loop polls only inside a send
+// that found no room: so this proves the sender is blocked on a full ring.
+void on_probe(const splitc::am_message&) {
+  splitc::write(splitc::toglobal(0, &flags()->probed[splitc::myproc()]), g_sending);
+}
+
+void on_short(const splitc::am_message& m) {
+  // Pairs are ordered (caps.ordered): sequence numbers arrive one after the other.
+  if (m.nargs != 8 || m.args[0] != g_next_short[m.source]++) ++g_errors;
+  for (int k = 1; k < 8; ++k)
+    if (m.args[k] != m.args[0] * 8 + k) ++g_errors;
+  splitc::am_reply(m, h_reply, m.args[0]);
+}
+void on_medium(const splitc::am_message& m) {
+  if (m.args[0] != g_next_medium[m.source]++ || m.length != kMediumBytes) ++g_errors;
+  if (testvals::check_pattern(m.payload, m.length, m.args[0] * 64 + m.source) != m.length)
+    ++g_errors;
+  splitc::am_reply(m, h_reply, m.args[0]);
+}
+void on_reply(const splitc::am_message& m) {
+  ++g_replies;
+  g_reply_sum += m.args[0];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  const int me = splitc::myproc(), P = splitc::procs();
+  CHECK(P <= kMaxProcs);
+  h_short = splitc::register_handler(on_short);
+  h_medium = splitc::register_handler(on_medium);
+  h_reply = splitc::register_handler(on_reply);
+  h_probe = splitc::register_handler(on_probe);
+  splitc::barrier();
+
+  // 1. Processor 0 does not poll while every other processor sends it kShorts requests.
+  if (P > 1) {
+    if (me == 0) {
+      for (int w = 1; w < P; ++w) {
+        while (load(flags()->started[w]) == 0) sched_yield();
+        splitc::am_request(w, h_probe);  // our ring to w is empty: this does not poll
+      }
+      for (int w = 1; w < P; ++w) {
+        while (load(flags()->probed[w]) == 0) sched_yield();
+        CHECK_MSG(load(flags()->probed[w]) <= kShorts,
+                  "processor {} sent all its requests to a processor that did not poll: the "
+                  "ring never filled",
+                  w);
+      }
+      // Now serve them all.
+      while (true) {
+        std::uint64_t got = 0;
+        for (int w = 1; w < P; ++w) got += g_next_short[w];
+        if (got == static_cast<std::uint64_t>(P - 1) * kShorts) break;
+        splitc::poll();
+      }
+    } else {
+      splitc::write(splitc::toglobal(0, &flags()->started[me]), std::uint64_t{1});
+      for (int n = 0; n < kShorts; ++n) {
+        g_sending = static_cast<std::uint64_t>(n) + 1;
+        const std::uint64_t s = static_cast<std::uint64_t>(n);
+        splitc::am_request(0, h_short, s, s * 8 + 1, s * 8 + 2, s * 8 + 3, s * 8 + 4, s * 8 + 5,
+                           s * 8 + 6, s * 8 + 7);
+      }
+      while (g_replies < kShorts) splitc::poll();
+    }
+    splitc::barrier();
+    CHECK(g_errors == 0);
+    for (int w = 0; w < P; ++w) g_next_short[w] = 0;
+    g_replies = g_reply_sum = 0;
+    splitc::barrier();
+  }
+
+  // 2. All-to-all, requests and replies, nobody polling except when a ring is full.
+
+  std::vector<unsigned char> payload(kMediumBytes);
+  std::uint64_t expect_sum = 0;
+  for (int n = 0; n < kShorts; ++n) {
+    for (int k = 1; k <= P; ++k) {
+      const int q = (me + k) % P;
+      const std::uint64_t s = static_cast<std::uint64_t>(n);
+      splitc::am_request(q, h_short, s, s * 8 + 1, s * 8 + 2, s * 8 + 3, s * 8 + 4, s * 8 + 5,
+                         s * 8 + 6, s * 8 + 7);
+      expect_sum += s;
+      if (n < kMediums) {
+        testvals::fill_pattern(payload.data(), kMediumBytes, s * 64 + me);
+        splitc::am_request_medium(q, h_medium, payload.data(), kMediumBytes, s);
+        expect_sum += s;
+      }
+    }
+  }
+  const std::uint64_t expect_replies = static_cast<std::uint64_t>(P) * (kShorts + kMediums);
+  while (g_replies < expect_replies) splitc::poll();
+  CHECK_MSG(g_replies == expect_replies, "{} replies, expected {}", g_replies, expect_replies);
+  CHECK(g_reply_sum == expect_sum);
+  splitc::barrier();  // everyone's requests to us have run
+  for (int w = 0; w < P; ++w) {
+    CHECK_MSG(g_next_short[w] == kShorts, "{} short requests from processor {}", g_next_short[w], w);
+    CHECK_MSG(g_next_medium[w] == kMediums, "{} medium requests from processor {}",
+              g_next_medium[w], w);
+  }
+  CHECK_MSG(g_errors == 0, "{} wrong or out-of-order messages", g_errors);
+  return harness::pass("am_flood");
+}

@@ -1,0 +1,36 @@
+// One 256 MiB bulk_put and one 256 MiB bulk_get into and out of the neighbour's spread heap
+// (run at P=2 with SPLITC_SEGMENT_SIZE large enough).
+#include "harness.hpp"
+#include "value_types.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  constexpr std::size_t kLen = std::size_t{256} << 20;
+  const int me = splitc::myproc(), P = splitc::procs();
+  const int right = (me + 1) % P, left = (me + P - 1) % P;
+  CHECK_MSG(harness::heap_size() >= 2 * kLen + 64, "the segment is too small: {} bytes",
+            harness::heap_size());
+  unsigned char* heap_a = harness::heap();
+  unsigned char* heap_b = heap_a + kLen + 64;
+  auto* buf = static_cast<unsigned char*>(std::malloc(kLen + 64));
+  CHECK(buf != nullptr);
+
+  testvals::fill_pattern(buf + 1, kLen, 1000 + me);
+  testvals::fill_pattern(heap_b, kLen, 2000 + me);
+  splitc::bulk_put(splitc::toglobal<void>(right, heap_a), buf + 1, kLen);
+  splitc::sync();
+  splitc::barrier();
+  std::size_t bad = testvals::check_pattern(heap_a, kLen, 1000 + left);
+  CHECK_MSG(bad == kLen, "256 MiB bulk_put: wrong from byte {}", bad);
+
+  splitc::bulk_get(buf + 3, splitc::toglobal<void>(left, heap_b), kLen);
+  splitc::sync();
+  bad = testvals::check_pattern(buf + 3, kLen, 2000 + left);
+  CHECK_MSG(bad == kLen, "256 MiB bulk_get: wrong from byte {}", bad);
+  splitc::barrier();
+  std::free(buf);
+  return harness::pass("bulk_huge");
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Runs a job that must fail: requires a non-zero exit status (optionally a given one), a match
+# of REGEX in its combined output, the job's end within a time limit, and afterwards no
+# process of the job left and no splitc job memory (memfd) held by any process of the job.
+#
+#   expect_failure.sh --regex REGEX [--status N] [--within SECONDS] [--timeout SECONDS]
+#                     [--program NAME] [--kill-rank RANK | --signal-launcher SIG] [--ready REGEX]
+#                     -- COMMAND [ARGS...]
+#
+#   --program NAME   the job's program, a name used by no other test: afterwards
+#                    `pgrep -x NAME` must find nothing
+#   --kill-rank R    once the output matches --ready, `kill -9` the job's processor R
+#   --signal-launcher SIG  once the output matches --ready, send SIG to splitc-run itself
+#   --within S       the job must have ended S seconds after it started (default 20)
+#   --timeout S      hard limit: the job is killed after S seconds (default 60)
+#
+# Every process of the job (not this script) inherits SPLITC_TEST_TAG, unique per run: it
+# finds the job's processes (orphans) and the holders of its memfd even when other jobs run at
+# the same time on this machine.
+set -u
+
+regex="" status="" within=20 hard=60 program="" kill_rank="" ready="" launcher_signal=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --regex) regex=$2; shift 2 ;;
+    --status) status=$2; shift 2 ;;
+    --within) within=$2; shift 2 ;;
+    --timeout) hard=$2; shift 2 ;;
+    --program) program=$2; shift 2 ;;
+    --kill-rank) kill_rank=$2; shift 2 ;;
+    --ready) ready=$2; shift 2 ;;
+    --signal-launcher) launcher_signal=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "expect_failure: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+if [[ -z $regex || $# -eq 0 ]]; then
+  echo "usage: expect_failure.sh --regex REGEX [options] -- COMMAND [ARGS...]" >&2
+  exit 2
+fi
+
+tag="expect-failure-$$-$RANDOM$RANDOM"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+failures=0
+fail() {
+  echo "expect_failure: FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# The processes whose environment carries our tag (the job's, however deep).
+tagged_pids() {
+  grep -lzx -- "SPLITC_TEST_TAG=$tag" /proc/[0-9]*/environ 2>/dev/null |
+    sed -E 's|^/proc/([0-9]+)/environ$|\1|'
+}
+# Live (not zombie) processes called NAME. A process killed with its launcher is reparented
+# and stays a zombie until init reaps it: dead, so not an orphan.
+live_named() {
+  local pid
+  for pid in $(pgrep -x "$1"); do
+    [[ $(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null) == [^Z]* ]] && echo "$pid"
+  done
+}
+has_env() {  # has_env PID NAME=VALUE
+  grep -qzx -- "$2" "/proc/$1/environ" 2>/dev/null
+}
+
+start=$(date +%s.%N)
+SPLITC_TEST_TAG=$tag timeout --kill-after=5 "$hard" "$@" > "$out" 2>&1 &
+job=$!
+
+if [[ -n $kill_rank || -n $launcher_signal ]]; then
+  # Wait for the program to say it is ready.
+  until grep -qE "$ready" "$out"; do
+    if ! kill -0 "$job" 2>/dev/null; then break; fi
+    sleep 0.05
+  done
+  victim=""
+  for pid in $(tagged_pids); do
+    comm=$(cat "/proc/$pid/comm" 2>/dev/null)
+    if [[ -n $kill_rank ]] && has_env "$pid" "SPLITC_MYPROC=$kill_rank" &&
+       [[ -z $program || $comm == "$program" ]]; then
+      victim=$pid
+    fi
+    if [[ -n $launcher_signal && $comm == splitc-run* ]]; then
+      victim=$pid
+    fi
+  done
+  if [[ -z $victim ]]; then
+    fail "found no process to signal"
+  elif [[ -n $kill_rank ]]; then
+    echo "expect_failure: kill -9 $victim (processor $kill_rank)"
+    kill -9 "$victim"
+  else
+    echo "expect_failure: kill -$launcher_signal $victim (splitc-run)"
+    kill -"$launcher_signal" "$victim"
+  fi
+fi
+
+wait "$job"
+rc=$?
+end=$(date +%s.%N)
+elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+
+echo "----- output of: $* -----"
+cat "$out"
+echo "----- exit status $rc after ${elapsed}s -----"
+
+if [[ $rc -eq 0 ]]; then
+  fail "the job exited 0; it must fail"
+elif [[ $rc -eq 124 || ($rc -eq 137 && $status != 137) ]]; then
+  fail "the job did not end by itself: timeout ended it after ${hard}s"
+fi
+if [[ -n $status && $rc -ne $status ]]; then
+  fail "exit status $rc, expected $status"
+fi
+if ! grep -qE -- "$regex" "$out"; then
+  fail "the output does not match: $regex"
+fi
+if awk -v e="$elapsed" -v w="$within" 'BEGIN { exit !(e > w) }'; then
+  fail "the job took ${elapsed}s to end; the limit is ${within}s"
+fi
+
+# Nothing of the job may remain. Processes killed by the launcher or by PDEATHSIG may take a
+# moment to be reaped: look for up to 5 seconds before calling them orphans.
+for _ in $(seq 50); do
+  left=$(tagged_pids)
+  named=""
+  [[ -n $program ]] && named=$(live_named "$program")
+  [[ -z $left && -z $named ]] && break
+  sleep 0.1
+done
+if [[ -n $left ]]; then
+  fail "processes of the job are still alive: $(ps -o pid=,comm= -p "$(echo $left | tr ' ' ,)" | tr '\n' ';')"
+fi
+if [[ -n $named ]]; then
+  fail "processes named $program are still alive: $named"
+fi
+# The job's memory is a memfd ("memfd:splitc-job"); it vanishes with the last process that
+# holds it. No process of the job may hold one (other jobs' memfds are not ours to judge).
+holders=""
+for pid in $(find /proc/[0-9]*/fd -maxdepth 1 -lname '/memfd:splitc-job*' 2>/dev/null |
+             cut -d/ -f3 | sort -u); do
+  if has_env "$pid" "SPLITC_TEST_TAG=$tag"; then
+    holders="$holders $pid"
+  fi
+done
+if [[ -n $holders ]]; then
+  fail "splitc job memory is still held by process(es)$holders"
+fi
+
+if [[ $failures -ne 0 ]]; then
+  exit 1
+fi
+echo "expect_failure: ok (exit status $rc, ${elapsed}s, nothing left behind)"
+exit 0

@@ -1,0 +1,67 @@
+// Job identity and barrier: myproc is distinct and in range, procs agrees with the launcher,
+// the segment is at one address everywhere, and no processor leaves a barrier early.
+#include "harness.hpp"
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+int main(int argc, char** argv) {
+  CHECK(!splitc::initialized());
+  splitc::init(argc, argv);
+  CHECK(splitc::initialized());
+  const int me = splitc::myproc(), P = splitc::procs();
+  CHECK(P >= 1);
+  CHECK(me >= 0 && me < P);
+  CHECK(std::string_view(splitc::backend_name()) == "smp");
+  const char* env_procs = std::getenv("SPLITC_PROCS");
+  CHECK(env_procs != nullptr && std::atoi(env_procs) == P);
+  const char* env_me = std::getenv("SPLITC_MYPROC");
+  CHECK(env_me != nullptr && std::atoi(env_me) == me);
+
+  // Processor 0 collects (myproc, pid, segment) from everyone.
+  struct card {
+    std::int64_t proc;
+    std::int64_t pid;
+    std::uintptr_t segment_base;
+    std::size_t segment_size;
+  };
+  auto* cards = reinterpret_cast<card*>(harness::heap());
+  const splitc::segment_info seg = splitc::my_segment();
+  splitc::write(splitc::toglobal(0, cards + me),
+                card{me, getpid(), reinterpret_cast<std::uintptr_t>(seg.base), seg.size});
+  splitc::barrier();
+  if (me == 0) {
+    for (int q = 0; q < P; ++q) {
+      CHECK_MSG(cards[q].proc == q, "slot {} holds processor {}", q, cards[q].proc);
+      CHECK_MSG(cards[q].segment_base == reinterpret_cast<std::uintptr_t>(seg.base),
+                "processor {}'s segment is at {:#x}", q, cards[q].segment_base);
+      CHECK(cards[q].segment_size == seg.size);
+      for (int r = 0; r < q; ++r) CHECK_MSG(cards[q].pid != cards[r].pid, "processors {} and {} share a pid", q, r);
+    }
+  }
+  splitc::barrier();
+
+  // Barrier: in round r every processor writes r into its slot at processor r mod P; after
+  // the barrier that processor must see every slot at r. Nobody may write round r+1 first.
+  auto* slots = reinterpret_cast<std::int64_t*>(harness::heap() + 4096);
+  for (int round = 1; round <= 60; ++round) {
+    const int judge = round % P;
+    splitc::write(splitc::toglobal(judge, slots + me), std::int64_t{round});
+    splitc::poll();
+    splitc::barrier();
+    if (me == judge)
+      for (int q = 0; q < P; ++q)
+        CHECK_MSG(slots[q] == round, "round {}: processor {} wrote {}", round, q, slots[q]);
+    splitc::barrier();
+  }
+  // Barriers back to back, with uneven arrival.
+  for (int i = 0; i < 200; ++i) {
+    if ((i + me) % 7 == 0) usleep(100);
+    splitc::barrier();
+  }
+  return harness::pass("runtime_basics");
+}

@@ -1,0 +1,25 @@
+// Error: a request handler that replies twice ends the job with "replied twice".
+#include "harness.hpp"
+
+namespace {
+splitc::handler_id h_request, h_reply;
+int g_replies = 0;
+void on_request(const splitc::am_message& m) {
+  splitc::am_reply(m, h_reply);
+  splitc::am_reply(m, h_reply);
+}
+void on_reply(const splitc::am_message&) { ++g_replies; }
+}  // namespace
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  h_request = splitc::register_handler(on_request);
+  h_reply = splitc::register_handler(on_reply);
+  splitc::barrier();
+  if (splitc::myproc() == 0) {
+    splitc::am_request(splitc::procs() - 1, h_request);
+    while (g_replies < 2) splitc::poll();
+  }
+  splitc::barrier();
+  return harness::pass("xf_reply2");
+}
