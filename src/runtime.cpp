@@ -132,15 +132,16 @@ handler_id register_handler(handler_fn fn) {
   auto& c = detail::blocking_context("register_handler");
   if (fn == nullptr) detail::fail("register_handler: null handler");
   if (c.handlers.size() >= 65535) detail::fail("register_handler: too many handlers");
-  // Collective: everyone registers the same function at the same index, and
-  // nobody can send to it before everyone has registered it.
+  // Collective: everyone registers the same function at the same index. Each
+  // processor adds it before taking part in the check, so once anyone has
+  // finished the check, everyone has it and may be sent to it.
+  c.handlers.push_back(fn);
   const std::int64_t offset = detail::function_offset(reinterpret_cast<const void*>(fn));
   const std::int64_t low = reduce_to_all(offset, ops::min{});
   const std::int64_t high = reduce_to_all(offset, ops::max{});
   if (low != high)
     detail::fail("register_handler: processors registered different functions as handler {}",
-                 c.handlers.size());
-  c.handlers.push_back(fn);
+                 c.handlers.size() - 1);
   return static_cast<handler_id>(c.handlers.size() - 1);
 }
 
