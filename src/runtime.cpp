@@ -104,6 +104,8 @@ bool initialized() noexcept { return splitc_current_context != nullptr; }
 void finalize() {
   auto& c = detail::ctx();
   barrier();
+  // Replies that handlers queued go out before the backend's barrier, which only polls.
+  detail::wait_until(c, "finalize", [&] { return c.pending.empty(); });
   // The backend's own barrier last: nobody leaves while a message to it may still be in flight.
   c.backend.bootstrap_barrier(c.sink());
   c.backend.finish(0);
