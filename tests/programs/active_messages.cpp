@@ -1,6 +1,4 @@
-// Active messages between every pair (and to oneself): register_handler, am_request with 0..8
-// argument words, medium and long requests (long into the spread heap and into malloc memory),
-// short and medium replies, and requests sent from request handlers.
+// Active messages between all pairs: 0..8 args, medium, long, replies, sends from handlers.
 #include "harness.hpp"
 #include "value_types.hpp"
 

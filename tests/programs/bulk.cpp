@@ -1,7 +1,4 @@
-// Bulk transfers: bulk_read/write/get/put/store and their counter forms, local and remote, at
-// sizes 0, 1, 7, 40/41 (inline boundary), 1023, 128 KiB +-1 (fragment boundary) and two
-// fragments, aligned and unaligned, into the spread heap, the stack, static data and malloc
-// memory; data checked by pattern, guard bytes checked untouched.
+// Every bulk operation at sizes 0..2 fragments, unaligned, on heap/stack/static/malloc memory.
 #include "harness.hpp"
 #include "value_types.hpp"
 

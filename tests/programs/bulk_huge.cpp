@@ -1,5 +1,4 @@
-// One 256 MiB bulk_put and one 256 MiB bulk_get into and out of the neighbour's spread heap
-// (run at P=2 with SPLITC_SEGMENT_SIZE large enough).
+// One 256 MiB bulk_put and one 256 MiB bulk_get through the neighbour's spread heap (P=2).
 #include "harness.hpp"
 #include "value_types.hpp"
 

@@ -1,5 +1,4 @@
-// 64 MiB bulk transfers between neighbours: put, get, store, read and write into and out of the
-// spread heap (direct copies) and malloc memory (512 active-message fragments), unaligned too.
+// 64 MiB bulk put/get/store/read/write between neighbours, spread heap and malloc memory.
 #include "harness.hpp"
 #include "value_types.hpp"
 

@@ -1,6 +1,4 @@
-// Counter mixing: sync() waits for the library counter only and sync_ctr(c) for c only
-// (shown with a target that provably does not poll), many operations on one counter, and
-// is_sync/is_sync_ctr becoming true while polling.
+// Counter mixing: sync() waits for the library counter only, sync_ctr(c) for c only.
 #include "harness.hpp"
 #include "value_types.hpp"
 

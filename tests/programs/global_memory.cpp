@@ -1,6 +1,4 @@
-// Every single-value operation (read, write, get, put, store, their counter forms, *gp) on
-// char, short, int, float, double, long long, a 24- and a 64-byte struct, local and remote,
-// into the spread heap, the stack, static data and malloc memory.
+// Every single-value operation x 8 element types x local/remote x heap/stack/static/malloc.
 #include "harness.hpp"
 #include "value_types.hpp"
 

@@ -1,6 +1,4 @@
-// The harness shared by the multi-process test programs: CHECK (names the processor, exits 1),
-// address exchange through the segment, the harness's part of the spread heap, and the
-// final "PASS <name>" line.
+// Harness of the test programs: CHECK, address exchange, harness heap, the PASS line.
 #pragma once
 
 #include <splitc/splitc.hpp>

@@ -1,5 +1,4 @@
-// Started without splitc-run: SPLITC_PROCS=N makes the program launch itself as N processes;
-// without it, it runs as a job of one. argv[1] is the number of processors to expect.
+// Started without splitc-run: SPLITC_PROCS=N launches N processes, otherwise a job of one.
 #include "harness.hpp"
 
 #include <unistd.h>

@@ -1,5 +1,4 @@
-// Program arguments reach every processor verbatim, including words that look like the
-// launcher's own options, an empty one and one with spaces; init leaves argc/argv alone.
+// Program arguments reach every processor verbatim (option lookalikes, empty, spaces).
 #include "harness.hpp"
 
 #include <string>

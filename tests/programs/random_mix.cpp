@@ -1,6 +1,4 @@
-// A seeded random mix of every transfer (put, get, store, read, write and the bulk and
-// counter forms) between random pairs, sizes and alignments, on heap and malloc memory, all
-// outstanding at once; every byte checked by pattern after each round.
+// A seeded random mix of all transfers between random pairs, sizes and alignments.
 #include "harness.hpp"
 #include "value_types.hpp"
 

@@ -1,5 +1,4 @@
-// Job identity and barrier: myproc is distinct and in range, procs agrees with the launcher,
-// the segment is at one address everywhere, and no processor leaves a barrier early.
+// Job identity and barrier: distinct myproc, procs, one segment address, no early leaving.
 #include "harness.hpp"
 
 #include <unistd.h>

@@ -1,6 +1,4 @@
-// spread_ptr arithmetic in a running job (operator+ uses PROCS): a cyclic spread array in the
-// spread heap, written and read through spread pointers, element i on processor i mod P at
-// row i div P.
+// spread_ptr arithmetic in a running job: a cyclic array in the spread heap, i on i mod P.
 #include "harness.hpp"
 
 #include <cstdint>

@@ -1,6 +1,4 @@
-// store_sync semantics (seed 003 §5.2): stores to the right neighbour completed by its
-// store_sync(k), in pieces, mixed with all_store_sync, and with explicit counters (static
-// and in the spread heap) kept apart from the library's.
+// store_sync semantics (seed 003 §5.2): store_sync(k), all_store_sync, explicit counters.
 #include "harness.hpp"
 #include "value_types.hpp"
 

@@ -1,5 +1,4 @@
-// The element types the global-memory tests move (the six scalars of the issue plus a 24-byte
-// and a 64-byte struct) and deterministic, seed-derived values of each.
+// The element types the tests move, seeded values of each, and byte patterns for bulk data.
 #pragma once
 
 #include <cstddef>

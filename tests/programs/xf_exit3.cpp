@@ -1,5 +1,4 @@
-// Error: processor 1 exits with status 3 while the others wait in a barrier; the launcher
-// names it ("processor 1 (pid ...) exited with status 3") and ends the job with status 3.
+// Error: processor 1 exits with status 3; the launcher names it and ends the job.
 #include "harness.hpp"
 
 #include <cstdlib>

@@ -1,5 +1,4 @@
-// Error: a handler that calls a blocking operation (argv[1]: "read" of malloc memory on
-// another processor, or "barrier") ends the job with "must not wait".
+// Error: a handler that calls a blocking operation (read or barrier) ends the job.
 #include "harness.hpp"
 
 #include <cstdlib>
@@ -8,7 +7,7 @@
 namespace {
 splitc::handler_id h_request;
 int* g_peer_word = nullptr;  // malloc memory of processor 0
-bool g_use_barrier = false;
+bool g_use_barrier = false;  // argv[1] == "barrier"; otherwise a read that needs a reply
 void on_request(const splitc::am_message&) {
   if (g_use_barrier) {
     splitc::barrier();

@@ -1,9 +1,9 @@
-// Error: the launcher itself is signalled (by expect_failure.sh) while the job runs: with
-// SIGTERM it ends the job and says so; with SIGKILL its processes die with it (no orphans).
+// Error: the launcher is signalled (TERM: it ends the job; KILL: its processes die too).
 #include "harness.hpp"
 
 #include <unistd.h>
 
+// expect_failure.sh signals splitc-run once processor 0 says the job is ready.
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   if (splitc::myproc() == 0) {

@@ -1,5 +1,4 @@
-// Error: a bulk transfer of (size_t)-1 bytes ends the job with "impossible length" while the
-// others wait in a barrier.
+// Error: a bulk transfer of (size_t)-1 bytes ends the job with "impossible length".
 #include "harness.hpp"
 
 #include <cstddef>

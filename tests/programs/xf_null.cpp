@@ -1,5 +1,4 @@
-// Error: dereferencing a null global pointer (remote processor, address 0) ends the job with
-// "null global pointer" while the others wait in a barrier.
+// Error: dereferencing a null global pointer ends the job with "null global pointer".
 #include "harness.hpp"
 
 int main(int argc, char** argv) {

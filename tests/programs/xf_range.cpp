@@ -1,5 +1,4 @@
-// Error: a processor number out of range ends the whole job with "processor number 5 is out
-// of range" while the others wait in a barrier.
+// Error: processor number 5 out of range ends the whole job.
 #include "harness.hpp"
 
 int main(int argc, char** argv) {

@@ -1,5 +1,4 @@
-// Error: a global pointer to memory that does not exist on its processor (not null, so not
-// detected) crashes that processor; the launcher names it ("killed by signal 11").
+// Error: a global pointer to unmapped memory crashes its owner; the launcher names it.
 #include "harness.hpp"
 
 #include <cstdint>

@@ -1,5 +1,4 @@
-// The porting boundary: the smp and template backends satisfy splitc::backend, and types that
-// miss part of the contract do not.
+// The porting boundary: smp and template satisfy splitc::backend; incomplete types do not.
 #include <splitc/am.hpp>
 #include <splitc/backends/smp.hpp>
 #include <splitc/backends/template.hpp>

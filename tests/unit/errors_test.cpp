@@ -1,5 +1,4 @@
-// A job of one: misuse ends the process with status 70 (splitc::error_exit_status) and a
-// message naming the processor and the cause (GoogleTest death tests fork the job of one).
+// A job of one: each misuse exits with status 70 and a message naming processor and cause.
 #include <splitc/splitc.hpp>
 
 #include <gtest/gtest.h>

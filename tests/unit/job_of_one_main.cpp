@@ -1,5 +1,4 @@
-// main() of the single-process runtime tests: the job of one is started once per process, in a
-// GoogleTest global environment (splitc::init may be called only once per process).
+// main() of the job-of-one tests: splitc::init once per process, in a gtest global environment.
 #include <splitc/splitc.hpp>
 
 #include <gtest/gtest.h>

@@ -1,5 +1,4 @@
-// A job of one started plainly: identity, the segment, barrier/poll, spread pointers with
-// PROCS == 1, and active messages (short 0..8 args, medium, long, replies) sent to itself.
+// A job of one: identity, segment, barrier/poll, spread pointers, active messages to itself.
 #include "value_types.hpp"
 
 #include <splitc/splitc.hpp>

@@ -1,5 +1,4 @@
-// A job of one: bulk_read/write/get/put/store (and counter forms) on local memory of every
-// kind, at sizes 0, 1, odd, the 40/41-byte inline boundary and 128 KiB +-1, at unaligned offsets.
+// A job of one: every bulk operation on local memory of every kind, size and alignment.
 #include "value_types.hpp"
 
 #include <splitc/splitc.hpp>

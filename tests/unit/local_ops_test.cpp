@@ -1,5 +1,4 @@
-// A job of one: read/write/get/put/store (and the counter forms and *gp) of every element type
-// on local targets in the spread heap, on the stack, in static data and in malloc memory.
+// A job of one: every single-value operation, every element type, on every kind of local memory.
 #include "value_types.hpp"
 
 #include <splitc/splitc.hpp>

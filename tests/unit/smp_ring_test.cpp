@@ -1,5 +1,4 @@
-// The smp backend's SPSC ring (smp_ring.hpp) over malloc'd memory: wrap-around with padding,
-// full ring, records of many sizes with content checks, and a two-thread stress with checksums.
+// The smp SPSC ring on malloc'd memory: wrap padding, full ring, sizes, two-thread stress.
 #include <splitc/backends/smp_ring.hpp>
 
 #include <gtest/gtest.h>

@@ -1,5 +1,4 @@
-// spread_ptr<T> arithmetic over P processors (seed 003 §3.2, §7.2): the processor moves and
-// wraps, the local address advances one element per wrap; negative steps; distance; order.
+// spread_ptr arithmetic over P processors (seed 003 §3.2, §7.2): wrap, negative steps, distance.
 #include <splitc/spread_ptr.hpp>
 
 #include <gtest/gtest.h>
