@@ -200,6 +200,21 @@ foreach(_b IN LISTS _splitc_backends)
   set(SPLITC_PC_LIBNAME "${_out}")
   list(JOIN _pc_REQUIRES ", " SPLITC_PC_REQUIRES)
   list(JOIN _pc_LIBS " " SPLITC_PC_LIBS)
+  # What a backend adds beyond its own define: other public definitions and
+  # system include directories (MPI's, for the mpi backends).
+  set(SPLITC_PC_CFLAGS "")
+  get_target_property(_defs splitc-${_b} INTERFACE_COMPILE_DEFINITIONS)
+  foreach(_d IN LISTS _defs)
+    if(_d AND NOT _d MATCHES "^SPLITC_BACKEND_${SPLITC_PC_BACKEND_UPPER}=" AND NOT _d MATCHES "[$<]")
+      string(APPEND SPLITC_PC_CFLAGS " -D${_d}")
+    endif()
+  endforeach()
+  get_target_property(_incs splitc-${_b} INTERFACE_INCLUDE_DIRECTORIES)
+  foreach(_i IN LISTS _incs)
+    if(_i AND IS_ABSOLUTE "${_i}" AND NOT _i MATCHES "^${PROJECT_SOURCE_DIR}" AND NOT _i MATCHES "[$<]")
+      string(APPEND SPLITC_PC_CFLAGS " -I${_i}")
+    endif()
+  endforeach()
   configure_file("${PROJECT_SOURCE_DIR}/cmake/splitc-backend.pc.in"
     "${_splitc_pc_dir}/splitc-${_b}.pc.in" @ONLY)
   install(CODE "

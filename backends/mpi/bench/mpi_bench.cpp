@@ -1,0 +1,760 @@
+// splitc-mpi-bench: splitc on MPI next to raw MPI, in the same run.
+//
+//   mpirun -np 2 [flags] splitc-mpi-bench [--quick] [--runs N] [--sizes-min BYTES]
+//                                         [--sizes-max BYTES] [--only SECTION]
+//
+// Processor 0 measures against processor 1 (further processors only join
+// the collectives). Every comparison interleaves its members run by run, so
+// raw MPI and splitc see the same mixture of this machine's cross-core
+// regimes (../shared/reference/this-machine.md); each row reports the median
+// of the runs and, for ratios, the median of the per-run ratios.
+//
+// Raw MPI (on MPI_COMM_WORLD): ping-pong round trip, windowed bandwidth
+// (8 MPI_Isend in flight), MPI_Put/MPI_Get + MPI_Win_flush, MPI_Barrier,
+// MPI_Allreduce, MPI_Bcast, and MPI_Iallreduce polled. splitc: active-message
+// round trip, read/write, get/put (N issued, then sync), store, the five bulk
+// operations, barrier (both protocols), reduce_to_all, broadcast; and the
+// long-message protocols (staged, rendezvous, RMA) side by side per size.
+#include <mpi.h>
+#include <splitc/backends/mpi.hpp>
+#include <splitc/splitc.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+namespace mpi = splitc::backends::mpi;
+using u64 = std::uint64_t;
+
+int me = 0, P = 1;
+int runs = 15;
+bool quick = false;
+std::size_t sizes_max = 4 << 20;
+std::size_t sizes_min = 1024;
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+mpi::mpi_backend& backend() { return splitc::detail::ctx().backend; }
+
+// ---- handlers ------------------------------------------------------------------
+
+splitc::handler_id h_ping, h_pong, h_stop;
+volatile u64 pongs = 0;
+volatile bool stop_flag = false;
+void on_ping(const splitc::am_message& m) { splitc::am_reply(m, h_pong, m.args[0]); }
+void on_pong(const splitc::am_message&) { pongs = pongs + 1; }
+void on_stop(const splitc::am_message&) { stop_flag = true; }
+
+/// Processors other than 0 serve active messages until processor 0 says stop.
+void serve() {
+  while (!stop_flag) splitc::poll();
+  stop_flag = false;
+}
+void stop_others() {
+  for (int q = 1; q < P; ++q) splitc::am_request(q, h_stop);
+}
+
+// ---- statistics ------------------------------------------------------------------
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// One member of a comparison: what each processor runs for one timed run of
+/// `iters` events; processor 0 returns nanoseconds per event.
+struct member {
+  std::string name;
+  std::function<double(long)> lead;      ///< processor 0
+  std::function<void(long)> partner;     ///< processor 1
+  std::function<void(long)> others = [](long) {};  ///< processors 2..
+  double bytes_per_event = 0;            ///< for bandwidth rows
+};
+
+/// Run members interleaved, `runs` times (plus one warm-up run each), and
+/// return per-member samples (valid on processor 0).
+std::vector<std::vector<double>> compare(std::vector<member>& members, long iters) {
+  std::vector<std::vector<double>> samples(members.size());
+  for (int r = -1; r < runs; ++r) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      splitc::barrier();
+      MPI_Barrier(MPI_COMM_WORLD);
+      if (me == 0) {
+        const double t = members[i].lead(iters);
+        if (r >= 0) samples[i].push_back(t);
+      } else if (me == 1) {
+        members[i].partner(iters);
+      } else {
+        members[i].others(iters);
+      }
+    }
+  }
+  splitc::barrier();
+  return samples;
+}
+
+void print_latency_rows(const std::vector<member>& m, const std::vector<std::vector<double>>& s,
+                        std::size_t reference) {
+  if (me != 0) return;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < s[i].size() && r < s[reference].size(); ++r)
+      ratios.push_back(s[i][r] / s[reference][r]);
+    std::printf("| %-40s | %10.3f | %10.3f | %7.3f |\n", m[i].name.c_str(), median(s[i]) / 1e3,
+                *std::min_element(s[i].begin(), s[i].end()) / 1e3, median(ratios));
+  }
+  std::fflush(stdout);
+}
+
+void print_bandwidth_rows(const std::vector<member>& m, const std::vector<std::vector<double>>& s,
+                          std::size_t reference, std::size_t size) {
+  if (me != 0) return;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < s[i].size() && r < s[reference].size(); ++r)
+      ratios.push_back(s[reference][r] / s[i][r]);  // bandwidth ratio = inverse time ratio
+    const double gbs = m[i].bytes_per_event / median(s[i]);  // bytes per ns = GB/s
+    std::printf("| %-32s | %9zu | %8.3f | %7.3f |\n", m[i].name.c_str(), size, gbs,
+                median(ratios));
+  }
+  std::fflush(stdout);
+}
+
+void header(const char* title, const char* columns, const char* rule) {
+  if (me != 0) return;
+  std::printf("\n### %s\n\n%s\n%s\n", title, columns, rule);
+  std::fflush(stdout);
+}
+
+// ---- raw MPI pieces ------------------------------------------------------------
+
+std::vector<unsigned char> raw_buffer;
+MPI_Win raw_window = MPI_WIN_NULL;
+unsigned char* raw_window_base = nullptr;
+
+double raw_pingpong(long iters) {
+  char x[8] = {};
+  const auto t0 = now_ns();
+  for (long i = 0; i < iters; ++i) {
+    MPI_Send(x, 8, MPI_BYTE, 1, 7, MPI_COMM_WORLD);
+    MPI_Recv(x, 8, MPI_BYTE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+}
+void raw_pingpong_partner(long iters) {
+  char x[8] = {};
+  for (long i = 0; i < iters; ++i) {
+    MPI_Recv(x, 8, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(x, 8, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
+  }
+}
+
+constexpr int window = 8;
+// Windowed bandwidth: `window` messages of `size` in flight, then an ack.
+double raw_bandwidth(std::size_t size, long iters) {
+  char ack = 0;
+  const auto t0 = now_ns();
+  for (long i = 0; i < iters; ++i) {
+    MPI_Request q[window];
+    for (int w = 0; w < window; ++w)
+      MPI_Isend(raw_buffer.data() + static_cast<std::size_t>(w) * size, static_cast<int>(size),
+                MPI_BYTE, 1, 8, MPI_COMM_WORLD, &q[w]);
+    MPI_Waitall(window, q, MPI_STATUSES_IGNORE);
+    MPI_Recv(&ack, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return static_cast<double>(now_ns() - t0) / static_cast<double>(iters * window);
+}
+void raw_bandwidth_partner(std::size_t size, long iters) {
+  char ack = 0;
+  for (long i = 0; i < iters; ++i) {
+    MPI_Request q[window];
+    for (int w = 0; w < window; ++w)
+      MPI_Irecv(raw_buffer.data() + static_cast<std::size_t>(w) * size, static_cast<int>(size),
+                MPI_BYTE, 0, 8, MPI_COMM_WORLD, &q[w]);
+    MPI_Waitall(window, q, MPI_STATUSES_IGNORE);
+    MPI_Send(&ack, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD);
+  }
+}
+
+/// The cache-line round trip of this machine between processors 0 and 1,
+/// through an MPI shared-memory window.
+double cache_line_roundtrip() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  double result = std::nan("");
+  if (node_size == P && P >= 2) {
+    MPI_Win win;
+    std::atomic<u64>* line = nullptr;
+    MPI_Win_allocate_shared(me == 0 ? 128 : 0, 1, MPI_INFO_NULL, node, &line, &win);
+    MPI_Aint size;
+    int unit;
+    MPI_Win_shared_query(win, 0, &size, &unit, &line);
+    if (me == 0) line->store(0);
+    MPI_Barrier(node);
+    const long iters = 20000;
+    std::vector<double> samples;
+    for (int r = 0; r < 7; ++r) {
+      MPI_Barrier(node);
+      const u64 base = static_cast<u64>(r) * 2 * iters;
+      if (me == 0) {
+        const auto t0 = now_ns();
+        for (long i = 0; i < iters; ++i) {
+          line->store(base + 2 * i + 1, std::memory_order_release);
+          while (line->load(std::memory_order_acquire) != base + 2 * i + 2) {
+          }
+        }
+        samples.push_back(static_cast<double>(now_ns() - t0) / iters);
+      } else if (me == 1) {
+        for (long i = 0; i < iters; ++i) {
+          while (line->load(std::memory_order_acquire) != base + 2 * i + 1) {
+          }
+          line->store(base + 2 * i + 2, std::memory_order_release);
+        }
+      }
+    }
+    result = median(samples);
+    MPI_Win_free(&win);
+  }
+  MPI_Comm_free(&node);
+  return result;
+}
+
+// ---- splitc pieces -----------------------------------------------------------
+
+/// A splitc member: processor 0 times `event` iters times (plus `finish`),
+/// then stops the servers.
+member splitc_member(std::string name, std::function<void(long)> event,
+                     std::function<void(long)> finish = [](long) {}) {
+  member m;
+  m.name = std::move(name);
+  m.lead = [event, finish](long iters) {
+    const auto t0 = now_ns();
+    for (long i = 0; i < iters; ++i) event(i);
+    finish(iters);
+    const double t = static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+    stop_others();
+    return t;
+  };
+  m.partner = [](long) { serve(); };
+  m.others = [](long) { serve(); };
+  return m;
+}
+
+u64 value_cell = 0;  // same address everywhere (ASLR off)
+
+void am_roundtrip(long) {
+  const u64 want = pongs + 1;
+  splitc::am_request(1, h_ping, u64{1});
+  while (pongs < want) splitc::poll();
+}
+
+// The NXAM pattern in bare MPI (no splitc): a ring of receives pre-posted
+// from MPI_ANY_SOURCE, the oldest tested, re-posted at the next poll; sends by
+// MPI_Isend. What the backend's design costs before any code of its own.
+MPI_Comm ring_comm = MPI_COMM_NULL;
+constexpr int ring_slots = 64;
+unsigned char ring_buffers[ring_slots][256];
+MPI_Request ring_requests[ring_slots];
+long ring_head = 0, ring_reposted = 0;
+void ring_open() {
+  for (int i = 0; i < ring_slots; ++i)
+    MPI_Irecv(ring_buffers[i], 256, MPI_BYTE, MPI_ANY_SOURCE, 5, ring_comm, &ring_requests[i]);
+  ring_head = ring_reposted = 0;
+}
+void ring_close() {
+  for (int i = 0; i < ring_slots; ++i) {
+    if (ring_requests[i] == MPI_REQUEST_NULL) continue;
+    MPI_Cancel(&ring_requests[i]);
+    MPI_Wait(&ring_requests[i], MPI_STATUS_IGNORE);
+  }
+}
+bool ring_poll() {
+  while (ring_reposted < ring_head) {
+    const int i = static_cast<int>(ring_reposted++ % ring_slots);
+    MPI_Irecv(ring_buffers[i], 256, MPI_BYTE, MPI_ANY_SOURCE, 5, ring_comm, &ring_requests[i]);
+  }
+  int done = 0;
+  MPI_Test(&ring_requests[ring_head % ring_slots], &done, MPI_STATUS_IGNORE);
+  if (done) ++ring_head;
+  return done != 0;
+}
+void ring_send(int to) {
+  static unsigned char packet[24];
+  MPI_Request r;
+  int done = 0;
+  MPI_Isend(packet, sizeof packet, MPI_BYTE, to, 5, ring_comm, &r);
+  MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+}
+double ring_roundtrip(long iters) {
+  ring_open();
+  MPI_Barrier(ring_comm);
+  const auto t0 = now_ns();
+  for (long i = 0; i < iters; ++i) {
+    ring_send(1);
+    while (!ring_poll()) {
+    }
+  }
+  const double t = static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+  ring_close();
+  return t;
+}
+void ring_roundtrip_partner(long iters) {
+  ring_open();
+  MPI_Barrier(ring_comm);
+  for (long i = 0; i < iters; ++i) {
+    while (!ring_poll()) {
+    }
+    ring_send(0);
+  }
+  ring_close();
+}
+
+// The backend alone, without the core: request_short / reply_short / poll
+// with a sink of its own (handler 0, which the core never sees here).
+u64 raw_am_replies = 0;
+bool raw_am_stop = false;
+constexpr splitc::handler_id raw_handler{0xffff};  // never a core handler
+void raw_am_deliver(void*, const splitc::am_message& m) {
+  if (m.handler != raw_handler) {  // the core's own traffic (collectives) goes on to it
+    const splitc::am_sink core = splitc::detail::ctx().sink();
+    core.deliver(core.context, m);
+    return;
+  }
+  if (m.is_request) {
+    if (m.args[0] == ~u64{0}) {
+      raw_am_stop = true;
+      return;
+    }
+    while (backend().reply_short(m, raw_handler, m.args, 1) != splitc::am_status::ok) {
+    }
+  } else {
+    ++raw_am_replies;
+  }
+}
+double backend_roundtrip(long iters) {
+  const splitc::am_sink sink{nullptr, raw_am_deliver};
+  const u64 one = 1;
+  const auto t0 = now_ns();
+  for (long i = 0; i < iters; ++i) {
+    const u64 want = raw_am_replies + 1;
+    while (backend().request_short(1, raw_handler, &one, 1) != splitc::am_status::ok)
+      backend().poll(sink);
+    while (raw_am_replies < want) backend().poll(sink);
+  }
+  const double t = static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+  const u64 stop = ~u64{0};
+  while (backend().request_short(1, raw_handler, &stop, 1) != splitc::am_status::ok)
+    backend().poll(sink);
+  return t;
+}
+void backend_roundtrip_partner(long) {
+  const splitc::am_sink sink{nullptr, raw_am_deliver};
+  while (!raw_am_stop) backend().poll(sink);
+  raw_am_stop = false;
+}
+
+// ---- sections -------------------------------------------------------------------
+
+void latency_section(double cache_line) {
+  if (me == 0) {
+    std::printf("\n### Latency and overhead (processor 0 against processor 1; µs; "
+                "cache-line round trip %.3f µs)\n\n",
+                cache_line / 1e3);
+    std::printf("| %-40s | %10s | %10s | %7s |\n", "operation", "median", "min", "× ref");
+    std::printf("|%s|%s|%s|%s|\n", std::string(42, '-').c_str(), std::string(12, '-').c_str(),
+                std::string(12, '-').c_str(), std::string(9, '-').c_str());
+  }
+  std::vector<member> m;
+  m.push_back({"raw MPI ping-pong round trip (8 B)", raw_pingpong, raw_pingpong_partner});
+  m.push_back({"bare MPI: pre-posted ring, Isend", ring_roundtrip, ring_roundtrip_partner});
+  m.push_back({"backend alone: request_short+reply_short", backend_roundtrip,
+               backend_roundtrip_partner});
+  m.push_back(splitc_member("splitc AM round trip (request+reply)", am_roundtrip));
+  m.push_back(splitc_member("splitc read (8 B)", [](long) {
+    volatile u64 v = splitc::read(splitc::toglobal(1, &value_cell));
+    (void)v;
+  }));
+  m.push_back(splitc_member("splitc write (8 B)", [](long i) {
+    splitc::write(splitc::toglobal(1, &value_cell), static_cast<u64>(i));
+  }));
+  const long iters = quick ? 500 : 4000;
+  auto s = compare(m, iters);
+  print_latency_rows(m, s, 0);
+  if (me == 0) {
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < s[0].size(); ++r) ratios.push_back(s[3][r] / s[0][r]);
+    std::printf("\nThe AM layer adds %.0f %% to MPI's round trip (seed: NXAM/MPL added 13-35 %% "
+                "to message passing).\n",
+                (median(ratios) - 1) * 100);
+  }
+
+  // Overheads: N operations then completion, per operation.
+  header("Overhead: N operations, then completion (µs per operation)",
+         "| operation                                |     median |        min |   × ref |",
+         "|------------------------------------------|------------|------------|---------|");
+  static std::vector<u64> cells(4096);
+  static std::vector<u64> local(4096);
+  std::vector<member> o;
+  {
+    member putflush;
+    putflush.name = "raw MPI_Put + MPI_Win_flush (8 B)";
+    putflush.lead = [](long iters) {
+      const u64 v = 1;
+      const auto t0 = now_ns();
+      for (long i = 0; i < iters; ++i) {
+        MPI_Put(&v, 8, MPI_BYTE, 1, (i % 512) * 8, 8, MPI_BYTE, raw_window);
+        MPI_Win_flush(1, raw_window);
+      }
+      return static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+    };
+    putflush.partner = [](long) {};
+    o.push_back(putflush);
+    member getflush = putflush;
+    getflush.name = "raw MPI_Get + MPI_Win_flush (8 B)";
+    getflush.lead = [](long iters) {
+      u64 v = 0;
+      const auto t0 = now_ns();
+      for (long i = 0; i < iters; ++i) {
+        MPI_Get(&v, 8, MPI_BYTE, 1, (i % 512) * 8, 8, MPI_BYTE, raw_window);
+        MPI_Win_flush(1, raw_window);
+      }
+      return static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+    };
+    o.push_back(getflush);
+    member puts = putflush;
+    puts.name = "raw N x MPI_Put, then one flush (8 B)";
+    puts.lead = [](long iters) {
+      const u64 v = 1;
+      const auto t0 = now_ns();
+      for (long i = 0; i < iters; ++i)
+        MPI_Put(&v, 8, MPI_BYTE, 1, (i % 512) * 8, 8, MPI_BYTE, raw_window);
+      MPI_Win_flush(1, raw_window);
+      return static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+    };
+    o.push_back(puts);
+  }
+  o.push_back(splitc_member(
+      "splitc get (N, then sync)",
+      [](long i) { splitc::get(&local[i % 4096], splitc::toglobal(1, &cells[i % 4096])); },
+      [](long) { splitc::sync(); }));
+  o.push_back(splitc_member(
+      "splitc put (N, then sync)",
+      [](long i) { splitc::put(splitc::toglobal(1, &cells[i % 4096]), static_cast<u64>(i)); },
+      [](long) { splitc::sync(); }));
+  o.push_back(splitc_member("splitc store (N, issue only)", [](long i) {
+    splitc::store(splitc::toglobal(1, &cells[i % 4096]), static_cast<u64>(i));
+  }));
+  // The stores' completion, outside the timing: everyone agrees they are in.
+  for (auto& mm : o) {
+    if (mm.name.rfind("splitc store", 0) == 0) {
+      auto lead = mm.lead;
+      mm.lead = [lead](long iters) {
+        const double t = lead(iters);
+        splitc::all_store_sync();
+        return t;
+      };
+      mm.partner = [](long) {
+        serve();
+        splitc::all_store_sync();
+      };
+      mm.others = mm.partner;
+    }
+  }
+  auto so = compare(o, quick ? 500 : 2000);
+  print_latency_rows(o, so, 0);
+}
+
+void bandwidth_section() {
+  header("Bandwidth (processor 0 to/from processor 1; GB/s; × = fraction of raw windowed)",
+         "| operation                        |      size |     GB/s | × raw   |",
+         "|----------------------------------|-----------|----------|---------|");
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = sizes_min; s <= sizes_max; s *= 4) sizes.push_back(s);
+  if (sizes.empty() || sizes.back() != sizes_max) sizes.push_back(sizes_max);
+  auto* seg = static_cast<unsigned char*>(splitc::my_segment().base);
+  static std::vector<unsigned char> local;
+  local.assign(sizes_max * window, 1);
+  for (std::size_t size : sizes) {
+    std::vector<member> m;
+    member raw;
+    raw.name = "raw MPI windowed (8 Isend)";
+    raw.lead = [size](long iters) { return raw_bandwidth(size, iters); };
+    raw.partner = [size](long iters) { raw_bandwidth_partner(size, iters); };
+    raw.bytes_per_event = static_cast<double>(size);
+    m.push_back(raw);
+    auto add = [&](const char* name, std::function<void(long)> event,
+                   std::function<void(long)> finish) {
+      member x = splitc_member(name, std::move(event), std::move(finish));
+      x.bytes_per_event = static_cast<double>(size);
+      m.push_back(x);
+    };
+    add("splitc bulk_put (N, then sync)",
+        [size, seg](long i) {
+          splitc::bulk_put(splitc::toglobal(1, static_cast<void*>(seg + (i % window) * size)),
+                           local.data() + (i % window) * size, size);
+        },
+        [](long) { splitc::sync(); });
+    add("splitc bulk_get (N, then sync)",
+        [size, seg](long i) {
+          splitc::bulk_get(local.data() + (i % window) * size,
+                           splitc::toglobal(1, static_cast<void*>(seg + (i % window) * size)), size);
+        },
+        [](long) { splitc::sync(); });
+    add("splitc bulk_write (one at a time)",
+        [size, seg](long i) {
+          splitc::bulk_write(splitc::toglobal(1, static_cast<void*>(seg + (i % window) * size)),
+                             local.data(), size);
+        },
+        [](long) {});
+    add("splitc bulk_read (one at a time)",
+        [size, seg](long i) {
+          splitc::bulk_read(local.data(),
+                            splitc::toglobal(1, static_cast<void*>(seg + (i % window) * size)),
+                            size);
+        },
+        [](long) {});
+    {
+      // bulk_store: N stores, completion counted at the receiver; the lead's
+      // time includes the all_store_sync that proves they arrived.
+      member x;
+      x.name = "splitc bulk_store (N, all_store_sync)";
+      x.bytes_per_event = static_cast<double>(size);
+      x.lead = [size, seg](long iters) {
+        const auto t0 = now_ns();
+        for (long i = 0; i < iters; ++i)
+          splitc::bulk_store(splitc::toglobal(1, static_cast<void*>(seg + (i % window) * size)),
+                             local.data() + (i % window) * size, size);
+        splitc::all_store_sync();
+        return static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+      };
+      x.partner = [](long) { splitc::all_store_sync(); };
+      x.others = x.partner;
+      m.push_back(x);
+    }
+    const double total = quick ? 16e6 : 128e6;
+    const long iters = std::max(16L, static_cast<long>(total / static_cast<double>(size)));
+    auto s = compare(m, iters);
+    print_bandwidth_rows(m, s, 0, size);
+  }
+}
+
+/// The long-message protocols side by side: bulk_put and bulk_get per size.
+void protocol_section() {
+  header("Long-message protocols (bulk_put / bulk_get, GB/s; × = fraction of raw windowed)",
+         "| protocol                         |      size |     GB/s | × raw   |",
+         "|----------------------------------|-----------|----------|---------|");
+  auto* seg = static_cast<unsigned char*>(splitc::my_segment().base);
+  static std::vector<unsigned char> local;
+  local.assign(sizes_max * window, 1);
+  struct choice {
+    const char* name;
+    mpi::long_protocol protocol;
+  };
+  std::vector<choice> choices = {{"staged", mpi::long_protocol::staged},
+                                 {"rendezvous", mpi::long_protocol::rendezvous}};
+  if (backend().has_window()) choices.push_back({"rma", mpi::long_protocol::rma});
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = std::max<std::size_t>(sizes_min, 8192);
+       s <= std::min<std::size_t>(sizes_max, mpi::mpi_backend::max_long_bytes);
+       s *= 2)
+    sizes.push_back(s);
+  const mpi::tuning saved = backend().tune();
+  for (std::size_t size : sizes) {
+    std::vector<member> m;
+    member raw;
+    raw.name = "raw MPI windowed (8 Isend)";
+    raw.lead = [size](long iters) { return raw_bandwidth(size, iters); };
+    raw.partner = [size](long iters) { raw_bandwidth_partner(size, iters); };
+    raw.bytes_per_event = static_cast<double>(size);
+    m.push_back(raw);
+    for (const auto& c : choices) {
+      for (int get = 0; get < 2; ++get) {
+        member x;
+        x.name = std::string(get ? "bulk_get " : "bulk_put ") + c.name;
+        x.bytes_per_event = static_cast<double>(size);
+        const auto protocol = c.protocol;
+        x.lead = [size, seg, protocol, get](long iters) {
+          backend().tune().long_mode = protocol;
+          const auto t0 = now_ns();
+          for (long i = 0; i < iters; ++i) {
+            auto remote = splitc::toglobal(1, static_cast<void*>(seg + (i % window) * size));
+            if (get) splitc::bulk_get(local.data() + (i % window) * size, remote, size);
+            else splitc::bulk_put(remote, local.data() + (i % window) * size, size);
+          }
+          splitc::sync();
+          const double t = static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+          stop_others();
+          return t;
+        };
+        x.partner = [protocol](long) {
+          backend().tune().long_mode = protocol;  // replies (get) are sent here
+          serve();
+        };
+        x.others = [](long) { serve(); };
+        m.push_back(x);
+      }
+    }
+    const double total = quick ? 16e6 : 96e6;
+    const long iters = std::max(16L, static_cast<long>(total / static_cast<double>(size)));
+    auto s = compare(m, iters);
+    print_bandwidth_rows(m, s, 0, size);
+  }
+  backend().tune() = saved;
+}
+
+void collective_section() {
+  if (me == 0) {
+    std::printf("\n### Collectives (%d processors; µs per call)\n\n", P);
+    std::printf("| %-40s | %10s | %10s | %7s |\n", "operation", "median", "min", "× ref");
+    std::printf("|%s|%s|%s|%s|\n", std::string(42, '-').c_str(), std::string(12, '-').c_str(),
+                std::string(12, '-').c_str(), std::string(9, '-').c_str());
+  }
+  auto everyone = [](std::string name, std::function<void(long)> body) {
+    member m;
+    m.name = std::move(name);
+    m.lead = [body](long iters) {
+      const auto t0 = now_ns();
+      body(iters);
+      return static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+    };
+    m.partner = body;
+    m.others = body;
+    return m;
+  };
+  const mpi::tuning saved = backend().tune();
+  std::vector<member> m;
+  m.push_back(everyone("raw MPI_Barrier", [](long n) {
+    for (long i = 0; i < n; ++i) MPI_Barrier(MPI_COMM_WORLD);
+  }));
+  m.push_back(everyone("splitc barrier (core: mailbox dissemination)", [](long n) {
+    for (long i = 0; i < n; ++i) splitc::barrier();
+  }));
+  m.push_back(everyone("backend barrier: MPI_Ibarrier, polled", [](long n) {
+    backend().tune().barrier = mpi::barrier_protocol::ibarrier;
+    for (long i = 0; i < n; ++i) backend().bootstrap_barrier(splitc::detail::ctx().sink());
+  }));
+  m.push_back(everyone("backend barrier: dissemination packets", [](long n) {
+    backend().tune().barrier = mpi::barrier_protocol::dissemination;
+    for (long i = 0; i < n; ++i) backend().bootstrap_barrier(splitc::detail::ctx().sink());
+  }));
+  m.push_back(everyone("raw MPI_Allreduce (8 B sum)", [](long n) {
+    long v = me, r = 0;
+    for (long i = 0; i < n; ++i) MPI_Allreduce(&v, &r, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  }));
+  m.push_back(everyone("MPI_Iallreduce polled with splitc::poll", [](long n) {
+    long v = me, r = 0;
+    for (long i = 0; i < n; ++i) {
+      MPI_Request q;
+      MPI_Iallreduce(&v, &r, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &q);
+      int done = 0;
+      for (;;) {
+        MPI_Test(&q, &done, MPI_STATUS_IGNORE);
+        if (done) break;
+        splitc::poll();
+      }
+    }
+  }));
+  m.push_back(everyone("splitc reduce_to_all (8 B sum)", [](long n) {
+    for (long i = 0; i < n; ++i) {
+      volatile long r = splitc::reduce_to_all(static_cast<long>(me), splitc::ops::add{});
+      (void)r;
+    }
+  }));
+  m.push_back(everyone("raw MPI_Bcast (8 B)", [](long n) {
+    long v = 1;
+    for (long i = 0; i < n; ++i) MPI_Bcast(&v, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  }));
+  m.push_back(everyone("splitc broadcast (8 B)", [](long n) {
+    for (long i = 0; i < n; ++i) {
+      volatile long r = splitc::broadcast(static_cast<long>(i), 0);
+      (void)r;
+    }
+  }));
+  auto s = compare(m, quick ? 300 : 2000);
+  backend().tune() = saved;
+  print_latency_rows(m, s, 0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  me = splitc::myproc();
+  P = splitc::procs();
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--quick") {
+      quick = true;
+      runs = 5;
+    } else if (a == "--runs" && i + 1 < argc) {
+      runs = std::atoi(argv[++i]);
+    } else if (a == "--sizes-min" && i + 1 < argc) {
+      sizes_min = std::strtoull(argv[++i], nullptr, 0);
+    } else if (a == "--sizes-max" && i + 1 < argc) {
+      sizes_max = std::strtoull(argv[++i], nullptr, 0);
+    } else if (a == "--only" && i + 1 < argc) {
+      ++i;  // handled below
+    }
+  }
+  std::string only;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string_view(argv[i]) == "--only") only = argv[i + 1];
+  h_ping = splitc::register_handler(on_ping);
+  h_pong = splitc::register_handler(on_pong);
+  h_stop = splitc::register_handler(on_stop);
+  splitc::barrier();
+  if (P < 2) {
+    if (me == 0) std::printf("splitc-mpi-bench needs at least 2 processes\n");
+    splitc::finalize();
+    return 0;
+  }
+  raw_buffer.assign(sizes_max * window, 0);
+  MPI_Comm_dup(MPI_COMM_WORLD, &ring_comm);
+  MPI_Win_allocate(4096, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &raw_window_base, &raw_window);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, raw_window);
+  const double cache_line = cache_line_roundtrip();
+
+  if (me == 0) {
+    const auto& t = backend().tune();
+    std::printf("## splitc-mpi-bench: backend %s, %d processes\n\n", splitc::backend_name(), P);
+    std::printf("- MPI: %s\n", backend().library_version().c_str());
+    std::printf("- backend: packet %zu B, %d credits, max_long %zu B, long protocol %d "
+                "(rendezvous from %zu B, RMA from %zu B), window %s, barrier %s\n",
+                t.packet_bytes, t.credits, mpi::mpi_backend::max_long_bytes,
+                static_cast<int>(t.long_mode), t.rendezvous_min, t.rma_min,
+                backend().has_window() ? "yes" : "no",
+                t.barrier == mpi::barrier_protocol::ibarrier ? "ibarrier" : "dissemination");
+    std::printf("- runs per row: %d (median reported; ratios are medians of per-run ratios)\n",
+                runs);
+    std::fflush(stdout);
+  }
+  if (only.empty() || only == "latency") latency_section(cache_line);
+  if (only.empty() || only == "bandwidth") bandwidth_section();
+  if (only.empty() || only == "protocols") protocol_section();
+  if (only.empty() || only == "collectives") collective_section();
+
+  MPI_Comm_free(&ring_comm);
+  MPI_Win_unlock_all(raw_window);
+  MPI_Win_free(&raw_window);
+  splitc::finalize();
+  return 0;
+}

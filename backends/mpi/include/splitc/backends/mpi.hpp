@@ -1,0 +1,266 @@
+// The mpi backend: splitc wherever MPI runs (Open MPI, MPICH; mpirun,
+// mpiexec, srun, or `splitc-run --backend mpi`).
+//
+// MPI has no active messages, so this backend builds a small active-message
+// layer on it, as the Libsplit-C report's NXAM did on the Paragon's NX
+// (Luna 1994 §4.1.3, Appendix B for the SP-1's MPL):
+//
+//  * One kind of receive. Every process keeps a ring of receives pre-posted
+//    on one tag from MPI_ANY_SOURCE into fixed packet buffers. Receives that
+//    match the same messages are matched in posting order, so poll() only
+//    tests the oldest: one MPI_Test per idle poll. A completed packet holds
+//    the handler index, kind, argument words and (for small payloads) the
+//    payload; it is delivered to the core inside poll() and the buffer is
+//    re-posted.
+//  * Credits. Each sender may have `credits` packets outstanding to a
+//    receiver (the ring holds (P-1)*(credits+reserve) buffers). Consumed
+//    credits travel back piggy-backed on any packet to the sender, or in an
+//    explicit credit packet once half are owed. A sender without credit says
+//    am_status::no_resource; the core queues and retries.
+//  * Long messages without an extra copy (§4.2.3). Above the packet size the
+//    header goes first and the data follows on a second tag; the receiver's
+//    poll posts the data receive *at the destination address* as soon as it
+//    sees the header, so MPI delivers the data in place. Into a peer's
+//    segment, large payloads may instead go by MPI_Put on an MPI-3 window
+//    over the segments, flushed before the header is sent. The thresholds
+//    are measured (docs/mpi.md) and can be changed per process.
+//  * No blocking MPI collectives (§4.3.3). The core's collectives run on
+//    these active messages; the backend's own barrier (start-up, shut-down)
+//    is a dissemination barrier of backend packets, or MPI_Ibarrier tested
+//    inside the poll loop, so a process waiting in it keeps serving requests.
+//
+// The backend works on its own duplicate of MPI_COMM_WORLD, so the program
+// may make its own MPI calls between splitc operations (rules in
+// backends/mpi/README.md). It initialises MPI unless the program already
+// did, and finalises it only if it initialised it.
+#pragma once
+
+// This header does not include <mpi.h> (the MPI state is private to the
+// backend's sources), so a program built against the backend needs MPI's
+// libraries but not its headers, unless it makes MPI calls itself.
+#include <splitc/am.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#ifndef SPLITC_MPI_MAX_LONG
+/// Largest long payload in one message (the core's fragment size for bulk
+/// transfers). Measured: see docs/mpi.md.
+#define SPLITC_MPI_MAX_LONG (std::size_t{4} << 20)
+#endif
+
+namespace splitc::backends::mpi {
+
+/// How a long payload travels (chosen per message by size and destination).
+enum class long_protocol : std::uint8_t {
+  automatic,   ///< by the thresholds in `tuning`
+  inline_copy, ///< inside the packet when it fits, otherwise `staged`
+  staged,      ///< copied to a staging buffer, sent asynchronously (one extra copy at the sender)
+  rendezvous,  ///< data sent from the source as it is, received at the destination (no copy)
+  rma,         ///< MPI_Put into the peer's segment + flush (destinations in the segment only)
+};
+
+enum class barrier_protocol : std::uint8_t {
+  ibarrier,       ///< MPI_Ibarrier tested inside the poll loop
+  dissemination,  ///< log2(P) rounds of backend packets
+};
+
+/// Run-time tunables, read from the environment at start-up
+/// (SPLITC_MPI_* variables, backends/mpi/README.md); a benchmark may change
+/// them between phases on every process alike.
+struct tuning {
+  std::size_t packet_bytes = 4032;  ///< size of a pre-posted receive buffer (<= MPI eager limit)
+  int credits = 32;                 ///< packets in flight per (sender, receiver) pair
+  int reserve = 4;                  ///< extra buffers per peer for credit and barrier packets
+  long_protocol long_mode = long_protocol::automatic;
+  std::size_t rendezvous_min = 0;   ///< automatic: longs from this size by rendezvous, below staged
+  std::size_t rma_min = 0;          ///< automatic: longs into a peer's segment from this size by RMA (0: never)
+  std::size_t stage_limit = 64 << 20;  ///< bytes of staged sends in flight, at most
+  barrier_protocol barrier = barrier_protocol::dissemination;
+};
+
+/// Counters for tests and reports.
+struct statistics {
+  std::uint64_t packets_sent = 0, packets_received = 0;
+  std::uint64_t inline_longs = 0, staged = 0, rendezvous = 0, rma_puts = 0;
+  std::uint64_t no_credit = 0, no_buffer = 0, credit_packets = 0;
+  std::uint64_t send_waits = 0;  ///< rendezvous sends that had to wait for the receiver
+  std::uint64_t sends_tracked = 0;  ///< MPI sends not complete at once (reclaimed later)
+};
+
+class mpi_backend {
+ public:
+#if defined(SPLITC_BACKEND_MPICH)
+  static constexpr const char* name = "mpich";
+#else
+  static constexpr const char* name = "mpi";
+#endif
+  static constexpr std::size_t max_medium_bytes = 128 * 1024;
+  static constexpr std::size_t max_long_bytes = SPLITC_MPI_MAX_LONG;
+  static constexpr capabilities caps{
+      .max_args = am_max_args,
+      .max_medium = max_medium_bytes,
+      .max_long = max_long_bytes,
+      .ordered = true,   // one tag, non-overtaking, delivered in ring order
+      .reliable = true,  // MPI is
+      .direct_access = false,
+      .native_barrier = true,  // packets or MPI_Ibarrier, polled
+      .separate_reply_network = false,
+  };
+
+  explicit mpi_backend(start_arguments args);
+  mpi_backend(const mpi_backend&) = delete;
+  mpi_backend& operator=(const mpi_backend&) = delete;
+  ~mpi_backend();
+
+  proc_t myproc() const noexcept { return myproc_; }
+  proc_t procs() const noexcept { return procs_; }
+
+  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
+    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  }
+  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                           std::size_t len) {
+    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
+  }
+  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                         std::size_t len, void* dst) {
+    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
+  }
+  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
+    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  }
+  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
+                         const void* src, std::size_t len) {
+    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
+  }
+  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
+                       const void* src, std::size_t len, void* dst) {
+    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
+  }
+
+  int poll(am_sink sink);
+
+  void bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink);
+  void bootstrap_barrier(am_sink sink);
+
+  segment_info segment() const noexcept {
+    return {reinterpret_cast<void*>(segment_base_), segment_size_};
+  }
+  void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
+
+  void finish(int code);
+
+  // ---- beyond the boundary --------------------------------------------------
+
+  /// The backend's private communicator (a duplicate of MPI_COMM_WORLD), as
+  /// a Fortran handle: MPI_Comm_f2c(communicator_fortran()).
+  int communicator_fortran() const noexcept;
+  /// True when MPI-3 RMA on the segments is available (window created).
+  bool has_window() const noexcept { return has_window_; }
+  /// "Open MPI v4.1.4, ..." as MPI_Get_library_version says.
+  const std::string& library_version() const noexcept { return library_; }
+  tuning& tune() noexcept { return tuning_; }
+  const statistics& stats() const noexcept { return stats_; }
+  /// End the whole job from a fatal error: MPI_Abort when MPI is up.
+  /// (Meant for the core's fatal-error path; see backends/mpi/README.md.)
+  static void abort_job(int code) noexcept;
+
+ private:
+  struct recv_slot;  // a pre-posted receive (src/mpi_backend.cpp)
+  struct mpi_state;  // everything of MPI's own types
+  struct in_flight {
+    unsigned char* buffer;  ///< a packet buffer to give back, or nullptr
+    void* staging;          ///< a staged payload to free, or nullptr
+    std::size_t staged_bytes;
+  };
+  struct loop_message {  ///< a message to ourselves, delivered by poll
+    bool is_request;
+    am_kind kind;
+    handler_id handler;
+    int nargs;
+    am_word args[am_max_args];
+    std::vector<unsigned char> payload;
+    void* dst;
+    std::size_t length;
+  };
+
+  am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
+                 const void* src, std::size_t len, void* dst);
+  am_status send_self(bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
+                      const void* src, std::size_t len, void* dst);
+  bool send_control(proc_t p, std::uint8_t type, std::uint64_t value);
+  unsigned char* take_buffer();
+  void track(void* request, unsigned char* buffer, void* staging, std::size_t staged);
+  static std::size_t stage_capacity(std::size_t len) noexcept;
+  void* stage_take(std::size_t len);
+  void stage_give(void* p, std::size_t capacity);
+  void reclaim_sends();
+  void wait_request(void* request);
+  bool rma_target(proc_t p, const void* dst, std::size_t len) const noexcept;
+
+  recv_slot& slot_at(std::uint64_t seq) noexcept;
+  bool advance_scan();
+  void look_ahead();
+  void preprocess(recv_slot& s);
+  void retire(recv_slot& s, am_sink* sink);
+  void repost(recv_slot& s);
+  void flush_reposts();
+  int deliver_loopback(am_sink sink);
+  void flush_owed_credits();
+  void wait_for(void* request, am_sink sink);
+  void barrier_dissemination(am_sink sink);
+  void quiesce();
+  void check(int rc, const char* what) const {
+    if (rc != 0) [[unlikely]] mpi_failed(rc, what);  // MPI_SUCCESS is 0
+  }
+  [[noreturn, gnu::cold]] static void mpi_failed(int rc, const char* what);
+  am_status send_packet(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a,
+                        int n, const void* src, std::size_t len, void* dst);
+
+  proc_t myproc_ = 0;
+  proc_t procs_ = 1;
+  bool owns_mpi_ = false;
+  bool finished_ = false;
+  std::unique_ptr<mpi_state> m_;
+  bool has_window_ = false;
+  std::string library_;
+  std::uintptr_t segment_base_ = 0;
+  std::size_t segment_size_ = 0;
+  tuning tuning_;
+  statistics stats_;
+
+  // Receiving: a ring of pre-posted packet receives.
+  std::vector<unsigned char> slot_memory_;
+  std::uint64_t slot_mask_ = 0;  ///< slots_.size() - 1 (a power of two)
+  std::uint64_t head_ = 0;  ///< next packet to deliver
+  std::uint64_t scan_ = 0;  ///< next packet to examine (head_ <= scan_ < reposted_ + slots)
+  std::uint64_t reposted_ = 0;  ///< packets before this have their receive posted again
+
+  // Sending: packet buffers, requests in flight, credits.
+  std::vector<unsigned char*> free_buffers_;
+  std::vector<unsigned char*> all_buffers_;
+  std::vector<in_flight> send_meta_;
+  std::size_t staged_bytes_ = 0;  ///< capacity of staging buffers in flight
+  std::vector<std::vector<void*>> stage_pool_;  ///< free staging buffers by log2 capacity
+  std::size_t pooled_bytes_ = 0;
+  std::vector<int> credits_;  ///< packets we may still send to each processor
+  std::vector<int> owed_;     ///< credits we owe each processor
+  bool credits_owed_ = false;
+  int credit_threshold_ = 1;  ///< owed credits that make an explicit credit packet
+
+  std::deque<loop_message> loopback_;
+  std::vector<std::uint64_t> barrier_tokens_;  ///< dissemination tokens received, per round
+  std::uint64_t barrier_epoch_ = 0;
+  int in_send_wait_ = 0;
+};
+
+/// MPI tags on the backend's communicator.
+inline constexpr int packet_tag = 1;
+inline constexpr int data_tag = 2;
+
+}  // namespace splitc::backends::mpi

@@ -1,0 +1,968 @@
+// The mpi backend: active messages over MPI (see the header for the design).
+#include <mpi.h>
+#include <splitc/backends/mpi.hpp>
+#include <splitc/detail/backoff.hpp>
+#include <splitc/errors.hpp>
+
+#include "packet.hpp"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sched.h>
+#include <sys/personality.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace splitc::backends::mpi {
+namespace {
+
+using wire::packet_header;
+
+constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept {
+  return (n + to - 1) / to * to;
+}
+
+std::size_t env_size(const char* name, std::size_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  unsigned long long n = std::strtoull(v, &end, 0);
+  switch (*end) {
+    case 'k': case 'K': n <<= 10; ++end; break;
+    case 'm': case 'M': n <<= 20; ++end; break;
+    case 'g': case 'G': n <<= 30; ++end; break;
+    default: break;
+  }
+  if (*end != '\0') detail::fail("environment variable {}={} is not a size", name, v);
+  return static_cast<std::size_t>(n);
+}
+
+long env_number(const char* name, long fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  if (*end != '\0') detail::fail("environment variable {}={} is not a number", name, v);
+  return n;
+}
+
+void read_tuning(tuning& t, int procs) {
+  t.packet_bytes = env_size("SPLITC_MPI_PACKET_BYTES", t.packet_bytes);
+  const std::size_t smallest = wire::prefix_bytes(am_kind::long_msg, am_max_args) + 64;
+  if (t.packet_bytes < smallest || t.packet_bytes > (std::size_t{1} << 20)) {
+    detail::fail("SPLITC_MPI_PACKET_BYTES={} must be between {} and 1M", t.packet_bytes, smallest);
+  }
+  t.packet_bytes = round_up(t.packet_bytes, 64);
+  // Fewer credits per peer in large jobs, so the ring stays a few MiB.
+  const long peers = std::max(1, procs - 1);
+  const long fair = std::clamp(2048L / peers, 4L, static_cast<long>(t.credits));
+  t.credits = static_cast<int>(env_number("SPLITC_MPI_CREDITS", fair));
+  if (t.credits < 1) detail::fail("SPLITC_MPI_CREDITS must be at least 1");
+  if (const char* v = std::getenv("SPLITC_MPI_LONG"); v != nullptr && *v != '\0') {
+    const std::string_view s = v;
+    if (s == "auto") t.long_mode = long_protocol::automatic;
+    else if (s == "inline" || s == "staged") t.long_mode = long_protocol::staged;
+    else if (s == "rendezvous") t.long_mode = long_protocol::rendezvous;
+    else if (s == "rma") t.long_mode = long_protocol::rma;
+    else detail::fail("SPLITC_MPI_LONG={} is not one of auto, staged, rendezvous, rma", v);
+  }
+  // Measured defaults (docs/mpi.md): a staged copy never pays above the
+  // packet size, so long payloads go by rendezvous; into a peer's segment,
+  // by MPI_Put with Open MPI. Not with Debian's MPICH 4.0.2: it loses puts
+  // from some origin buffers (docs/mpi.md), and its RMA is slower here.
+  t.rendezvous_min = env_size("SPLITC_MPI_RENDEZVOUS_MIN", 0);
+#if defined(OPEN_MPI)
+  t.rma_min = env_size("SPLITC_MPI_RMA_MIN", 1);
+#else
+  t.rma_min = env_size("SPLITC_MPI_RMA_MIN", 0);
+#endif
+  t.stage_limit = env_size("SPLITC_MPI_STAGE_LIMIT", t.stage_limit);
+  if (t.stage_limit < mpi_backend::max_long_bytes) t.stage_limit = mpi_backend::max_long_bytes;
+  if (const char* v = std::getenv("SPLITC_MPI_BARRIER"); v != nullptr && *v != '\0') {
+    const std::string_view s = v;
+    if (s == "ibarrier") t.barrier = barrier_protocol::ibarrier;
+    else if (s == "dissemination") t.barrier = barrier_protocol::dissemination;
+    else detail::fail("SPLITC_MPI_BARRIER={} is not one of ibarrier, dissemination", v);
+  }
+}
+
+/// Job size as the MPI launcher announces it (before MPI_Init), or 0.
+long launcher_job_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS",
+                           "SLURM_NTASKS"}) {
+    if (const char* v = std::getenv(name); v != nullptr && *v != '\0') return std::atol(v);
+  }
+  return 0;
+}
+
+/// Is this executable position-independent (so its static data moves with ASLR)?
+bool executable_is_pie() {
+  const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  unsigned char header[18] = {};
+  const bool ok = pread(fd, header, sizeof header, 0) == static_cast<ssize_t>(sizeof header);
+  close(fd);
+  if (!ok || std::memcmp(header, "\177ELF", 4) != 0) return false;
+  std::uint16_t type = 0;
+  std::memcpy(&type, header + 16, 2);
+  return type == 3;  // ET_DYN
+}
+
+// Split-C's global data segment assumes static data at the same address on
+// every processor. splitc-run (and the smp launcher) turn address-space
+// randomisation off for the job; under a plain mpirun this process turns it
+// off for itself by re-executing, before MPI is initialised. Code before
+// splitc::init therefore runs twice in that case; SPLITC_KEEP_ASLR=1 skips
+// this (static data then differs in address between processors; the spread
+// heap does not).
+void reexec_without_aslr(start_arguments args) {
+  if (std::getenv("SPLITC_KEEP_ASLR") != nullptr || std::getenv("SPLITC_MPI_REEXECED") != nullptr)
+    return;
+  if (launcher_job_size() <= 1) return;
+  if (args.argv == nullptr || *args.argv == nullptr || **args.argv == nullptr) return;
+  const int current = personality(0xffffffff);
+  if (current == -1 || (current & ADDR_NO_RANDOMIZE) != 0) return;
+  if (!executable_is_pie()) return;
+  if (personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1) return;
+  setenv("SPLITC_MPI_REEXECED", "1", 1);
+  std::fflush(nullptr);
+  execv("/proc/self/exe", *args.argv);
+  // Could not: carry on with randomisation on.
+  personality(static_cast<unsigned long>(current));
+}
+
+// A launcher that ends the job at once may drop what the failing process
+// wrote last (seen with MPICH's hydra): give it a moment to forward it.
+void give_launcher_the_output() {
+  timespec t{0, 50 * 1000 * 1000};
+  nanosleep(&t, nullptr);
+}
+
+bool exit_hook_installed = false;
+bool mpi_is_up() noexcept {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized != 0 && finalized == 0;
+}
+
+// A process that leaves with a non-zero status while MPI is up ends the
+// whole job: otherwise its peers could wait for it forever.
+void on_process_exit(int status, void*) {
+  static bool once = false;
+  if (status == 0 || once || !mpi_is_up()) return;
+  once = true;
+  int rank = -1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "splitc: processor %d: exit status %d; ending the MPI job (MPI_Abort)\n",
+               rank, status);
+  std::fflush(stderr);
+  give_launcher_the_output();
+  MPI_Abort(MPI_COMM_WORLD, status);
+}
+
+}  // namespace
+
+struct mpi_backend::recv_slot {
+  unsigned char* buffer = nullptr;
+  MPI_Request request = MPI_REQUEST_NULL;  ///< the pre-posted packet receive
+  MPI_Request data = MPI_REQUEST_NULL;     ///< its payload, when it travels separately
+  void* data_buffer = nullptr;             ///< medium payload received separately (owned)
+  int source = -1;
+};
+
+struct mpi_backend::mpi_state {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Win window = MPI_WIN_NULL;
+  std::vector<recv_slot> slots;
+  std::vector<MPI_Request> send_requests;
+};
+
+mpi_backend::recv_slot& mpi_backend::slot_at(std::uint64_t seq) noexcept {
+  return m_->slots[seq & slot_mask_];
+}
+
+int mpi_backend::communicator_fortran() const noexcept {
+  return static_cast<int>(MPI_Comm_c2f(m_->comm));
+}
+
+void mpi_backend::abort_job(int code) noexcept {
+  if (!mpi_is_up()) return;
+  give_launcher_the_output();
+  MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+void mpi_backend::mpi_failed(int rc, const char* what) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int n = 0;
+  MPI_Error_string(rc, text, &n);
+  detail::fail("mpi: {} failed: {}", what, std::string_view(text, static_cast<std::size_t>(n)));
+}
+
+mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>()) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (finalized != 0) {
+    detail::fail("mpi: MPI was finalized before splitc::init; initialise splitc first and call "
+                 "MPI_Finalize after splitc::finalize");
+  }
+  if (initialized == 0) reexec_without_aslr(args);
+
+  // The symmetric segment: the same address in every process.
+  segment_size_ = round_up(env_size("SPLITC_SEGMENT_SIZE", std::size_t{1} << 30), 1 << 21);
+  segment_base_ = env_size("SPLITC_SEGMENT_BASE", std::size_t{0x100000000000});
+  auto* base = reinterpret_cast<void*>(segment_base_);
+  void* mapped = mmap(base, segment_size_, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (mapped == MAP_FAILED || mapped != base) {
+    const int error = errno;
+    if (mapped != MAP_FAILED) munmap(mapped, segment_size_);
+    segment_base_ = 0;
+    detail::fail(
+        "mpi: cannot reserve the spread heap ({} bytes at {}): {}; choose another address with "
+        "SPLITC_SEGMENT_BASE or a smaller SPLITC_SEGMENT_SIZE",
+        segment_size_, base, mapped == MAP_FAILED ? std::strerror(error) : "address taken");
+  }
+
+  // Transparent huge pages for the segment where the kernel offers them on
+  // request (SPLITC_MPI_HUGEPAGES=0 to leave it to the default).
+  if (env_number("SPLITC_MPI_HUGEPAGES", 1) != 0) madvise(base, segment_size_, MADV_HUGEPAGE);
+
+  if (initialized == 0) {
+    int provided = 0;
+    if (MPI_Init_thread(args.argc, args.argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+      detail::fail("mpi: MPI_Init_thread failed");
+    owns_mpi_ = true;
+  }
+  if (!exit_hook_installed) {
+    exit_hook_installed = true;
+    on_exit(on_process_exit, nullptr);
+  }
+  check(MPI_Comm_dup(MPI_COMM_WORLD, &m_->comm), "MPI_Comm_dup");
+  check(MPI_Comm_set_errhandler(m_->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  int rank = 0, size = 1;
+  check(MPI_Comm_rank(m_->comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(m_->comm, &size), "MPI_Comm_size");
+  myproc_ = rank;
+  procs_ = size;
+  // The environment every splitc process has (as under splitc-run), for the
+  // program and for error messages; SPLITC_JOB also keeps a child of this
+  // process from launching a job of its own.
+  setenv("SPLITC_MYPROC", std::to_string(rank).c_str(), 1);
+  setenv("SPLITC_PROCS", std::to_string(size).c_str(), 1);
+  if (std::getenv("SPLITC_JOB") == nullptr) setenv("SPLITC_JOB", "mpi", 1);
+  {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int n = 0;
+    MPI_Get_library_version(version, &n);
+    library_.assign(version, static_cast<std::size_t>(n));
+    while (!library_.empty() && (library_.back() == '\n' || library_.back() == ' '))
+      library_.pop_back();
+    if (auto nl = library_.find('\n'); nl != std::string::npos) library_.resize(nl);
+  }
+  read_tuning(tuning_, procs_);
+
+  credits_.assign(static_cast<std::size_t>(procs_), tuning_.credits);
+  credit_threshold_ = std::max(1, tuning_.credits / 2);
+  owed_.assign(static_cast<std::size_t>(procs_), 0);
+  int rounds = 0;
+  for (int d = 1; d < procs_; d *= 2) ++rounds;
+  barrier_tokens_.assign(static_cast<std::size_t>(rounds) + 1, 0);
+
+  if (procs_ > 1) {
+    // The window over every segment, for MPI_Put of large payloads. Created
+    // when the tuning may use it (SPLITC_MPI_WINDOW=1 forces, 0 forbids).
+    const long want = env_number(
+        "SPLITC_MPI_WINDOW",
+        (tuning_.long_mode == long_protocol::rma || tuning_.rma_min != 0) ? 1 : 0);
+    if (want != 0) {
+      MPI_Info info;
+      MPI_Info_create(&info);
+      MPI_Info_set(info, "accumulate_ordering", "none");
+      const int rc = MPI_Win_create(base, static_cast<MPI_Aint>(segment_size_), 1, info, m_->comm,
+                                    &m_->window);
+      MPI_Info_free(&info);
+      const int ok = rc == MPI_SUCCESS ? 1 : 0;
+      int all_ok = 0;
+      check(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, m_->comm), "MPI_Allreduce");
+      if (all_ok != 0) {
+        check(MPI_Win_set_errhandler(m_->window, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+        check(MPI_Win_lock_all(MPI_MODE_NOCHECK, m_->window), "MPI_Win_lock_all");
+        has_window_ = true;
+      } else if (ok != 0) {
+        MPI_Win_free(&m_->window);
+      }
+      m_->window = has_window_ ? m_->window : MPI_WIN_NULL;
+    }
+
+    // The ring of pre-posted packet receives. Requests are counted against
+    // credits; replies are not (each answers a request, so they are bounded
+    // by the requests in flight), which keeps a reply from ever waiting.
+    const std::size_t peers = static_cast<std::size_t>(procs_ - 1);
+    std::size_t n = 1;  // a power of two: the ring index is a mask
+    while (n < peers * (2 * static_cast<std::size_t>(tuning_.credits) +
+                        static_cast<std::size_t>(tuning_.reserve)))
+      n *= 2;
+    for (int i = 0; i < 16; ++i) {  // send buffers; more are made when needed
+      auto* b = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes));
+      if (b == nullptr) detail::fail("mpi: out of memory for send buffers");
+      all_buffers_.push_back(b);
+      free_buffers_.push_back(b);
+    }
+    slot_memory_.assign(n * tuning_.packet_bytes, 0);
+    m_->slots.resize(n);
+    slot_mask_ = n - 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      m_->slots[i].buffer = slot_memory_.data() + i * tuning_.packet_bytes;
+      repost(m_->slots[i]);
+    }
+  }
+}
+
+mpi_backend::~mpi_backend() {
+  for (unsigned char* b : all_buffers_) std::free(b);
+  for (auto& pool : stage_pool_)
+    for (void* p : pool) std::free(p);
+  if (segment_base_ != 0) munmap(reinterpret_cast<void*>(segment_base_), segment_size_);
+}
+
+// ---- receiving ------------------------------------------------------------------
+
+void mpi_backend::repost(recv_slot& s) {
+  check(MPI_Irecv(s.buffer, static_cast<int>(tuning_.packet_bytes), MPI_BYTE, MPI_ANY_SOURCE,
+                  packet_tag, m_->comm, &s.request),
+        "MPI_Irecv");
+}
+
+// Look at the next packet, if it has arrived: take its credits, count
+// barrier tokens, and post the receive of a payload that travels separately
+// (at its destination address, for long messages). Core handlers do not run
+// here, so this may be called while a send waits.
+bool mpi_backend::advance_scan() {
+  recv_slot& s = slot_at(scan_);
+  int done = 0;
+  check(MPI_Test(&s.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+  if (done == 0) return false;
+  s.source = reinterpret_cast<const packet_header*>(s.buffer)->source;
+  preprocess(s);
+  ++scan_;
+  return true;
+}
+
+void mpi_backend::preprocess(recv_slot& s) {
+  const auto* h = reinterpret_cast<const packet_header*>(s.buffer);
+  ++stats_.packets_received;
+  credits_[static_cast<std::size_t>(s.source)] += static_cast<int>(h->credits);
+  if ((h->type & wire::control_bit) != 0) {
+    if (h->type == wire::control_barrier && h->length < barrier_tokens_.size())
+      ++barrier_tokens_[h->length];
+    return;
+  }
+  if (wire::mode_of(h->type) != wire::mode_data) return;
+  const std::size_t len = h->length;
+  void* into = nullptr;
+  if (wire::kind_of(h->type) == am_kind::long_msg) {
+    std::memcpy(&into, s.buffer + sizeof(packet_header), 8);
+  } else {
+    s.data_buffer = std::malloc(std::max<std::size_t>(len, 1));
+    if (s.data_buffer == nullptr) detail::fail("mpi: out of memory for a {}-byte message", len);
+    into = s.data_buffer;
+  }
+  check(MPI_Irecv(into, static_cast<int>(len), MPI_BYTE, s.source, data_tag, m_->comm, &s.data),
+        "MPI_Irecv (payload)");
+}
+
+void mpi_backend::look_ahead() {
+  if (reposted_ != head_) flush_reposts();
+  while (scan_ < reposted_ + m_->slots.size() && advance_scan()) {
+  }
+}
+
+// Post again, in order, the receives of the packets delivered so far.
+void mpi_backend::flush_reposts() {
+  while (reposted_ != head_) {
+    repost(slot_at(reposted_));
+    ++reposted_;
+  }
+}
+
+// Deliver the packet at the head (its payload is complete) and re-post it.
+void mpi_backend::retire(recv_slot& s, am_sink* sink) {
+  const auto* h = reinterpret_cast<const packet_header*>(s.buffer);
+  const bool control = (h->type & wire::control_bit) != 0;
+  const bool counted = !control && (h->type & wire::request_bit) != 0;
+  const int source = s.source;
+  if (!control && sink != nullptr) {
+    am_message m{};
+    m.source = source;
+    m.handler = static_cast<handler_id>(h->handler);
+    m.kind = wire::kind_of(h->type);
+    m.is_request = (h->type & wire::request_bit) != 0;
+    m.nargs = h->nargs;
+    unsigned char* p = s.buffer + sizeof(packet_header);
+    void* dst = nullptr;
+    if (m.kind == am_kind::long_msg) {
+      std::memcpy(&dst, p, 8);
+      p += 8;
+    }
+    m.args = reinterpret_cast<const am_word*>(p);
+    p += 8 * static_cast<std::size_t>(h->nargs);
+    const std::uint8_t mode = wire::mode_of(h->type);
+    switch (m.kind) {
+      case am_kind::short_msg:
+        m.payload = nullptr;
+        m.length = 0;
+        break;
+      case am_kind::medium_msg:
+        m.payload = mode == wire::mode_data ? s.data_buffer : p;
+        m.length = h->length;
+        break;
+      case am_kind::long_msg:
+        if (mode == wire::mode_inline && h->length != 0) std::memcpy(dst, p, h->length);
+        if (mode == wire::mode_in_place) MPI_Win_sync(m_->window);
+        m.payload = dst;
+        m.length = h->length;
+        break;
+    }
+    sink->deliver(sink->context, m);
+  }
+  if (s.data_buffer != nullptr) {
+    std::free(s.data_buffer);
+    s.data_buffer = nullptr;
+  }
+  // The receive is posted again at the start of the next poll, not here:
+  // a requester waiting for this reply sends its next request first.
+  if (counted) {
+    int& owed = owed_[static_cast<std::size_t>(source)];
+    if (++owed >= credit_threshold_) {
+      if (!send_control(source, wire::control_credit, 0)) credits_owed_ = true;
+    }
+  }
+}
+
+int mpi_backend::deliver_loopback(am_sink sink) {
+  int handled = 0;
+  // Only what is here now: handlers may send to themselves again.
+  for (std::size_t n = loopback_.size(); n > 0 && !loopback_.empty(); --n) {
+    loop_message msg = std::move(loopback_.front());
+    loopback_.pop_front();
+    am_message m{};
+    m.source = myproc_;
+    m.handler = msg.handler;
+    m.kind = msg.kind;
+    m.is_request = msg.is_request;
+    m.nargs = msg.nargs;
+    m.args = msg.args;
+    m.length = msg.length;
+    m.payload = msg.kind == am_kind::medium_msg ? static_cast<void*>(msg.payload.data())
+                                                : msg.dst;
+    sink.deliver(sink.context, m);
+    ++handled;
+  }
+  return handled;
+}
+
+int mpi_backend::poll(am_sink sink) {
+  int handled = 0;
+  if (!loopback_.empty()) handled += deliver_loopback(sink);
+  if (m_->slots.empty()) return handled;
+  if (reposted_ != head_) flush_reposts();
+  // Bounded, so a flood from one peer cannot keep the caller here forever.
+  // Packets already seen (by a send's look-ahead) are delivered without MPI
+  // calls; a new one costs an MPI_Test, and once something has run this
+  // poll returns rather than pay another MPI_Test (that would sit between a
+  // reply and the requester's next step).
+  for (int i = 0; i < 64; ++i) {
+    if (scan_ == head_) {
+      if (i != 0) break;
+      if (scan_ >= reposted_ + m_->slots.size()) flush_reposts();
+      if (!advance_scan()) break;
+    }
+    recv_slot& s = slot_at(head_);
+    if (s.data != MPI_REQUEST_NULL) {
+      int done = 0;
+      check(MPI_Test(&s.data, &done, MPI_STATUS_IGNORE), "MPI_Test (payload)");
+      if (done == 0) break;  // in order: later packets wait for this payload
+    }
+    const bool control = (reinterpret_cast<const packet_header*>(s.buffer)->type &
+                          wire::control_bit) != 0;
+    retire(s, &sink);
+    ++head_;
+    if (!control) ++handled;
+  }
+  if (!m_->send_requests.empty()) reclaim_sends();
+  if (credits_owed_) flush_owed_credits();
+  return handled;
+}
+
+void mpi_backend::flush_owed_credits() {
+  credits_owed_ = false;
+  for (proc_t q = 0; q < procs_; ++q) {
+    if (owed_[static_cast<std::size_t>(q)] >= credit_threshold_ &&
+        !send_control(q, wire::control_credit, 0))
+      credits_owed_ = true;
+  }
+}
+
+// ---- sending ----------------------------------------------------------------------
+
+unsigned char* mpi_backend::take_buffer() {
+  if (free_buffers_.empty()) {
+    if (all_buffers_.size() >= 4096) reclaim_sends();
+    if (free_buffers_.empty()) {
+      if (all_buffers_.size() >= 4096) return nullptr;
+      auto* b = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes));
+      if (b == nullptr) return nullptr;
+      all_buffers_.push_back(b);
+      return b;
+    }
+  }
+  unsigned char* b = free_buffers_.back();
+  free_buffers_.pop_back();
+  return b;
+}
+
+void mpi_backend::track(void* request_ptr, unsigned char* buffer, void* staging,
+                        std::size_t staged) {
+  ++stats_.sends_tracked;
+  m_->send_requests.push_back(*static_cast<MPI_Request*>(request_ptr));
+  send_meta_.push_back({buffer, staging, staged});
+}
+
+void mpi_backend::reclaim_sends() {
+  const int n = static_cast<int>(m_->send_requests.size());
+  if (n == 0) return;
+  int done = 0;
+  check(MPI_Testall(n, m_->send_requests.data(), &done, MPI_STATUSES_IGNORE) , "MPI_Testall");
+  if (done == 0) {
+    // Some are still going: release the finished ones one by one.
+    for (int i = 0; i < n; ++i) {
+      if (m_->send_requests[static_cast<std::size_t>(i)] == MPI_REQUEST_NULL) continue;
+      int one = 0;
+      check(MPI_Test(&m_->send_requests[static_cast<std::size_t>(i)], &one, MPI_STATUS_IGNORE),
+            "MPI_Test (send)");
+    }
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < m_->send_requests.size(); ++i) {
+    if (m_->send_requests[i] == MPI_REQUEST_NULL) {
+      in_flight& m = send_meta_[i];
+      if (m.buffer != nullptr) free_buffers_.push_back(m.buffer);
+      if (m.staging != nullptr) {
+        stage_give(m.staging, m.staged_bytes);
+        staged_bytes_ -= m.staged_bytes;
+      }
+    } else {
+      m_->send_requests[kept] = m_->send_requests[i];
+      send_meta_[kept] = send_meta_[i];
+      ++kept;
+    }
+  }
+  m_->send_requests.resize(kept);
+  send_meta_.resize(kept);
+}
+
+// Wait for one of our own sends (a rendezvous payload) to complete. Its
+// completion needs the receiver to have posted the payload's receive, which
+// it does as soon as its MPI layer shows it the packet; meanwhile this
+// process does the same for packets sent to it (look_ahead), so two
+// processes sending to each other cannot deadlock. Core handlers do not run.
+void mpi_backend::wait_request(void* request_ptr) {
+  MPI_Request& request = *static_cast<MPI_Request*>(request_ptr);
+  int done = 0;
+  check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
+  if (done != 0) return;
+  ++stats_.send_waits;
+  ++in_send_wait_;
+  // The receiver is copying (a megabyte takes a fraction of a millisecond):
+  // spin, then yield, but do not sleep for long, or each large transfer
+  // would end with a nap.
+  for (std::uint32_t round = 0;; ++round) {
+    look_ahead();
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
+    if (done != 0) break;
+    if (round < 2000) {
+      detail::cpu_relax();
+    } else if (round < 200000) {
+      sched_yield();
+    } else {
+      timespec t{0, 20000};
+      nanosleep(&t, nullptr);
+    }
+  }
+  --in_send_wait_;
+}
+
+// Staging buffers come in powers of two from 4 KiB and are kept for reuse
+// (up to the staging limit): a fresh large malloc costs a page fault per
+// page, more than the copy itself.
+std::size_t mpi_backend::stage_capacity(std::size_t len) noexcept {
+  std::size_t c = 4096;
+  while (c < len) c *= 2;
+  return c;
+}
+
+void* mpi_backend::stage_take(std::size_t len) {
+  const std::size_t cap = stage_capacity(len);
+  const auto k = static_cast<std::size_t>(__builtin_ctzll(cap));
+  if (k < stage_pool_.size() && !stage_pool_[k].empty()) {
+    void* p = stage_pool_[k].back();
+    stage_pool_[k].pop_back();
+    pooled_bytes_ -= cap;
+    return p;
+  }
+  return std::aligned_alloc(64, cap);
+}
+
+void mpi_backend::stage_give(void* p, std::size_t cap) {
+  const auto k = static_cast<std::size_t>(__builtin_ctzll(cap));
+  if (pooled_bytes_ + cap > tuning_.stage_limit) {
+    std::free(p);
+    return;
+  }
+  if (stage_pool_.size() <= k) stage_pool_.resize(k + 1);
+  stage_pool_[k].push_back(p);
+  pooled_bytes_ += cap;
+}
+
+bool mpi_backend::rma_target(proc_t, const void* dst, std::size_t len) const noexcept {
+  const auto a = reinterpret_cast<std::uintptr_t>(dst);
+  return has_window_ && a >= segment_base_ && len <= segment_size_ &&
+         a - segment_base_ <= segment_size_ - len;
+}
+
+bool mpi_backend::send_control(proc_t p, std::uint8_t type, std::uint64_t value) {
+  unsigned char* b = take_buffer();
+  if (b == nullptr) return false;
+  auto* h = reinterpret_cast<packet_header*>(b);
+  auto& owed = owed_[static_cast<std::size_t>(p)];
+  h->handler = 0;
+  h->type = type;
+  h->nargs = 0;
+  h->credits = static_cast<std::uint32_t>(owed);
+  h->length = static_cast<std::uint32_t>(value);
+  h->source = myproc_;
+  MPI_Request r;
+  check(MPI_Isend(b, sizeof(packet_header), MPI_BYTE, p, packet_tag, m_->comm, &r), "MPI_Isend");
+  owed = 0;
+  ++stats_.packets_sent;
+  if (type == wire::control_credit) ++stats_.credit_packets;
+  int done = 0;
+  check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
+  if (done != 0) free_buffers_.push_back(b);
+  else track(&r, b, nullptr, 0);
+  return true;
+}
+
+am_status mpi_backend::send_self(bool is_request, am_kind kind, handler_id h, const am_word* a,
+                                 int n, const void* src, std::size_t len, void* dst) {
+  loop_message& m = loopback_.emplace_back();
+  m.is_request = is_request;
+  m.kind = kind;
+  m.handler = h;
+  m.nargs = n;
+  if (n > 0) std::memcpy(m.args, a, 8 * static_cast<std::size_t>(n));
+  m.dst = dst;
+  m.length = kind == am_kind::short_msg ? 0 : len;
+  if (kind == am_kind::medium_msg) {
+    m.payload.assign(static_cast<const unsigned char*>(src),
+                     static_cast<const unsigned char*>(src) + len);
+  } else if (kind == am_kind::long_msg && len != 0) {
+    std::memmove(dst, src, len);
+  }
+  return am_status::ok;
+}
+
+// The common case, kept short: a packet that carries everything inline.
+am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id h,
+                            const am_word* a, int n, const void* src, std::size_t len, void* dst) {
+  const auto pi = static_cast<std::size_t>(p);
+  const std::size_t bytes = wire::prefix_bytes(kind, n) + len;
+  if (p == myproc_ || bytes > tuning_.packet_bytes || free_buffers_.empty()) [[unlikely]]
+    return send_packet(p, is_request, kind, h, a, n, src, len, dst);
+  if (is_request) {
+    if (credits_[pi] <= 0) [[unlikely]] {
+      ++stats_.no_credit;
+      return am_status::no_resource;
+    }
+    --credits_[pi];
+  }
+  unsigned char* b = free_buffers_.back();
+  free_buffers_.pop_back();
+  auto* hdr = reinterpret_cast<packet_header*>(b);
+  int& owed = owed_[pi];
+  hdr->handler = static_cast<std::uint16_t>(h);
+  hdr->type = wire::packet_type(kind, is_request, wire::mode_inline);
+  hdr->nargs = static_cast<std::uint8_t>(n);
+  hdr->credits = static_cast<std::uint32_t>(owed);
+  hdr->length = static_cast<std::uint32_t>(len);
+  hdr->source = myproc_;
+  owed = 0;
+  auto* w = reinterpret_cast<am_word*>(b + sizeof(packet_header));
+  if (kind == am_kind::long_msg) {
+    std::memcpy(w, &dst, 8);
+    ++w;
+    if (len != 0) ++stats_.inline_longs;
+  }
+  for (int i = 0; i < n; ++i) w[i] = a[i];
+  if (len != 0) std::memcpy(w + n, src, len);
+  MPI_Request r;
+  check(MPI_Isend(b, static_cast<int>(bytes), MPI_BYTE, p, packet_tag, m_->comm, &r), "MPI_Isend");
+  ++stats_.packets_sent;
+  int done = 0;
+  check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
+  if (done != 0) free_buffers_.push_back(b);
+  else track(&r, b, nullptr, 0);
+  return am_status::ok;
+}
+
+am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, handler_id h,
+                                   const am_word* a, int n, const void* src, std::size_t len,
+                                   void* dst) {
+  if (p == myproc_) return send_self(is_request, kind, h, a, n, src, len, dst);
+  const auto pi = static_cast<std::size_t>(p);
+  if (is_request && credits_[pi] <= 0) {
+    ++stats_.no_credit;
+    return am_status::no_resource;
+  }
+  const std::size_t prefix = wire::prefix_bytes(kind, n);
+  long_protocol how = long_protocol::inline_copy;
+  if (prefix + len > tuning_.packet_bytes) {
+    if (kind == am_kind::medium_msg) {
+      how = long_protocol::staged;
+    } else {
+      switch (tuning_.long_mode) {
+        case long_protocol::automatic:
+          if (tuning_.rma_min != 0 && len >= tuning_.rma_min && rma_target(p, dst, len))
+            how = long_protocol::rma;
+          else if (len >= tuning_.rendezvous_min)
+            how = long_protocol::rendezvous;
+          else
+            how = long_protocol::staged;
+          break;
+        case long_protocol::rma:
+          how = rma_target(p, dst, len) ? long_protocol::rma : long_protocol::rendezvous;
+          break;
+        case long_protocol::rendezvous: how = long_protocol::rendezvous; break;
+        default: how = long_protocol::staged; break;
+      }
+    }
+  }
+  void* staging = nullptr;
+  if (how == long_protocol::staged) {
+    // Replies never wait (they would otherwise sit in the core's queue while
+    // the requester waits for them); requests respect the staging limit.
+    if (is_request && staged_bytes_ + stage_capacity(len) > tuning_.stage_limit) {
+      reclaim_sends();
+      if (staged_bytes_ + stage_capacity(len) > tuning_.stage_limit) {
+        ++stats_.no_buffer;
+        return am_status::no_resource;
+      }
+    }
+    staging = stage_take(len);
+    if (staging == nullptr) return am_status::no_resource;
+  }
+  unsigned char* b = take_buffer();
+  if (b == nullptr) {
+    if (staging != nullptr) stage_give(staging, stage_capacity(len));
+    ++stats_.no_buffer;
+    return am_status::no_resource;
+  }
+  std::uint8_t mode = wire::mode_inline;
+  if (how == long_protocol::rma) {
+    const auto disp = static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(dst) - segment_base_);
+    check(MPI_Put(src, static_cast<int>(len), MPI_BYTE, p, disp, static_cast<int>(len), MPI_BYTE,
+                  m_->window),
+          "MPI_Put");
+    check(MPI_Win_flush(p, m_->window), "MPI_Win_flush");
+    mode = wire::mode_in_place;
+    ++stats_.rma_puts;
+  } else if (how != long_protocol::inline_copy) {
+    mode = wire::mode_data;
+  }
+
+  auto* hdr = reinterpret_cast<packet_header*>(b);
+  auto& owed = owed_[pi];
+  hdr->handler = static_cast<std::uint16_t>(h);
+  hdr->type = wire::packet_type(kind, is_request, mode);
+  hdr->nargs = static_cast<std::uint8_t>(n);
+  hdr->credits = static_cast<std::uint32_t>(owed);
+  hdr->length = kind == am_kind::short_msg ? 0 : static_cast<std::uint32_t>(len);
+  hdr->source = myproc_;
+  unsigned char* w = b + sizeof(packet_header);
+  if (kind == am_kind::long_msg) {
+    std::memcpy(w, &dst, 8);
+    w += 8;
+  }
+  if (n > 0) std::memcpy(w, a, 8 * static_cast<std::size_t>(n));
+  w += 8 * static_cast<std::size_t>(n);
+  std::size_t bytes = prefix;
+  if (mode == wire::mode_inline && len != 0) {
+    std::memcpy(w, src, len);
+    bytes += len;
+    if (kind == am_kind::long_msg) ++stats_.inline_longs;
+  }
+  MPI_Request r;
+  check(MPI_Isend(b, static_cast<int>(bytes), MPI_BYTE, p, packet_tag, m_->comm, &r), "MPI_Isend");
+  owed = 0;
+  if (is_request) --credits_[pi];
+  ++stats_.packets_sent;
+  int done = 0;
+  check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
+  if (done != 0) free_buffers_.push_back(b);
+  else track(&r, b, nullptr, 0);
+
+  if (how == long_protocol::staged) {
+    std::memcpy(staging, src, len);
+    MPI_Request d;
+    check(MPI_Isend(staging, static_cast<int>(len), MPI_BYTE, p, data_tag, m_->comm, &d),
+          "MPI_Isend (payload)");
+    staged_bytes_ += stage_capacity(len);
+    ++stats_.staged;
+    track(&d, nullptr, staging, stage_capacity(len));
+  } else if (how == long_protocol::rendezvous) {
+    MPI_Request d;
+    check(MPI_Isend(src, static_cast<int>(len), MPI_BYTE, p, data_tag, m_->comm, &d),
+          "MPI_Isend (payload)");
+    ++stats_.rendezvous;
+    wait_request(&d);  // the source is the caller's until then (porting boundary)
+  }
+  return am_status::ok;
+}
+
+// ---- bootstrap collectives: non-blocking MPI, polled (seed §4.3.3) ----------
+
+void mpi_backend::wait_for(void* request_ptr, am_sink sink) {
+  MPI_Request& request = *static_cast<MPI_Request*>(request_ptr);
+  detail::backoff wait;
+  for (;;) {
+    int done = 0;
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (collective)");
+    if (done != 0) return;
+    if (poll(sink) != 0) wait.reset();
+    else wait.pause();
+  }
+}
+
+void mpi_backend::barrier_dissemination(am_sink sink) {
+  const std::uint64_t epoch = ++barrier_epoch_;
+  std::size_t round = 0;
+  for (proc_t distance = 1; distance < procs_; distance *= 2, ++round) {
+    const proc_t to = (myproc_ + distance) % procs_;
+    detail::backoff wait;
+    while (!send_control(to, wire::control_barrier, round)) {
+      poll(sink);
+      wait.pause();
+    }
+    wait.reset();
+    while (barrier_tokens_[round] < epoch) {
+      if (poll(sink) != 0) wait.reset();
+      else wait.pause();
+    }
+  }
+}
+
+void mpi_backend::bootstrap_barrier(am_sink sink) {
+  if (procs_ == 1) {
+    poll(sink);
+    return;
+  }
+  if (tuning_.barrier == barrier_protocol::dissemination) {
+    barrier_dissemination(sink);
+    return;
+  }
+  MPI_Request r;
+  check(MPI_Ibarrier(m_->comm, &r), "MPI_Ibarrier");
+  wait_for(&r, sink);
+}
+
+void mpi_backend::bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink) {
+  if (procs_ == 1) {
+    std::memcpy(out, src, len);
+    poll(sink);
+    return;
+  }
+  MPI_Request r;
+  check(MPI_Iallgather(src, static_cast<int>(len), MPI_BYTE, out, static_cast<int>(len), MPI_BYTE,
+                       m_->comm, &r),
+        "MPI_Iallgather");
+  wait_for(&r, sink);
+}
+
+// ---- leaving ----------------------------------------------------------------------
+
+// Every process completes its own sends (serving the peers' payload
+// receives meanwhile), then all agree, so no one still needs another's
+// receives; then the ring is cancelled.
+void mpi_backend::quiesce() {
+  detail::backoff wait;
+  while (!m_->send_requests.empty()) {
+    look_ahead();
+    reclaim_sends();
+    wait.pause();
+  }
+  MPI_Request r;
+  check(MPI_Ibarrier(m_->comm, &r), "MPI_Ibarrier");
+  wait.reset();
+  for (;;) {
+    int done = 0;
+    check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test (collective)");
+    if (done != 0) break;
+    look_ahead();
+    wait.pause();
+  }
+  for (recv_slot& s : m_->slots) {
+    if (s.request != MPI_REQUEST_NULL) {
+      MPI_Cancel(&s.request);
+      MPI_Wait(&s.request, MPI_STATUS_IGNORE);
+    }
+    if (s.data != MPI_REQUEST_NULL) MPI_Wait(&s.data, MPI_STATUS_IGNORE);
+    std::free(s.data_buffer);
+    s.data_buffer = nullptr;
+  }
+}
+
+void mpi_backend::finish(int) {
+  if (finished_) return;
+  finished_ = true;
+  if (std::getenv("SPLITC_MPI_STATS") != nullptr) {
+    const statistics& t = stats_;
+    std::fprintf(stderr,
+                 "splitc mpi: processor %d: packets sent %llu received %llu, sends tracked %llu, "
+                 "inline longs %llu, staged %llu, rendezvous %llu (waited %llu), rma %llu, "
+                 "no credit %llu, no buffer %llu, credit packets %llu\n",
+                 myproc_, static_cast<unsigned long long>(t.packets_sent),
+                 static_cast<unsigned long long>(t.packets_received),
+                 static_cast<unsigned long long>(t.sends_tracked),
+                 static_cast<unsigned long long>(t.inline_longs),
+                 static_cast<unsigned long long>(t.staged),
+                 static_cast<unsigned long long>(t.rendezvous),
+                 static_cast<unsigned long long>(t.send_waits),
+                 static_cast<unsigned long long>(t.rma_puts),
+                 static_cast<unsigned long long>(t.no_credit),
+                 static_cast<unsigned long long>(t.no_buffer),
+                 static_cast<unsigned long long>(t.credit_packets));
+  }
+  if (procs_ > 1) quiesce();
+  if (has_window_) {
+    MPI_Win_unlock_all(m_->window);
+    MPI_Win_free(&m_->window);
+    has_window_ = false;
+  }
+  if (m_->comm != MPI_COMM_NULL) MPI_Comm_free(&m_->comm);
+  if (owns_mpi_) MPI_Finalize();
+}
+
+static_assert(splitc::backend<mpi_backend>);
+
+}  // namespace splitc::backends::mpi

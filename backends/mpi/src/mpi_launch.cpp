@@ -1,0 +1,130 @@
+// Launching a job of the mpi backend: `splitc-run --backend mpi -n P prog`
+// (and `SPLITC_PROCS=P prog`) exec the mpirun of the MPI this library was
+// built against, with -np P and flags for this host. Programs may as well be
+// started with mpirun, mpiexec or srun directly: the backend takes its
+// identity from MPI, not from splitc-run.
+#include <mpi.h>  // OPEN_MPI or MPICH_VERSION: which launcher and flags
+#include <splitc/backends/mpi.hpp>
+#include <splitc/detail/launch.hpp>
+#include <splitc/errors.hpp>
+
+#include <sys/personality.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef SPLITC_MPI_MPIRUN
+#if defined(OPEN_MPI)
+#define SPLITC_MPI_MPIRUN "mpirun.openmpi"
+#else
+#define SPLITC_MPI_MPIRUN "mpirun.mpich"
+#endif
+#endif
+
+namespace splitc::detail {
+namespace {
+
+bool under_mpi_launcher() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"}) {
+    if (std::getenv(name) != nullptr) return true;
+  }
+  return false;
+}
+
+std::string resolve_program(const char* program) {
+  if (std::strcmp(program, "/proc/self/exe") != 0) return program;
+  std::string self(4096, '\0');
+  const ssize_t n = readlink("/proc/self/exe", self.data(), self.size() - 1);
+  if (n <= 0) fail("splitc-run: cannot resolve /proc/self/exe: {}", std::strerror(errno));
+  self.resize(static_cast<std::size_t>(n));
+  return self;
+}
+
+#if defined(OPEN_MPI)
+void set_default(const char* name, const char* value) { setenv(name, value, 0); }
+#endif
+
+}  // namespace
+
+int launch_job(const launch_options& options, char** argv) {
+  if (options.procs < 1) fail("splitc-run: the job needs at least one process");
+  if (under_mpi_launcher()) {
+    fail("SPLITC_PROCS asks for a job of {} processes, but this process was itself started by "
+         "an MPI launcher; unset SPLITC_PROCS (mpirun's -np sets the job size)",
+         options.procs);
+  }
+  const char* mpirun = std::getenv("SPLITC_MPIRUN");
+  if (mpirun == nullptr || *mpirun == '\0') mpirun = SPLITC_MPI_MPIRUN;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const bool oversubscribed = static_cast<unsigned>(options.procs) > cores;
+
+  std::vector<std::string> cmd{mpirun};
+#if defined(OPEN_MPI)
+  if (geteuid() == 0) cmd.emplace_back("--allow-run-as-root");
+  cmd.insert(cmd.end(), {"-np", std::to_string(options.procs)});
+  if (oversubscribed) {
+    cmd.insert(cmd.end(), {"--oversubscribe", "--bind-to", "none"});
+  } else {
+    cmd.insert(cmd.end(), {"--bind-to", "core"});
+  }
+  if (options.label_output) cmd.emplace_back("--tag-output");
+  // The fast single-host setup (docs/mpi.md), unless the environment says
+  // otherwise: ob1 over shared memory; osc rdma for the backend's window
+  // (osc sm serves only MPI_Win_allocate*, which programs may use).
+  set_default("OMPI_MCA_pml", "ob1");
+  set_default("OMPI_MCA_btl", "self,vader");
+  set_default("OMPI_MCA_osc", "sm,rdma,pt2pt");
+#else
+  cmd.insert(cmd.end(), {"-np", std::to_string(options.procs)});
+  if (!oversubscribed) cmd.insert(cmd.end(), {"-bind-to", "core"});
+  if (options.label_output) cmd.emplace_back("-prepend-rank");
+#endif
+  if (const char* extra = std::getenv("SPLITC_MPIRUN_ARGS"); extra != nullptr) {
+    std::istringstream words(extra);
+    for (std::string w; words >> w;) cmd.push_back(w);
+  }
+  cmd.push_back(resolve_program(argv[0]));
+  for (char** a = argv + 1; *a != nullptr; ++a) cmd.emplace_back(*a);
+
+  // Every process of the job is a member already: no nested launch.
+  setenv("SPLITC_JOB", "mpi", 1);
+  if (!options.keep_aslr) {
+    // Same executable, same layout: static data at the same address on
+    // every processor (inherited through mpirun by every process).
+    const int current = personality(0xffffffff);
+    if (current != -1) personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE);
+  } else {
+    setenv("SPLITC_KEEP_ASLR", "1", 1);
+  }
+  if (std::getenv("SPLITC_MPI_VERBOSE") != nullptr) {
+    std::string line = "splitc-run:";
+    for (const auto& w : cmd) line += " " + w;
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  std::vector<char*> args;
+  for (auto& w : cmd) args.push_back(w.data());
+  args.push_back(nullptr);
+  std::fflush(nullptr);
+  execvp(args[0], args.data());
+  std::fprintf(stderr,
+               "splitc-run: cannot start %s: %s (install %s, or name the launcher with "
+               "SPLITC_MPIRUN)\n",
+               args[0], std::strerror(errno),
+#if defined(OPEN_MPI)
+               "openmpi-bin"
+#else
+               "mpich"
+#endif
+  );
+  return 127;
+}
+
+}  // namespace splitc::detail

@@ -1,0 +1,57 @@
+// A processor that dies ends the whole job with a clear message, no hang.
+//
+//   mpi_failure fatal   the last processor makes a splitc error (a read from
+//                       a processor that does not exist)
+//   mpi_failure exit    the last processor calls std::exit(3)
+//   mpi_failure kill    the last processor is killed by SIGKILL
+//   mpi_failure segv    the last processor dereferences a null pointer
+//   mpi_failure return  every processor returns from main without finalize
+//
+// Meanwhile the others wait for it: in a barrier, or for a read from it.
+#include "mpi_test.hpp"
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace {
+volatile int* volatile nowhere = nullptr;
+long cell = 42;
+}  // namespace
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  const std::string_view mode = argc > 1 ? argv[1] : "fatal";
+  const int me = splitc::myproc();
+  const int P = splitc::procs();
+  const int victim = P - 1;
+
+  // Some traffic first, so the failure meets a working job.
+  for (int q = 0; q < P; ++q) CHECK(splitc::read(splitc::toglobal(q, &cell)) == 42);
+  splitc::barrier();
+
+  if (mode == "return") return 0;  // no finalize anywhere
+  if (me == victim) {
+    if (mode == "fatal") {
+      (void)splitc::read(splitc::toglobal(P + 5, &cell));
+    } else if (mode == "exit") {
+      std::exit(3);
+    } else if (mode == "kill") {
+      raise(SIGKILL);
+    } else if (mode == "segv") {
+      *nowhere = 1;
+    }
+    CHECK_MSG(false, "unknown mode {}", mode);
+  }
+  // The others wait for the victim, which never comes.
+  if (me % 2 == 0) {
+    splitc::barrier();
+  } else {
+    (void)splitc::read(splitc::toglobal(victim, &cell));
+    splitc::barrier();
+  }
+  CHECK_MSG(false, "processor {} passed a barrier that processor {} never reached", me, victim);
+  return mpitest::pass("mpi_failure");
+}

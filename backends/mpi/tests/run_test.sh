@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs one mpi-backend test job under a hard time limit and judges it.
+#
+#   run_test.sh pass:NAME SECONDS COMMAND...   exit 0 and "PASS NAME" printed exactly once
+#   run_test.sh fail:REGEX SECONDS COMMAND...  a non-zero exit that is not the time limit,
+#                                              with output matching the extended REGEX
+#
+# The time limit is enforced here with timeout(1) (SIGTERM, then SIGKILL 10 s
+# later) so that mpirun itself is told to end the job and leaves no process
+# behind; ctest's own TIMEOUT is a little longer.
+set -u
+expect=$1
+seconds=$2
+shift 2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+start=$(date +%s.%N)
+timeout -k 10 "$seconds" "$@" > >(tee "$out") 2>&1
+status=$?
+wait
+elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+# 124: timeout sent SIGTERM; 137 after the limit: it had to SIGKILL (a job
+# killed by SIGKILL on its own also ends with 137, but early).
+if [[ $status -eq 124 ]] || { [[ $status -eq 137 ]] && awk -v e="$elapsed" -v s="$seconds" 'BEGIN { exit !(e >= s) }'; }; then
+  echo "run_test: '$*' did not finish within ${seconds} s (hang?)" >&2
+  exit 1
+fi
+case $expect in
+  pass:*)
+    name=${expect#pass:}
+    if [[ $status -ne 0 ]]; then
+      echo "run_test: '$*' exited with status $status after ${elapsed} s" >&2
+      exit 1
+    fi
+    count=$(grep -cx "PASS $name" "$out")
+    if [[ $count -ne 1 ]]; then
+      echo "run_test: 'PASS $name' printed $count times (expected once)" >&2
+      exit 1
+    fi
+    ;;
+  fail:*)
+    regex=${expect#fail:}
+    if [[ $status -eq 0 ]]; then
+      echo "run_test: '$*' was expected to fail but exited 0" >&2
+      exit 1
+    fi
+    if ! grep -Eq -- "$regex" "$out"; then
+      echo "run_test: '$*' failed (status $status) without a message matching /$regex/" >&2
+      exit 1
+    fi
+    echo "run_test: failed as expected (status $status, ${elapsed} s)"
+    ;;
+  *)
+    echo "run_test: unknown expectation '$expect'" >&2
+    exit 2
+    ;;
+esac
+exit 0

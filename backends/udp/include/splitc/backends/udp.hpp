@@ -1,0 +1,192 @@
+// The udp backend: reliable active messages over UDP, for processes on one
+// host or many. See docs/udp.md.
+//
+// Each process has one UDP socket. The launcher (splitc-run --backend udp)
+// runs a rendezvous that hands every process the table of endpoints, the
+// job's identifier and a random secret; every datagram carries a keyed tag
+// over its header and payload (udp_wire.hpp), and anything that fails
+// validation is dropped and counted. The reliability protocol
+// (udp_engine.hpp) makes every request and reply arrive exactly once despite
+// loss, duplication and reordering; its retransmission check runs inside
+// every poll and costs one clock read and a comparison when nothing is due.
+//
+// The segment is private anonymous memory reserved at the same address in
+// every process (SPLITC_SEGMENT_BASE, default 0x100000000000; size
+// SPLITC_SEGMENT_SIZE, default 1 GiB); there is no direct access to peers,
+// so global memory goes over active messages.
+#pragma once
+
+#include <splitc/am.hpp>
+#include <splitc/backends/udp_engine.hpp>
+#include <splitc/backends/udp_wire.hpp>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace splitc::backends::udp {
+
+/// Monotonic nanoseconds (vDSO clock_gettime: ~26 ns).
+inline std::uint64_t now_ns() noexcept {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
+}
+
+/// One processor's endpoint, as the rendezvous hands it out.
+struct endpoint {
+  std::uint32_t ip = 0;      ///< IPv4, network order
+  std::uint16_t port = 0;    ///< network order
+  std::uint16_t reserved = 0;
+  std::uint32_t rcvbuf = 0;  ///< its socket's receive buffer, bytes
+  std::uint32_t pid = 0;
+};
+static_assert(sizeof(endpoint) == 16);
+
+class impairment;  // SPLITC_UDP_IMPAIR (impair.cpp)
+
+class udp_backend {
+ public:
+  static constexpr const char* name = "udp";
+  /// A long message is at most 16 loopback datagrams of 65,344 payload bytes.
+  static constexpr std::size_t max_long_bytes = 16 * 65344;
+  static constexpr std::size_t max_medium_bytes = 65536;
+  static constexpr capabilities caps{
+      .max_args = am_max_args,
+      .max_medium = max_medium_bytes,
+      .max_long = max_long_bytes,
+      .ordered = false,
+      .reliable = true,  // made so here: the core never sees a loss
+      .direct_access = false,
+      .native_barrier = false,
+      .separate_reply_network = false,
+  };
+
+  explicit udp_backend(start_arguments args);
+  udp_backend(const udp_backend&) = delete;
+  udp_backend& operator=(const udp_backend&) = delete;
+  ~udp_backend();
+
+  proc_t myproc() const noexcept { return myproc_; }
+  proc_t procs() const noexcept { return procs_; }
+
+  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
+    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  }
+  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                           std::size_t len) {
+    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
+  }
+  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                         std::size_t len, void* dst) {
+    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
+  }
+  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
+    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  }
+  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
+                         const void* src, std::size_t len) {
+    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
+  }
+  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
+                       const void* src, std::size_t len, void* dst) {
+    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
+  }
+
+  int poll(am_sink sink);
+
+  void bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink);
+  void bootstrap_barrier(am_sink sink);
+
+  segment_info segment() const noexcept {
+    return {reinterpret_cast<void*>(segment_base_), segment_size_};
+  }
+  void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
+
+  void finish(int code);
+
+  // ---- beyond the boundary: statistics and test hooks -------------------------
+  const udp_stats& stats() const noexcept { return engine_->stats(); }
+  /// One line: every counter, "name=value" separated by spaces.
+  std::string stats_line() const;
+  const wire_keys& keys() const noexcept { return keys_; }
+  std::uint64_t job() const noexcept { return job_; }
+  const std::vector<endpoint>& endpoints() const noexcept { return endpoints_; }
+  /// Replace the impairment layer (same syntax as SPLITC_UDP_IMPAIR; "" turns
+  /// it off after sending what it holds). For benchmarks and tests.
+  void set_impairment(const std::string& spec);
+  /// Largest datagram to processor p (the path's size, or SPLITC_UDP_DATAGRAM).
+  std::size_t datagram_bytes(proc_t p) const noexcept { return datagram_[static_cast<std::size_t>(p)]; }
+
+ private:
+  am_status send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a, int n,
+                 const void* src, std::size_t len, void* dst);
+  am_status send_internal(proc_t p, int opcode, const am_word* a, int n, const void* src,
+                          std::size_t len, am_sink sink);
+  static void link_send(void* self, int peer, const unsigned char* const* datagrams,
+                        const std::size_t* lengths, int n);
+  void raw_send(int peer, const unsigned char* const* datagrams, const std::size_t* lengths, int n);
+  static void on_internal(void* self, const am_message& m);
+  template <class Done>
+  void wait_for(am_sink sink, Done done);
+  [[noreturn]] void peer_silent(int q);
+  void connect_to_job();
+  void start_helper();
+  void helper_main();
+  void map_segment();
+
+  proc_t myproc_ = 0;
+  proc_t procs_ = 1;
+  std::uint64_t job_ = 0;
+  job_secret secret_{};
+  wire_keys keys_;
+  std::uintptr_t segment_base_ = 0;
+  std::size_t segment_size_ = 0;
+  int fd_ = -1;       ///< UDP socket
+  int control_ = -1;  ///< TCP connection to the launcher's rendezvous
+  int wake_ = -1;     ///< eventfd that stops the helper thread
+  std::vector<endpoint> endpoints_;
+  std::vector<sockaddr_in> addresses_;
+  std::vector<std::size_t> datagram_;
+  std::unique_ptr<engine> engine_;
+  std::unique_ptr<impairment> impair_;
+  engine_config config_;
+
+  // The receive buffer; at most max_per_poll datagrams are read per poll.
+  static constexpr int max_per_poll = 64;
+  static constexpr std::size_t recv_slot = 65536;
+  unsigned char* recv_buffers_ = nullptr;
+
+  // Bootstrap state (internal messages).
+  std::uint64_t barrier_epoch_ = 0;
+  std::vector<std::uint64_t> barrier_arrivals_;  ///< per round
+  std::uint64_t exchange_epoch_ = 0;
+  struct exchange_state {
+    std::size_t len = 0;
+    int parts = 0;
+    std::vector<unsigned char> table;
+    bool complete = false;
+  };
+  std::map<std::uint64_t, exchange_state> exchanges_;
+  am_sink last_sink_{nullptr, nullptr};
+
+  // The helper thread: heartbeats while the main thread does not poll, and
+  // the launcher's messages (release, abort, its disappearance).
+  std::thread helper_;
+  std::atomic<std::uint64_t> polls_{0};
+  std::atomic<bool> released_{false};
+  std::atomic<bool> stopping_{false};
+  bool finished_ = false;
+  bool stats_at_exit_ = false;
+};
+
+}  // namespace splitc::backends::udp

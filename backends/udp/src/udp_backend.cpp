@@ -1,0 +1,620 @@
+// The udp backend's process side (udp.hpp): joining the job through the
+// launcher's rendezvous, the socket, poll, the bootstrap barrier and
+// exchange over the backend's own messages, leaving, and the helper thread.
+#include <splitc/backends/udp.hpp>
+#include <splitc/backends/udp_control.hpp>
+#include <splitc/backends/udp_impair.hpp>
+#include <splitc/detail/backoff.hpp>
+#include <splitc/detail/context.hpp>
+#include <splitc/errors.hpp>
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sodium.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace splitc::backends::udp {
+namespace {
+
+enum internal_op : std::uint16_t { op_barrier = 0, op_exchange_part = 1, op_exchange_table = 2 };
+constexpr std::size_t max_internal_bytes = udp_backend::max_long_bytes;
+constexpr int max_rounds = 64;
+
+/// Handlers registered in this process (the core's registry); data naming a
+/// higher index is refused until it is registered.
+std::size_t registered_handlers() noexcept {
+  if (splitc_current_context == nullptr) return 65536;
+  return static_cast<detail::context*>(splitc_current_context)->handlers.size();
+}
+
+std::size_t path_datagram(std::uint32_t ip) {
+  // The route's MTU, as the kernel knows it, less the IPv4 and UDP headers.
+  const int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return max_datagram;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(9);
+  a.sin_addr.s_addr = ip;
+  int mtu = 0;
+  socklen_t l = sizeof mtu;
+  std::size_t d = 1472;
+  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+      getsockopt(s, IPPROTO_IP, IP_MTU, &mtu, &l) == 0 && mtu > 576) {
+    d = static_cast<std::size_t>(mtu) - 28;
+  }
+  close(s);
+  return std::min(d, max_datagram);
+}
+
+void set_buffer(int fd, int force, int plain, int bytes) {
+  if (setsockopt(fd, SOL_SOCKET, force, &bytes, sizeof bytes) != 0)
+    setsockopt(fd, SOL_SOCKET, plain, &bytes, sizeof bytes);
+}
+
+}  // namespace
+
+// ---- start-up --------------------------------------------------------------------
+
+udp_backend::udp_backend(start_arguments) {
+  config_.window_bytes = env_size("SPLITC_UDP_WINDOW", config_.window_bytes);
+  config_.ring_bytes = std::max(env_size("SPLITC_UDP_RING", config_.ring_bytes),
+                                std::size_t{4} << 20);
+  config_.rto_min_ns =
+      static_cast<std::uint64_t>(env_number("SPLITC_UDP_RTO_MIN_US", 500) * 1000);
+  config_.rto_max_ns =
+      std::max(static_cast<std::uint64_t>(env_number("SPLITC_UDP_RTO_MAX_MS", 1000) * 1e6),
+               config_.rto_min_ns);
+  config_.rto_initial_ns = std::clamp<std::uint64_t>(config_.rto_initial_ns, config_.rto_min_ns,
+                                                     config_.rto_max_ns);
+  const double silence = env_number("SPLITC_UDP_SILENCE", 10);
+  if (silence <= 0) detail::fail("SPLITC_UDP_SILENCE must be a positive number of seconds");
+  config_.silence_ns = static_cast<std::uint64_t>(silence * 1e9);
+  config_.heartbeat_ns = static_cast<std::uint64_t>(
+      env_number("SPLITC_UDP_HEARTBEAT", std::min(1.0, silence / 5)) * 1e9);
+  if (config_.heartbeat_ns == 0) config_.heartbeat_ns = 1'000'000;
+  if (const auto s = env_string("SPLITC_UDP_STATS")) stats_at_exit_ = *s != "0";
+
+  map_segment();
+  void* buffers = std::aligned_alloc(4096, recv_slot);
+  if (buffers == nullptr) detail::fail("udp: cannot allocate receive buffers");
+  recv_buffers_ = static_cast<unsigned char*>(buffers);
+  barrier_arrivals_.assign(max_rounds, 0);
+
+  if (env_string("SPLITC_UDP_RENDEZVOUS")) {
+    connect_to_job();
+  } else {
+    // Started plainly: a job of one. Messages to ourselves need no socket.
+    const char* procs = std::getenv("SPLITC_PROCS");
+    if (std::getenv("SPLITC_JOB") != nullptr && procs != nullptr && std::atoi(procs) > 1) {
+      detail::fail(
+          "udp: this process belongs to a job of {} but has no rendezvous (SPLITC_UDP_RENDEZVOUS); "
+          "start udp programs with splitc-run --backend udp",
+          procs);
+    }
+    if (sodium_init() < 0) detail::fail("udp: libsodium cannot start");
+    randombytes_buf(secret_.data(), secret_.size());
+    randombytes_buf(&job_, sizeof job_);
+    keys_ = derive_keys(secret_);
+    myproc_ = 0;
+    procs_ = 1;
+    datagram_.assign(1, max_datagram);
+  }
+
+  const parse_limits limits{myproc_, procs_, job_, max_medium_bytes, max_long_bytes,
+                            max_internal_bytes};
+  engine_ = std::make_unique<engine>(config_, keys_, limits, engine_link{this, &link_send},
+                                     internal_sink{this, &on_internal}, now_ns());
+  if (procs_ > 1) {
+    for (proc_t q = 0; q < procs_; ++q) {
+      if (q == myproc_) continue;
+      const std::size_t d = datagram_[static_cast<std::size_t>(q)];
+      engine_->set_datagram_bytes(q, d);
+      // Share the peer's receive buffer among everyone who may send to it.
+      const std::size_t share = std::size_t{endpoints_[static_cast<std::size_t>(q)].rcvbuf} * 3 / 4 /
+                                static_cast<std::size_t>(procs_ - 1);
+      engine_->set_window_bytes(
+          q, std::min(config_.window_bytes, std::max(share, 2 * d)));
+    }
+    if (const auto spec = env_string("SPLITC_UDP_IMPAIR")) {
+      try {
+        impair_ = std::make_unique<impairment>(impairment::parse(*spec), myproc_);
+      } catch (const std::invalid_argument& e) {
+        detail::fail("SPLITC_UDP_IMPAIR={}: {}", *spec, e.what());
+      }
+    }
+  }
+  if (control_ >= 0) start_helper();
+}
+
+void udp_backend::map_segment() {
+  segment_base_ = env_size("SPLITC_SEGMENT_BASE", std::size_t{0x100000000000});
+  segment_size_ = (env_size("SPLITC_SEGMENT_SIZE", std::size_t{1} << 30) + (std::size_t{1} << 21) - 1) &
+                  ~((std::size_t{1} << 21) - 1);
+  auto* base = reinterpret_cast<void*>(segment_base_);
+  void* p = mmap(base, segment_size_, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p == MAP_FAILED || p != base) {
+    detail::fail(
+        "udp: cannot reserve the spread heap ({} bytes at {}): {}; choose another address with "
+        "SPLITC_SEGMENT_BASE or a smaller SPLITC_SEGMENT_SIZE",
+        segment_size_, base, p == MAP_FAILED ? std::strerror(errno) : "address taken");
+  }
+}
+
+void udp_backend::connect_to_job() {
+  const char* me = std::getenv("SPLITC_MYPROC");
+  const char* n = std::getenv("SPLITC_PROCS");
+  if (me == nullptr || n == nullptr) detail::fail("udp: SPLITC_MYPROC and SPLITC_PROCS must be set");
+  myproc_ = std::atoi(me);
+  procs_ = std::atoi(n);
+  if (procs_ < 1 || procs_ > 65535 || myproc_ < 0 || myproc_ >= procs_)
+    detail::fail("udp: SPLITC_MYPROC={} SPLITC_PROCS={} is not a place in a job", me, n);
+  const std::string secret = env_string("SPLITC_UDP_SECRET").value_or("");
+  const std::string job = env_string("SPLITC_UDP_JOB").value_or("");
+  if (!from_hex(secret, secret_.data(), secret_.size()) ||
+      !from_hex(job, reinterpret_cast<unsigned char*>(&job_), sizeof job_))
+    detail::fail("udp: SPLITC_UDP_SECRET/SPLITC_UDP_JOB are missing or malformed");
+  unsetenv("SPLITC_UDP_SECRET");  // not for programs this one starts
+  keys_ = derive_keys(secret_);
+
+  // The rendezvous: host:port.
+  const std::string rv = *env_string("SPLITC_UDP_RENDEZVOUS");
+  const auto colon = rv.rfind(':');
+  sockaddr_in server{};
+  server.sin_family = AF_INET;
+  if (colon == std::string::npos ||
+      inet_pton(AF_INET, rv.substr(0, colon).c_str(), &server.sin_addr) != 1)
+    detail::fail("udp: SPLITC_UDP_RENDEZVOUS={} is not an IPv4 address:port", rv);
+  server.sin_port = htons(static_cast<std::uint16_t>(std::atoi(rv.c_str() + colon + 1)));
+  control_ = -1;
+  for (int attempt = 0; attempt < 100 && control_ < 0; ++attempt) {
+    const int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (connect(s, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0) {
+      control_ = s;
+    } else {
+      close(s);
+      usleep(50000);
+    }
+  }
+  if (control_ < 0) detail::fail("udp: cannot reach the launcher's rendezvous at {}", rv);
+
+  // Our UDP endpoint: on the interface that reaches the launcher.
+  sockaddr_in local{};
+  socklen_t ll = sizeof local;
+  getsockname(control_, reinterpret_cast<sockaddr*>(&local), &ll);
+  if (const auto bind_to = env_string("SPLITC_UDP_BIND")) {
+    if (inet_pton(AF_INET, bind_to->c_str(), &local.sin_addr) != 1)
+      detail::fail("udp: SPLITC_UDP_BIND={} is not an IPv4 address", *bind_to);
+  }
+  local.sin_port = 0;
+  fd_ = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd_ < 0) detail::fail("udp: cannot create a socket: {}", std::strerror(errno));
+  const int want = static_cast<int>(std::min<std::size_t>(env_size("SPLITC_UDP_SOCKET_BUFFER", 16 << 20), 1 << 30));
+  set_buffer(fd_, SO_RCVBUFFORCE, SO_RCVBUF, want);
+  set_buffer(fd_, SO_SNDBUFFORCE, SO_SNDBUF, want);
+  if (bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0)
+    detail::fail("udp: cannot bind a UDP socket to {}: {}", inet_ntoa(local.sin_addr),
+                 std::strerror(errno));
+  ll = sizeof local;
+  getsockname(fd_, reinterpret_cast<sockaddr*>(&local), &ll);
+  int rcvbuf = 0;
+  socklen_t rl = sizeof rcvbuf;
+  getsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &rl);
+
+  endpoint mine{local.sin_addr.s_addr, local.sin_port, 0, static_cast<std::uint32_t>(rcvbuf),
+                static_cast<std::uint32_t>(getpid())};
+  if (!write_control(control_, keys_, job_, control_type::hello,
+                     static_cast<std::uint32_t>(myproc_), &mine, sizeof mine))
+    detail::fail("udp: the launcher's rendezvous closed the connection");
+  timeval tv{300, 0};
+  setsockopt(control_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  control_frame f{};
+  std::vector<unsigned char> table;
+  if (!read_control(control_, keys_, job_, f, table) ||
+      f.type != static_cast<std::uint32_t>(control_type::table) ||
+      table.size() != sizeof(endpoint) * static_cast<std::size_t>(procs_))
+    detail::fail("udp: no valid endpoint table from the launcher's rendezvous");
+  tv = timeval{0, 0};
+  setsockopt(control_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  endpoints_.resize(static_cast<std::size_t>(procs_));
+  std::memcpy(endpoints_.data(), table.data(), table.size());
+  const endpoint& echo = endpoints_[static_cast<std::size_t>(myproc_)];
+  if (echo.ip != mine.ip || echo.port != mine.port)
+    detail::fail("udp: the endpoint table does not hold this process's endpoint");
+
+  addresses_.resize(endpoints_.size());
+  datagram_.assign(endpoints_.size(), max_datagram);
+  const std::size_t configured = env_size("SPLITC_UDP_DATAGRAM", 0);
+  std::map<std::uint32_t, std::size_t> by_ip;
+  for (std::size_t q = 0; q < endpoints_.size(); ++q) {
+    sockaddr_in& a = addresses_[q];
+    a = sockaddr_in{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = endpoints_[q].ip;
+    a.sin_port = endpoints_[q].port;
+    if (configured != 0) {
+      datagram_[q] = std::clamp<std::size_t>(configured, 512, max_datagram);
+    } else {
+      auto it = by_ip.find(endpoints_[q].ip);
+      if (it == by_ip.end()) it = by_ip.emplace(endpoints_[q].ip, path_datagram(endpoints_[q].ip)).first;
+      datagram_[q] = it->second;
+    }
+  }
+}
+
+udp_backend::~udp_backend() {
+  if (helper_.joinable()) {
+    stopping_.store(true);
+    const std::uint64_t one = 1;
+    [[maybe_unused]] auto w = write(wake_, &one, sizeof one);
+    helper_.join();
+  }
+  engine_.reset();
+  if (wake_ >= 0) close(wake_);
+  if (control_ >= 0) close(control_);
+  if (fd_ >= 0) close(fd_);
+  std::free(recv_buffers_);
+  if (segment_base_ != 0) munmap(reinterpret_cast<void*>(segment_base_), segment_size_);
+}
+
+// ---- the datagram path -----------------------------------------------------------
+
+void udp_backend::raw_send(int peer, const unsigned char* const* datagrams,
+                           const std::size_t* lengths, int n) {
+  mmsghdr msgs[32];
+  iovec iov[32];
+  const sockaddr_in& to = addresses_[static_cast<std::size_t>(peer)];
+  for (int done = 0; done < n;) {
+    const int k = std::min(n - done, 32);
+    if (k == 1) {
+      // The common case (a short message, an acknowledgement): sendto costs less.
+      ssize_t r;
+      do {
+        r = ::sendto(fd_, datagrams[done], lengths[done], MSG_DONTWAIT,
+                     reinterpret_cast<const sockaddr*>(&to), sizeof to);
+      } while (r < 0 && errno == EINTR);
+      if (r < 0) ++engine_->stats().send_errors;
+      ++done;
+      continue;
+    }
+    for (int i = 0; i < k; ++i) {
+      iov[i].iov_base = const_cast<unsigned char*>(datagrams[done + i]);
+      iov[i].iov_len = lengths[done + i];
+      msgs[i].msg_hdr = msghdr{};
+      msgs[i].msg_hdr.msg_name = const_cast<sockaddr_in*>(&to);
+      msgs[i].msg_hdr.msg_namelen = sizeof to;
+      msgs[i].msg_hdr.msg_iov = &iov[i];
+      msgs[i].msg_hdr.msg_iovlen = 1;
+    }
+    int sent = 0;
+    while (sent < k) {
+      const int r = sendmmsg(fd_, msgs + sent, static_cast<unsigned>(k - sent), MSG_DONTWAIT);
+      if (r > 0) {
+        sent += r;
+        continue;
+      }
+      if (r < 0 && errno == EINTR) continue;
+      // Socket buffer full or a transient error: these datagrams count as
+      // lost; the retransmission timer sends them again.
+      engine_->stats().send_errors += static_cast<std::uint64_t>(k - sent);
+      break;
+    }
+    done += k;
+  }
+}
+
+void udp_backend::link_send(void* self, int peer, const unsigned char* const* datagrams,
+                            const std::size_t* lengths, int n) {
+  auto& b = *static_cast<udp_backend*>(self);
+  if (!b.impair_) {
+    b.raw_send(peer, datagrams, lengths, n);
+    return;
+  }
+  const std::uint64_t now = now_ns();
+  for (int i = 0; i < n; ++i) {
+    const int copies = b.impair_->submit(peer, datagrams[i], lengths[i], now);
+    for (int c = 0; c < copies; ++c) b.raw_send(peer, &datagrams[i], &lengths[i], 1);
+  }
+  auto& st = b.engine_->stats();
+  st.impair_dropped = b.impair_->dropped;
+  st.impair_duplicated = b.impair_->duplicated;
+  st.impair_delayed = b.impair_->delayed;
+}
+
+am_status udp_backend::send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a,
+                            int n, const void* src, std::size_t len, void* dst) {
+  const std::uint64_t now = now_ns();
+  return engine_->send(p, request, kind, false, static_cast<std::uint16_t>(h), a, n, src, len,
+                       dst, now);
+}
+
+int udp_backend::poll(am_sink sink) {
+  last_sink_ = sink;
+  polls_.store(polls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  engine_->set_handler_limit(registered_handlers());
+  int delivered = engine_->drain_self(sink);
+  if (fd_ < 0) return delivered;
+
+  if (impair_ && impair_->holding()) {
+    impair_->release(now_ns(), [&](int peer, const unsigned char* d, std::size_t len) {
+      raw_send(peer, &d, &len, 1);
+    });
+  }
+  // One datagram per system call: when nothing has arrived (the common case
+  // while waiting) recv costs less than recvmmsg, and a datagram is acted on
+  // before the next is read, so one buffer serves (a medium payload is
+  // delivered from it).
+  std::uint64_t now = 0;
+  for (int n = 0; n < max_per_poll; ++n) {
+    const ssize_t got = ::recv(fd_, recv_buffers_, recv_slot, MSG_DONTWAIT);
+    if (got < 0) break;
+    if (n == 0 || (n & 7) == 0) now = now_ns();
+    delivered += engine_->receive(recv_buffers_, static_cast<std::size_t>(got), sink, now);
+  }
+  now = now_ns();
+  engine_->flush_acks(now);
+  const int silent = engine_->tick(now);
+  if (silent >= 0) [[unlikely]] peer_silent(silent);
+  return delivered;
+}
+
+void udp_backend::peer_silent(int q) {
+  const double s = static_cast<double>(engine_->silent_for(q, now_ns())) / 1e9;
+  detail::fail(
+      "udp: processor {} has been silent for {:.1f} s (limit SPLITC_UDP_SILENCE={:g} s): it is "
+      "stopped, hung or unreachable; ending the job",
+      q, s, static_cast<double>(config_.silence_ns) / 1e9);
+}
+
+// ---- bootstrap -------------------------------------------------------------------
+
+template <class Done>
+void udp_backend::wait_for(am_sink sink, Done done) {
+  detail::backoff wait;
+  while (!done()) {
+    if (poll(sink) != 0) {
+      wait.reset();
+    } else {
+      wait.pause();
+    }
+  }
+}
+
+am_status udp_backend::send_internal(proc_t p, int opcode, const am_word* a, int n,
+                                     const void* src, std::size_t len, am_sink sink) {
+  detail::backoff wait;
+  for (;;) {
+    const am_status s = engine_->send(p, true, am_kind::medium_msg, true,
+                                      static_cast<std::uint16_t>(opcode), a, n, src, len, nullptr,
+                                      now_ns());
+    if (s == am_status::ok) return s;
+    poll(sink);
+    wait.pause();
+  }
+}
+
+void udp_backend::on_internal(void* self, const am_message& m) {
+  auto& b = *static_cast<udp_backend*>(self);
+  switch (static_cast<internal_op>(m.handler)) {
+    case op_barrier:
+      if (m.nargs == 2 && m.args[1] < max_rounds) ++b.barrier_arrivals_[m.args[1]];
+      break;
+    case op_exchange_part: {
+      if (m.nargs != 2 || b.myproc_ != 0) break;
+      const std::size_t len = m.args[1];
+      auto& st = b.exchanges_[m.args[0]];
+      if (st.table.empty()) {
+        st.len = len;
+        st.table.resize(len * static_cast<std::size_t>(b.procs_));
+      }
+      if (len != st.len || m.length != len) {
+        detail::fail(
+            "collective mismatch: processor {} contributed {} bytes to a bootstrap exchange where "
+            "{} were expected",
+            m.source, m.length, st.len);
+      }
+      if (len != 0) std::memcpy(st.table.data() + len * static_cast<std::size_t>(m.source), m.payload, len);
+      ++st.parts;
+      break;
+    }
+    case op_exchange_table: {
+      if (m.nargs != 1) break;
+      auto& st = b.exchanges_[m.args[0]];
+      const auto* p = static_cast<const unsigned char*>(m.payload);
+      st.table.assign(p, p + m.length);
+      st.complete = true;
+      break;
+    }
+  }
+}
+
+void udp_backend::bootstrap_barrier(am_sink sink) {
+  last_sink_ = sink;
+  if (procs_ == 1) {
+    poll(sink);
+    return;
+  }
+  // Dissemination: in round r, tell processor me + 2^r and wait for me - 2^r.
+  const std::uint64_t epoch = ++barrier_epoch_;
+  int round = 0;
+  for (proc_t k = 1; k < procs_; k <<= 1, ++round) {
+    const am_word a[2] = {epoch, static_cast<am_word>(round)};
+    send_internal((myproc_ + k) % procs_, op_barrier, a, 2, nullptr, 0, sink);
+    const auto r = static_cast<std::size_t>(round);
+    wait_for(sink, [&] { return barrier_arrivals_[r] >= epoch; });
+  }
+}
+
+void udp_backend::bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink) {
+  last_sink_ = sink;
+  if (procs_ == 1) {
+    std::memcpy(out, src, len);
+    return;
+  }
+  const std::size_t total = len * static_cast<std::size_t>(procs_);
+  if (total > max_internal_bytes)
+    detail::fail("udp: bootstrap exchange of {} bytes per processor ({} in all) exceeds {} bytes",
+                 len, total, max_internal_bytes);
+  const std::uint64_t epoch = ++exchange_epoch_;
+  if (myproc_ == 0) {
+    auto& st = exchanges_[epoch];
+    if (st.table.empty()) {
+      st.len = len;
+      st.table.resize(total);
+    }
+    if (st.len != len) detail::fail("collective mismatch in a bootstrap exchange ({} bytes here, {} elsewhere)", len, st.len);
+    std::memcpy(st.table.data(), src, len);
+    wait_for(sink, [&] { return st.parts == procs_ - 1; });
+    const am_word a[1] = {epoch};
+    for (proc_t q = 1; q < procs_; ++q)
+      send_internal(q, op_exchange_table, a, 1, st.table.data(), total, sink);
+    std::memcpy(out, st.table.data(), total);
+    exchanges_.erase(epoch);
+  } else {
+    const am_word a[2] = {epoch, len};
+    send_internal(0, op_exchange_part, a, 2, src, len, sink);
+    wait_for(sink, [&] {
+      auto it = exchanges_.find(epoch);
+      return it != exchanges_.end() && it->second.complete;
+    });
+    auto& st = exchanges_[epoch];
+    if (st.table.size() != total)
+      detail::fail("collective mismatch in a bootstrap exchange ({} bytes here, {} in the table)",
+                   total, st.table.size());
+    std::memcpy(out, st.table.data(), total);
+    exchanges_.erase(epoch);
+  }
+}
+
+// ---- leaving ---------------------------------------------------------------------
+
+void udp_backend::finish(int) {
+  if (finished_) return;
+  finished_ = true;
+  if (control_ >= 0) {
+    am_sink sink = last_sink_;
+    if (sink.deliver == nullptr) {
+      sink = am_sink{nullptr, [](void*, const am_message&) {}};
+    }
+    // Everything we sent has arrived; then wait until everyone can say the same,
+    // acknowledging their retransmissions meanwhile.
+    wait_for(sink, [&] { return engine_->all_acknowledged(); });
+    if (!write_control(control_, keys_, job_, control_type::done,
+                       static_cast<std::uint32_t>(myproc_), nullptr, 0))
+      detail::fail("udp: lost the connection to the launcher while leaving the job");
+    wait_for(sink, [&] { return released_.load(std::memory_order_acquire); });
+    engine_->stop_silence_check();
+  }
+  if (stats_at_exit_) {
+    const std::string line = fmt::format("splitc udp stats: processor {}: {}\n", myproc_, stats_line());
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+  }
+}
+
+void udp_backend::set_impairment(const std::string& spec) {
+  if (impair_) {
+    impair_->release(~std::uint64_t{0}, [&](int peer, const unsigned char* d, std::size_t len) {
+      raw_send(peer, &d, &len, 1);
+    });
+    impair_.reset();
+  }
+  if (spec.empty() || procs_ == 1) return;
+  try {
+    impair_ = std::make_unique<impairment>(impairment::parse(spec), myproc_);
+  } catch (const std::invalid_argument& e) {
+    detail::fail("udp impairment '{}': {}", spec, e.what());
+  }
+}
+
+std::string udp_backend::stats_line() const {
+  const udp_stats& s = engine_->stats();
+  std::string line = fmt::format(
+      "datagrams_sent={} bytes_sent={} datagrams_received={} bytes_received={} messages_sent={} "
+      "messages_delivered={} retransmits_timeout={} retransmits_fast={} acks_sent={} "
+      "heartbeats_sent={} duplicates={} out_of_window={} no_resource={} send_errors={} "
+      "impair_dropped={} impair_duplicated={} impair_delayed={} rejected={}",
+      s.datagrams_sent, s.bytes_sent, s.datagrams_received, s.bytes_received, s.messages_sent,
+      s.messages_delivered, s.retransmits_timeout, s.retransmits_fast, s.acks_sent,
+      s.heartbeats_sent, s.duplicates, s.out_of_window, s.no_resource, s.send_errors,
+      s.impair_dropped, s.impair_duplicated, s.impair_delayed, s.rejected());
+  for (int i = 1; i < static_cast<int>(drop_reason::count); ++i)
+    line += fmt::format(" drop_{}={}", drop_reason_name(static_cast<drop_reason>(i)), s.dropped[i]);
+  return line;
+}
+
+// ---- the helper thread -----------------------------------------------------------
+
+void udp_backend::start_helper() {
+  wake_ = eventfd(0, EFD_CLOEXEC);
+  if (wake_ < 0) detail::fail("udp: eventfd: {}", std::strerror(errno));
+  helper_ = std::thread([this] { helper_main(); });
+}
+
+// While the main thread computes without polling, peers still hear from us
+// (so a long computation is not mistaken for a dead or stopped process);
+// and the launcher's word reaches us even then.
+void udp_backend::helper_main() {
+  pollfd fds[2] = {{control_, POLLIN, 0}, {wake_, POLLIN, 0}};
+  std::uint64_t seen = polls_.load(std::memory_order_relaxed);
+  std::uint64_t idle_since = now_ns(), last_beat = 0;
+  for (;;) {
+    const int r = ::poll(fds, 2, 100);
+    if (stopping_.load()) return;
+    if (r > 0 && fds[0].revents != 0) {
+      control_frame f{};
+      std::vector<unsigned char> payload;
+      if (!read_control(control_, keys_, job_, f, payload)) {
+        if (released_.load()) {
+          fds[0].fd = -1;  // the launcher is done with us
+        } else {
+          const std::string line = fmt::format(
+              "splitc: processor {} of {}: lost the connection to the launcher; leaving\n",
+              myproc_, procs_);
+          [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+          _exit(error_exit_status);
+        }
+      } else if (f.type == static_cast<std::uint32_t>(control_type::release)) {
+        released_.store(true, std::memory_order_release);
+      } else if (f.type == static_cast<std::uint32_t>(control_type::abort)) {
+        _exit(error_exit_status);  // the launcher has named the cause
+      }
+    }
+    const std::uint64_t p = polls_.load(std::memory_order_relaxed);
+    const std::uint64_t t = now_ns();
+    if (p != seen) {
+      seen = p;
+      idle_since = t;
+      continue;
+    }
+    if (t - idle_since < config_.heartbeat_ns || t - last_beat < config_.heartbeat_ns) continue;
+    last_beat = t;
+    for (proc_t q = 0; q < procs_; ++q) {
+      if (q == myproc_) continue;
+      alignas(8) wire_header h{};
+      h.magic = wire_magic;
+      h.type = static_cast<std::uint8_t>(dgram_type::ack);
+      h.flags = flag_no_ack;
+      h.job = job_;
+      h.src = static_cast<std::uint16_t>(myproc_);
+      h.dst = static_cast<std::uint16_t>(q);
+      h.tag = compute_tag(keys_, h, nullptr, 0, nullptr);
+      const sockaddr_in& to = addresses_[static_cast<std::size_t>(q)];
+      sendto(fd_, &h, sizeof h, MSG_DONTWAIT, reinterpret_cast<const sockaddr*>(&to), sizeof to);
+    }
+  }
+}
+
+static_assert(splitc::backend<udp_backend>);
+
+}  // namespace splitc::backends::udp
