@@ -710,7 +710,7 @@ class benchmark {
     const double rt_ratio = bar_.am_rt / bar_.pp_rt;
     line("am_round_trip_vs_pingpong",
          fmt::format("AM RT {} ns / ping-pong RT {} ns = {} (≤ 1.5)", bench::format_ns(bar_.am_rt),
-                     bench::format_ns(bar_.pp_rt), bench::format_ratio(rt_ratio)),
+                     bench::format_ns(bar_.pp_rt), fmt::format("{:.3f}", rt_ratio)),
          rt_ratio, 1.5, true);
     line("read_spread_heap_ns",
          fmt::format("8-byte read of a peer's spread heap {} ns (≤ 5)",
@@ -720,12 +720,12 @@ class benchmark {
     line("bulk_get_vs_memcpy",
          fmt::format("bulk_get {} {} MB/s / memcpy {} MB/s = {} (≥ 0.90)", big,
                      bench::format_mbs(bar_.get_mbs), bench::format_mbs(bar_.memcpy_mbs),
-                     bench::format_ratio(bar_.get_ratio)),
+                     fmt::format("{:.3f}", bar_.get_ratio)),
          bar_.get_ratio, 0.9, false);
     line("bulk_put_vs_memcpy",
          fmt::format("bulk_put {} {} MB/s / memcpy {} MB/s = {} (≥ 0.90)", big,
                      bench::format_mbs(bar_.put_mbs), bench::format_mbs(bar_.memcpy_mbs),
-                     bench::format_ratio(bar_.put_ratio)),
+                     fmt::format("{:.3f}", bar_.put_ratio)),
          bar_.put_ratio, 0.9, false);
     for (const am_pair& p : bar_.am_pairs) {
       const double r = p.value / p.raw_value;
@@ -734,7 +734,7 @@ class benchmark {
                                                                  : std::string("am_round_trip")),
            fmt::format("{} outside the segments {} ns / {} {} ns = {} (≤ 1.15)", p.op,
                        bench::format_ns(p.value), p.raw, bench::format_ns(p.raw_value),
-                       bench::format_ratio(r)),
+                       fmt::format("{:.3f}", r)),
            r, 1.15, true);
     }
     if (policy_.smoke) fmt::print("  (smoke run: one iteration each; these numbers mean nothing)\n");

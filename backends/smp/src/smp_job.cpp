@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -39,7 +40,8 @@ int create_job_memory(int procs) {
   layout.procs = procs;
   layout.segment_size =
       job_layout::round_up(env_size("SPLITC_SEGMENT_SIZE", std::size_t{1} << 30), 1 << 21);
-  layout.ring_bytes = job_layout::round_up(env_size("SPLITC_SMP_RING_BYTES", std::size_t{1} << 20), 4096);
+  // A power of two, so ring positions are masked rather than divided.
+  layout.ring_bytes = std::bit_ceil(env_size("SPLITC_SMP_RING_BYTES", std::size_t{1} << 20));
   if (layout.ring_bytes < 4 * (smp_backend::max_payload + 4096)) {
     detail::fail("SPLITC_SMP_RING_BYTES must be at least {} bytes", 4 * (smp_backend::max_payload + 4096));
   }

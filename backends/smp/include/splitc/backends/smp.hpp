@@ -156,7 +156,7 @@ class smp_backend {
       std::memcpy(p, &dst, 8);
       p += 8;
     }
-    std::memcpy(p, a, 8 * static_cast<std::size_t>(n));
+    copy_words(p, a, n);
     if (len != 0) std::memcpy(p + 8 * static_cast<std::size_t>(n), src, len);
     ring.publish(r);
     return am_status::ok;
@@ -177,7 +177,7 @@ class smp_backend {
       hdr->flags = record_long | 0x80;  // 0x80: payload already in place
       hdr->length = static_cast<std::uint32_t>(len);
       std::memcpy(r + sizeof(record_header), &dst, 8);
-      std::memcpy(r + sizeof(record_header) + 8, a, 8 * static_cast<std::size_t>(n));
+      copy_words(r + sizeof(record_header) + 8, a, n);
       ring.publish(r);
       return am_status::ok;
     }
