@@ -14,6 +14,13 @@
 #include <cstdlib>
 
 namespace splitc {
+namespace {
+/// A backend whose launcher must be told (MPI_Abort) ends the job itself.
+template <class B>
+void abort_through_backend(int code) {
+  if constexpr (requires { B::abort_job(code); }) B::abort_job(code);
+}
+}  // namespace
 
 void fatal_error(std::string_view what) {
   std::string where;
@@ -29,6 +36,7 @@ void fatal_error(std::string_view what) {
   const std::string line = fmt::format("splitc: {}: {}\n", where, what);
   // One write, so lines from several processes do not interleave.
   [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+  abort_through_backend<active_backend>(error_exit_status);
   _exit(error_exit_status);
 }
 
