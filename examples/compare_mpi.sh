@@ -7,10 +7,11 @@
 #
 #   examples/compare_mpi.sh [BUILD_DIR] [ROUNDS]       (defaults: build, 5)
 #
-# Environment: PROCS (2), KEYS (2^22), PER_PROC (256), MM_REPS (20),
+# Environment: PROCS (2), KEYS (2^22), PER_PROC (256), MM_REPS (100),
 # RADIX_REPS (3), SPLITC_BIND (--bind: the program pins processor p to CPU p,
 # as mpirun --bind-to core does for MPI; set it empty for no binding),
-# MPI_BIND (--bind-to core), MPIRUN (mpirun.openmpi). Every line of every run
+# MPI_BIND (--bind-to core), MPI_ARGS (--mca pml ob1 --mca btl self,vader; add
+# e.g. --mca osc sm), MPIRUN (mpirun.openmpi). Every line of every run
 # is kept in $OUT (default compare_mpi.log).
 set -euo pipefail
 build=${1:-build}
@@ -18,10 +19,11 @@ rounds=${2:-5}
 procs=${PROCS:-2}
 keys=${KEYS:-2^22}
 per_proc=${PER_PROC:-256}
-mm_reps=${MM_REPS:-20}
+mm_reps=${MM_REPS:-100}
 radix_reps=${RADIX_REPS:-3}
 splitc_bind=${SPLITC_BIND---bind}
 mpi_bind=${MPI_BIND---bind-to core}
+mpi_args=${MPI_ARGS:---mca pml ob1 --mca btl self,vader}
 mpirun=${MPIRUN:-mpirun.openmpi}
 out=${OUT:-compare_mpi.log}
 ex=$build/examples
@@ -32,7 +34,7 @@ run=$build/tools/splitc-run
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # shellcheck disable=SC2206
-mpi=($mpirun -np "$procs" $mpi_bind --mca pml ob1 --mca btl self,vader)
+mpi=($mpirun -np "$procs" $mpi_bind $mpi_args)
 # shellcheck disable=SC2206
 sbind=($splitc_bind)
 
