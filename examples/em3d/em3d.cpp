@@ -31,7 +31,7 @@
 // no communication), node by node.
 //
 //   splitc-run -n P em3d [--nodes 5000] [--degree 20] [--remote 0.2] [--iters 50]
-//                        [--version 2|3|4|5|5a|5b|all|list] [--seed S]
+//                        [--version 2|3|4|5|5a|5b|all|list] [--seed S] [--reps 3]
 //   splitc-run -n P em3d --figure4       # all versions, remote fraction 0 .. 0.5
 #include "../common/example_util.hpp"
 
@@ -433,9 +433,10 @@ int main(int argc, char** argv) {
   prm.seed = static_cast<std::uint64_t>(opt.integer("--seed", 1993));
   const bool figure4 = opt.flag("--figure4");
   const auto versions = parse_versions(opt.text("--version", "all"));
+  const int reps = static_cast<int>(opt.integer("--reps", 3));
   const bool bind = opt.flag("--bind");
   opt.finish();
-  if (prm.n < 1 || prm.degree < 1 || prm.iters < 1 || prm.remote < 0 || prm.remote > 1)
+  if (prm.n < 1 || prm.degree < 1 || prm.iters < 1 || reps < 1 || prm.remote < 0 || prm.remote > 1)
     examples::options::die("need --nodes, --degree, --iters >= 1 and 0 <= --remote <= 1");
   if (bind) examples::bind_to_cpu(me);
 
@@ -448,8 +449,8 @@ int main(int argc, char** argv) {
   if (me == 0) {
     std::printf(
         "em3d (splitc, backend %s): P=%d, %zu E + %zu H nodes per processor, degree %zu, %d steps, "
-        "load %.2f\n",
-        splitc::backend_name(), procs, prm.n, prm.n, prm.degree, prm.iters,
+        "best of %d, load %.2f\n",
+        splitc::backend_name(), procs, prm.n, prm.n, prm.degree, prm.iters, reps,
         examples::load_average());
     std::printf(
         "microseconds per edge (seed 003 figure 4); each version checked against a sequential "
@@ -470,7 +471,15 @@ int main(int argc, char** argv) {
                               g.ghost_of[E].size() + g.ghost_of[H].size(), splitc::ops::add{})) /
                           procs;
     std::vector<outcome> res;
-    for (const auto& v : versions) res.push_back(run_version(g, v, ref));
+    for (const auto& v : versions) {
+      outcome best;
+      for (int rep = 0; rep < reps; ++rep) {  // best time; every repetition is checked
+        const outcome o = run_version(g, v, ref);
+        if (rep == 0 || o.seconds < best.seconds) best = o;
+        if (!o.ok) best.ok = false, best.max_error = std::max(best.max_error, o.max_error);
+      }
+      res.push_back(best);
+    }
     if (me == 0) {
       std::printf("%7.0f%% %8.1f%% %8.0f", f * 100, measured * 100, ghosts);
       for (const auto& o : res) std::printf(" %10.4f", o.us_per_edge);
