@@ -27,6 +27,7 @@ mpi_args=${MPI_ARGS:---mca pml ob1 --mca btl self,vader}
 mpirun=${MPIRUN:-mpirun.openmpi}
 out=${OUT:-compare_mpi.log}
 ex=$build/examples
+[[ -d $ex ]] || ex=$build/main/examples   # a wrapper build
 [[ -x $ex/radix_sort && -x $ex/radix_sort_mpi && -x $ex/matmul && -x $ex/matmul_mpi ]] || {
   echo "compare_mpi: build the examples first (in $ex)" >&2; exit 2; }
 run=$build/tools/splitc-run
