@@ -35,9 +35,16 @@ void on_mailbox_deposit(const am_message& m) {
        m.length, m.args[1]);
 }
 // (receiver, consumed): the receiver has consumed that many of our messages.
+// Acknowledgements may arrive out of order on an unordered backend (udp
+// reorders): the count only ever grows, so an older one never lowers it —
+// a lowered count would leave the sender waiting for a credit forever.
 void on_mailbox_ack(const am_message& m) {
-  running().mail.ack_word(static_cast<std::size_t>(m.source))
-      ->store(m.args[0], std::memory_order_release);
+  std::atomic<std::uint64_t>* ack = running().mail.ack_word(static_cast<std::size_t>(m.source));
+  std::uint64_t seen = ack->load(std::memory_order_relaxed);
+  while (seen < m.args[0] &&
+         !ack->compare_exchange_weak(seen, m.args[0], std::memory_order_release,
+                                     std::memory_order_relaxed)) {
+  }
 }
 
 }  // namespace
