@@ -12,7 +12,6 @@
 namespace splitc::detail {
 namespace {
 
-constexpr std::size_t inline_bytes = 5 * sizeof(am_word);  // 3 words of addressing + 5 of data
 constexpr std::size_t fragment_bytes = active_backend::caps.max_long;
 
 template <class T>
@@ -26,7 +25,7 @@ void on_get_request(const am_message& m) {
   auto& c = running();
   const auto* src = as<const unsigned char>(m.args[0]);
   const std::size_t len = m.args[1];
-  if (len <= inline_bytes) {
+  if (len <= am_inline_bytes) {
     am_word a[am_max_args] = {m.args[2], len, m.args[3]};
     std::memcpy(&a[3], src, len);
     reply(c, m, am_kind::short_msg, id(builtin::get_reply), a, 3 + data_words(len));
@@ -73,10 +72,9 @@ void register_global_memory_handlers(context& c) {
 void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, counter& ctr) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
-  // Each fragment is answered by a short reply (up to 40 bytes) or a long one.
-  const std::size_t step = len <= inline_bytes ? len : fragment_bytes;
-  for (std::size_t off = 0; off < len; off += step) {
-    const std::size_t n = std::min(step, len - off);
+  // Each fragment is a short request answered by a long reply.
+  for (std::size_t off = 0; off < len; off += fragment_bytes) {
+    const std::size_t n = std::min(fragment_bytes, len - off);
     const am_word a[4] = {word(s + off), n, word(d + off), word(&ctr)};
     ctr.add_local(1);
     request(c, am_kind::short_msg, p, id(builtin::get_request), a, 4);
@@ -84,13 +82,6 @@ void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, c
 }
 
 void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, counter& ctr) {
-  if (len <= inline_bytes) {
-    am_word a[am_max_args] = {word(dst), len, word(&ctr)};
-    std::memcpy(&a[3], src, len);
-    ctr.add_local(1);
-    request(c, am_kind::short_msg, p, id(builtin::put_request), a, 3 + data_words(len));
-    return;
-  }
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   const am_word a[1] = {word(&ctr)};
@@ -103,12 +94,6 @@ void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, c
 
 void store_am(context& c, proc_t p, void* dst, const void* src, std::size_t len,
               counter* remote_counter) {
-  if (len <= inline_bytes) {
-    am_word a[am_max_args] = {word(dst), len, word(remote_counter)};
-    std::memcpy(&a[3], src, len);
-    request(c, am_kind::short_msg, p, id(builtin::store), a, 3 + data_words(len));
-    return;
-  }
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   const am_word a[1] = {word(remote_counter)};

@@ -49,11 +49,52 @@ inline void* direct(context& c, proc_t p, const void* addr, std::size_t len) noe
   return nullptr;
 }
 
-// Active-message paths, any length (src/global_memory.cpp).
+// Active-message paths for transfers longer than am_inline_bytes, cut into
+// long-message fragments (src/global_memory.cpp).
 void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, counter& ctr);
 void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, counter& ctr);
 void store_am(context& c, proc_t p, void* dst, const void* src, std::size_t len,
               counter* remote_counter);
+
+/// Up to this many bytes travel inside one short message: three words of
+/// addressing, then the data in the remaining five argument words.
+inline constexpr std::size_t am_inline_bytes = 5 * sizeof(am_word);
+inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+
+/// One short message (addressing words a0, a1 = len, a2; then the data).
+/// Inlined into each operation: `len` is a constant there, so the copy is
+/// a few fixed-size moves, not a call (it is half the sender's cost of a
+/// one-word store otherwise).
+inline void request_with_data(context& c, proc_t p, builtin handler, am_word a0, std::size_t len,
+                              am_word a2, const void* data) {
+  am_word a[am_max_args];
+  a[0] = a0;
+  a[1] = len;
+  a[2] = a2;
+  const int data_words = static_cast<int>((len + 7) / 8);
+  if (len % 8 != 0) a[2 + data_words] = 0;  // no stray bytes on the wire
+  std::memcpy(&a[3], data, len);
+  request(c, am_kind::short_msg, p, id(handler), a, 3 + data_words);
+}
+
+inline void get_remote(context& c, void* dst, proc_t p, const void* src, std::size_t len,
+                       counter& ctr) {
+  if (len > am_inline_bytes) return get_am(c, dst, p, src, len, ctr);
+  const am_word a[4] = {as_word(src), len, as_word(dst), as_word(&ctr)};
+  ctr.add_local(1);
+  request(c, am_kind::short_msg, p, id(builtin::get_request), a, 4);
+}
+inline void put_remote(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+                       counter& ctr) {
+  if (len > am_inline_bytes) return put_am(c, p, dst, src, len, ctr);
+  ctr.add_local(1);
+  request_with_data(c, p, builtin::put_request, as_word(dst), len, as_word(&ctr), src);
+}
+inline void store_remote(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+                         counter* remote_counter) {
+  if (len > am_inline_bytes) return store_am(c, p, dst, src, len, remote_counter);
+  request_with_data(c, p, builtin::store, as_word(dst), len, as_word(remote_counter), src);
+}
 
 /// The receiver's byte counter for a store: the library's, or the caller's
 /// counter at the same address on the receiver.
@@ -71,7 +112,7 @@ inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::siz
     std::memcpy(dst, d, len);
     return;
   }
-  get_am(c, dst, p, src, len, ctr);
+  get_remote(c, dst, p, src, len, ctr);
 }
 
 inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
@@ -86,7 +127,7 @@ inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::siz
     std::memcpy(d, src, len);
     return;
   }
-  put_am(c, p, dst, src, len, ctr);
+  put_remote(c, p, dst, src, len, ctr);
 }
 
 inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
@@ -106,7 +147,7 @@ inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::s
       return;
     }
   }
-  store_am(c, p, dst, src, len, &received);
+  store_remote(c, p, dst, src, len, &received);
 }
 
 }  // namespace detail
