@@ -4,13 +4,18 @@
 # process of the job left and no splitc job memory (memfd) held by any process of the job.
 #
 #   expect_failure.sh --regex REGEX [--status N] [--within SECONDS] [--timeout SECONDS]
-#                     [--program NAME] [--kill-rank RANK | --signal-launcher SIG] [--ready REGEX]
+#                     [--program NAME] [--kill-rank RANK | --kill-printed-pid |
+#                      --signal-launcher SIG] [--ready REGEX]
 #                     -- COMMAND [ARGS...]
 #
 #   --program NAME   the job's program, a name used by no other test: afterwards
 #                    `pgrep -x NAME` must find nothing
-#   --kill-rank R    once the output matches --ready, `kill -9` the job's processor R
-#   --signal-launcher SIG  once the output matches --ready, send SIG to splitc-run itself
+#   --kill-rank R    once the output matches --ready, `kill -9` the job's processor R (found
+#                    by SPLITC_MYPROC=R in its initial environment: launchers that set it)
+#   --kill-printed-pid  once the output matches --ready, `kill -9` the process whose id
+#                    follows "pid " in the matching line (any backend, any launcher)
+#   --signal-launcher SIG  once the output matches --ready, send SIG to splitc-run itself (or
+#                    to the mpirun it execs for the mpi backends)
 #   --within S       the job must have ended S seconds after it started (default 20)
 #   --timeout S      hard limit: the job is killed after S seconds (default 60)
 #
@@ -20,6 +25,7 @@
 set -u
 
 regex="" status="" within=20 hard=60 program="" kill_rank="" ready="" launcher_signal=""
+kill_printed=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --regex) regex=$2; shift 2 ;;
@@ -28,6 +34,7 @@ while [[ $# -gt 0 ]]; do
     --timeout) hard=$2; shift 2 ;;
     --program) program=$2; shift 2 ;;
     --kill-rank) kill_rank=$2; shift 2 ;;
+    --kill-printed-pid) kill_printed=1; shift ;;
     --ready) ready=$2; shift 2 ;;
     --signal-launcher) launcher_signal=$2; shift 2 ;;
     --) shift; break ;;
@@ -69,7 +76,7 @@ start=$(date +%s.%N)
 SPLITC_TEST_TAG=$tag timeout --kill-after=5 "$hard" "$@" > "$out" 2>&1 &
 job=$!
 
-if [[ -n $kill_rank || -n $launcher_signal ]]; then
+if [[ -n $kill_rank || -n $kill_printed || -n $launcher_signal ]]; then
   # Wait for the program to say it is ready.
   until grep -qE "$ready" "$out"; do
     if ! kill -0 "$job" 2>/dev/null; then break; fi
@@ -82,12 +89,20 @@ if [[ -n $kill_rank || -n $launcher_signal ]]; then
        [[ -z $program || $comm == "$program" ]]; then
       victim=$pid
     fi
-    if [[ -n $launcher_signal && $comm == splitc-run* ]]; then
+    # splitc-run, or the MPI launcher it became (splitc-run-mpi execs mpirun).
+    if [[ -n $launcher_signal && ($comm == splitc-run* || $comm == mpirun* ||
+          $comm == mpiexec*) ]]; then
       victim=$pid
     fi
   done
+  if [[ -n $kill_printed ]]; then
+    victim=$(grep -E "$ready" "$out" | head -n 1 | sed -nE 's/.*pid ([0-9]+).*/\1/p')
+  fi
   if [[ -z $victim ]]; then
     fail "found no process to signal"
+  elif [[ -n $kill_printed ]]; then
+    echo "expect_failure: kill -9 $victim (the pid it printed)"
+    kill -9 "$victim"
   elif [[ -n $kill_rank ]]; then
     echo "expect_failure: kill -9 $victim (processor $kill_rank)"
     kill -9 "$victim"

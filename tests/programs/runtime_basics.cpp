@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   const int me = splitc::myproc(), P = splitc::procs();
   CHECK(P >= 1);
   CHECK(me >= 0 && me < P);
-  CHECK(std::string_view(splitc::backend_name()) == "smp");
+  CHECK(std::string_view(splitc::backend_name()) == splitc::active_backend::name);
   const char* env_procs = std::getenv("SPLITC_PROCS");
   CHECK(env_procs != nullptr && std::atoi(env_procs) == P);
   const char* env_me = std::getenv("SPLITC_MYPROC");

@@ -5,8 +5,8 @@
 
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
-  if (splitc::myproc() == 1) {  // expect_failure.sh kill -9s it once it says it is ready
-    std::printf("processor 1 ready to be killed\n");
+  if (splitc::myproc() == 1) {  // expect_failure.sh kill -9s the pid it prints when ready
+    std::printf("processor 1 (pid %ld) ready to be killed\n", static_cast<long>(getpid()));
     std::fflush(stdout);
     for (;;) pause();
   }
