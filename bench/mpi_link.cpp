@@ -1,0 +1,162 @@
+// Starting and driving the Open MPI reference program (see mpi_link.hpp).
+#include "mpi_link.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+extern char** environ;
+
+namespace bench {
+
+void mpi_link::configure(std::string mpirun, std::string reference, std::size_t max_size,
+                         std::string log_path, std::string why_not) {
+  mpirun_ = std::move(mpirun);
+  reference_ = std::move(reference);
+  max_size_ = max_size;
+  log_path_ = std::move(log_path);
+  if (!why_not.empty()) {
+    status_ = std::move(why_not);
+    tried_ = true;
+  }
+}
+
+bool mpi_link::available() {
+  if (!tried_) {
+    tried_ = true;
+    running_ = start();
+  }
+  return running_;
+}
+
+namespace {
+/// Launcher variables of a surrounding MPI job (the mpi backends run under
+/// mpirun themselves) would make the child's mpirun join that job.
+bool launcher_variable(std::string_view kv) {
+  for (std::string_view p : {"OMPI_", "PMIX_", "OPAL_", "PMI_", "HYDRA_", "ORTE_", "MPIR_"})
+    if (kv.substr(0, p.size()) == p) return true;
+  return false;
+}
+}  // namespace
+
+bool mpi_link::start() {
+  if (access(reference_.c_str(), X_OK) != 0) {
+    status_ = fmt::format("not available: no reference program {}", reference_);
+    return false;
+  }
+  int in[2], out[2];
+  if (pipe(in) != 0 || pipe(out) != 0) {
+    status_ = "not available: pipe failed";
+    return false;
+  }
+  const std::string size = std::to_string(max_size_);
+  std::vector<std::string> args = {mpirun_,  "--allow-run-as-root", "--oversubscribe",
+                                   "-np",    "2",
+                                   "--bind-to", "none",
+                                   "--mca",  "pml",
+                                   "ob1",    "--mca",
+                                   "btl",    "self,vader",
+                                   "--mca",  "osc",
+                                   "sm",     reference_,
+                                   "--max-size", size};
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (!launcher_variable(*e)) env.emplace_back(*e);
+  std::vector<char*> argv, envp;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  pid_ = fork();
+  if (pid_ < 0) {
+    status_ = "not available: fork failed";
+    return false;
+  }
+  if (pid_ == 0) {
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    const int log = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (log >= 0) dup2(log, 2);
+    close(in[0]);
+    close(in[1]);
+    close(out[0]);
+    close(out[1]);
+    execvpe(argv[0], argv.data(), envp.data());
+    std::fprintf(stderr, "splitc-bench: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(in[0]);
+  close(out[1]);
+  to_ = fdopen(in[1], "w");
+  from_ = fdopen(out[0], "r");
+  char line[512];
+  while (std::fgets(line, sizeof line, from_) != nullptr) {
+    if (std::strncmp(line, "@READY", 6) == 0) {
+      status_ = fmt::format("Open MPI reference: {} -np 2 --bind-to none --mca pml ob1 --mca "
+                            "btl self,vader --mca osc sm",
+                            mpirun_);
+      return true;
+    }
+  }
+  stop();
+  status_ = fmt::format("not available: {} did not start (see {})", mpirun_, log_path_);
+  return false;
+}
+
+std::vector<mpi_result> mpi_link::run(const std::vector<mpi_command>& cmds) {
+  std::vector<mpi_result> out;
+  if (!available()) return out;
+  for (const mpi_command& c : cmds) {
+    std::fprintf(to_, "%s %zu %ld %d\n", c.op.c_str(), c.size, c.iters, c.runs);
+    std::fflush(to_);
+    char line[512];
+    for (;;) {
+      if (std::fgets(line, sizeof line, from_) == nullptr) {
+        status_ = fmt::format("not available: the reference program ended (see {})", log_path_);
+        stop();
+        return out;
+      }
+      if (std::strncmp(line, "@E", 2) == 0) break;
+      if (std::strncmp(line, "@R ", 3) == 0) {
+        char op[64];
+        mpi_result r;
+        if (std::sscanf(line + 3, "%63s %zu %lf %lf %d", op, &r.size, &r.ns, &r.ci_rel, &r.kept) ==
+            5) {
+          r.op = op;
+          out.push_back(r);
+        }
+      } else if (std::strncmp(line, "@X ", 3) == 0) {
+        std::fprintf(stderr, "splitc-bench: MPI reference: %s", line + 3);
+      }
+    }
+  }
+  return out;
+}
+
+void mpi_link::stop() {
+  if (to_ != nullptr) {
+    std::fputs("quit\n", to_);
+    std::fclose(to_);
+    to_ = nullptr;
+  }
+  if (from_ != nullptr) {
+    std::fclose(from_);
+    from_ = nullptr;
+  }
+  if (pid_ > 0) {
+    int st = 0;
+    waitpid(pid_, &st, 0);
+    pid_ = -1;
+  }
+  running_ = false;
+}
+
+}  // namespace bench

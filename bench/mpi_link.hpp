@@ -1,0 +1,59 @@
+// Processor 0's line to the Open MPI reference program
+// (splitc-bench-mpi-reference, bench/mpi_reference.cpp): started under mpirun
+// as a child process on first use, fed one command per line on its standard
+// input, answers read from its standard output. When MPI is not installed or
+// the program cannot start, every request answers nothing and status() says
+// why.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct mpi_command {
+  std::string op;  ///< pingpong, put_flush, get_flush, put_pipe, get_pipe, bw_send, bw_put,
+                   ///< bw_get, fetch_add, barrier, bcast, reduce, allreduce, scan
+  std::size_t size = 8;
+  long iters = 1000;
+  int runs = 10;
+};
+struct mpi_result {
+  std::string op;
+  std::size_t size = 0;
+  double ns = 0;      ///< per operation
+  double ci_rel = 0;  ///< 95% CI half-width / mean (negative: unknown)
+  int kept = 0;
+};
+
+class mpi_link {
+ public:
+  mpi_link() = default;
+  mpi_link(const mpi_link&) = delete;
+  mpi_link& operator=(const mpi_link&) = delete;
+  ~mpi_link() { stop(); }
+
+  /// `mpirun` and `reference` empty: not available (status says `why`).
+  void configure(std::string mpirun, std::string reference, std::size_t max_size,
+                 std::string log_path, std::string why_not = {});
+  /// Starts the reference program if it is not running yet.
+  bool available();
+  const std::string& status() const { return status_; }
+  std::vector<mpi_result> run(const std::vector<mpi_command>& cmds);
+  void stop();
+
+ private:
+  bool start();
+  std::string mpirun_, reference_, log_path_, status_ = "not started";
+  std::size_t max_size_ = 0;
+  bool tried_ = false, running_ = false;
+  pid_t pid_ = -1;
+  std::FILE* to_ = nullptr;
+  std::FILE* from_ = nullptr;
+};
+
+}  // namespace bench

@@ -1,0 +1,44 @@
+// The parts of splitc-bench, one idea per file in bench/parts/. Each is
+// called on every processor (a collective step of the program); processor 0
+// adds its rows to the context and prints its tables.
+#pragma once
+
+#include "harness.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+void part_limits(context& ctx);       ///< parts/machine_limits.cpp
+void part_table4(context& ctx);       ///< parts/table4.cpp
+void part_table7(context& ctx);       ///< parts/pointers.cpp
+void part_collectives(context& ctx);  ///< parts/collectives.cpp (Tables 8–11)
+void part_atomics(context& ctx);      ///< parts/atomics.cpp
+void part_figures(context& ctx);      ///< parts/figures.cpp (Figures 10–15)
+
+struct part_info {
+  const char* name;
+  const char* what;
+};
+/// Every name --only accepts, in the order the program runs them.
+inline const std::vector<part_info>& part_names() {
+  static const std::vector<part_info> v = {
+      {"limits", "the machine's limits (raw cache-line ping-pong, memcpy) next to Open MPI's "
+                 "ping-pong and bandwidth"},
+      {"table4", "Table 4: overhead and latency of AM and of store, get, put, read, write"},
+      {"table7", "Table 7: spread-pointer index and increment, for_my_1d/2d iterations"},
+      {"collectives", "Tables 8–11: barrier, broadcast, reduce to one, reduce to all, scan"},
+      {"atomics", "fetch_and_add on a peer's spread heap, atomic-procedure round trip"},
+      {"fig10", "Figure 10: bandwidth of active messages (medium, long) and of bulk transfers "
+                "to memory outside the segments"},
+      {"fig11", "Figure 11: bandwidth of bulk_store"},
+      {"fig12", "Figure 12: bandwidth of bulk_get"},
+      {"fig13", "Figure 13: bandwidth of bulk_put"},
+      {"fig14", "Figure 14: bandwidth of bulk_read"},
+      {"fig15", "Figure 15: bandwidth of bulk_write"},
+  };
+  return v;
+}
+
+}  // namespace bench

@@ -1,0 +1,136 @@
+// Atomic operations, processor 0 → 1: fetch_and_add on a peer's spread heap
+// and the atomic-procedure round trip (an atomic procedure run on processor
+// 1's memory outside the segments), interleaved with the raw active-message
+// round trip and the cache-line ping-pong; Open MPI's MPI_Fetch_and_op + flush
+// and ping-pong alternated with them.
+#include "../format.hpp"
+#include "../parts.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace bench {
+namespace {
+
+const char* const part = "atomics";
+
+std::vector<row> measure(context& ctx) {
+  const auto word = ctx.t.heap + 200;       // in processor 1's spread heap
+  const auto target = ctx.t.outside + 100;  // processor 1's static array
+  member pp = pingpong_member("pingpong_rt");
+  member am_rt;
+  am_rt.key = "am_round_trip";
+  am_rt.run = timed_loop(
+      [](long i) {
+        splitc::am_request(1, H.echo, static_cast<u64>(i), u64{1}, u64{2}, u64{3});
+        wait_for(pongs, ++pongs_expected);
+      },
+      nothing, nothing);
+  member fadd;
+  fadd.key = "fetch_and_add_peer_spread_heap";
+  fadd.run = timed_loop(
+      [word](long) {
+        const u64 v = splitc::fetch_and_add(word, u64{1});
+        escape(v);
+      },
+      nothing, nothing);
+  member aproc;
+  aproc.key = "atomic_procedure_round_trip";
+  aproc.run = timed_loop(
+      [target](long) {
+        const u64 v = splitc::atomic([](u64* t) { return ++*t; }, target);
+        escape(v);
+      },
+      nothing, nothing);
+  std::vector<member*> group = {&pp, &am_rt, &fadd, &aproc};
+  if (!have_pingpong()) group.erase(group.begin());
+  ctx.progress(part, "splitc");
+  run_group(group, ctx.pol);
+
+  std::vector<row> rows;
+  const double ppv = have_pingpong() ? pp.result.mean : NAN;
+  auto add = [&](const member& m, const char* impl, const char* ref, double refv) {
+    rows.push_back(row{.part = part, .name = m.key, .impl = impl, .size = 8,
+                       .value = m.result.mean, .unit = "ns", .reference = ref,
+                       .reference_value = refv, .ratio = m.result.mean / refv,
+                       .stats = m.result});
+  };
+  if (have_pingpong()) add(pp, "machine", "pingpong_rt", ppv);
+  add(am_rt, "splitc", "pingpong_rt", ppv);
+  add(fadd, "splitc", "pingpong_rt", ppv);
+  add(aproc, "splitc", "am_round_trip", am_rt.result.mean);
+
+  ctx.progress(part, "Open MPI");
+  const auto res = ctx.mpi_round({{"fetch_add", 8, ctx.mpi_iters(8), ctx.mpi_runs()},
+                                  {"pingpong", 8, ctx.mpi_iters(8), ctx.mpi_runs()}},
+                                 true);
+  for (const mpi_result& m : res) {
+    row r;
+    r.part = part;
+    r.name = m.op == "pingpong" ? "mpi_pingpong_rt" : "mpi_fetch_and_op";
+    r.impl = "mpi";
+    r.value = m.ns;
+    r.stats.mean = m.ns;
+    r.stats.ci_rel = m.ci_rel;
+    r.stats.kept = m.kept;
+    r.stats.converged = true;
+    r.reference = "pingpong_rt";
+    r.reference_value = ppv;
+    r.ratio = m.ns / ppv;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+void print(const context& ctx) {
+  fmt::print("\nAtomic operations, processor 0 → 1 (ns), interleaved with the raw AM round trip "
+             "and the cache-line ping-pong\n");
+  fmt::print("{}{}{}{}{}{}{}\n", pad("operation", 32, false), pad("time", 9), pad("±CI", 8),
+             pad("×RT", 7), pad("×AM RT", 8), pad("Open MPI equivalent", 28), pad("×MPI", 8));
+  const row* pp = ctx.find(part, "pingpong_rt", 8, "machine");
+  const row* am = ctx.find(part, "am_round_trip");
+  struct line {
+    const char* name;
+    const char* label;
+    const char* mpi;
+    const char* mpi_label;
+  };
+  const line lines[] = {
+      {"fetch_and_add_peer_spread_heap", "fetch_and_add (peer spread heap)", "mpi_fetch_and_op",
+       "Fetch_and_op+flush"},
+      {"atomic_procedure_round_trip", "atomic procedure round trip", nullptr, ""},
+      {"am_round_trip", "AM round trip", "mpi_pingpong_rt", "Send/Recv RT"},
+  };
+  for (const line& l : lines) {
+    const row* r = ctx.find(part, l.name);
+    if (r == nullptr) continue;
+    const row* m = l.mpi ? ctx.find(part, l.mpi, 8, "mpi") : nullptr;
+    fmt::print("{}{}{}{}{}{}{}\n", pad(l.label, 32, false), pad(format_ns(r->value), 9),
+               pad(format_ci(r->stats), 8), pad(pp ? format_ratio(r->value / pp->value) : "—", 7),
+               pad(am ? format_ratio(r->value / am->value) : "—", 8),
+               pad(l.mpi ? fmt::format("{} {}", l.mpi_label, m ? format_ns(m->value) : "n/a")
+                         : "",
+                   28),
+               pad(m ? format_ratio(r->value / m->value) : "", 8));
+  }
+  fmt::print("raw cache-line ping-pong RT: {}\n",
+             pp ? fmt::format("{} ns (±{})", format_ns(pp->value), format_ci(pp->stats))
+                : "not measured (no direct path to the peer)");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+void part_atomics(context& ctx) {
+  served_part([&] {
+    std::vector<std::vector<row>> rounds;
+    for (int r = 0; r < ctx.rounds; ++r) rounds.push_back(measure(ctx));
+    for (row& r : median_over_rounds(rounds)) ctx.add(std::move(r));
+    ctx.progress(part, "done");
+    print(ctx);
+  });
+}
+
+}  // namespace bench
