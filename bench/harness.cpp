@@ -198,10 +198,12 @@ const row* context::find(const std::string& part, const std::string& name, std::
 void context::progress(const std::string& part, const std::string& what) const {
   if (!cfg.progress || splitc::myproc() != 0) return;
   static const bool tty = isatty(2) != 0;
+  static const std::int64_t t0 = now_ns();
+  const double t = static_cast<double>(now_ns() - t0) / 1e9;
   if (tty)
-    fmt::print(stderr, "\r\033[K[splitc-bench] {}: {}", part, what);
+    fmt::print(stderr, "\r\033[K[splitc-bench {:5.1f} s] {}: {}", t, part, what);
   else
-    fmt::print(stderr, "[splitc-bench] {}: {}\n", part, what);
+    fmt::print(stderr, "[splitc-bench {:5.1f} s] {}: {}\n", t, part, what);
   std::fflush(stderr);
   if (tty && what == "done") fmt::print(stderr, "\r\033[K");
 }

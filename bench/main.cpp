@@ -282,6 +282,7 @@ int main(int argc, char** argv) {
 
   // The raw round trip at the start, the reference for rows without their own.
   served_part([&] {
+    ctx.progress("start", "raw cache-line ping-pong round trip");
     if (!have_pingpong()) return;
     member pp = pingpong_member("pingpong_rt_start");
     run_group({&pp}, ctx.pol);

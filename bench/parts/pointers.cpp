@@ -112,10 +112,11 @@ void print(const context& ctx) {
     if (s == nullptr) continue;
     fmt::print("{}{}{}{}{}{}\n", pad(names[k][1], 28, false), pad(format_ns(s->value), 9),
                pad(format_ci(s->stats), 8), pad(c_labels[k], 28),
-               pad(c ? format_ns(c->value) : "—", 9), pad(format_ratio(s->ratio), 8));
+               pad(c ? format_ns(c->value) : "—", 9),
+               pad(c && c->value > 0.1 && s->value > 0.1 ? format_ratio(s->ratio) : "—", 8));
   }
-  fmt::print("  (times near 0 are below the loop's own resolution: the operation overlaps "
-             "with the loop)\n");
+  fmt::print("  (times below ~0.1 ns are within the loop's own resolution: the operation "
+             "overlaps with the loop; no ratio then)\n");
   std::fflush(stdout);
 }
 

@@ -227,8 +227,9 @@ void print(const context& ctx) {
              "  get/put: {} operations then sync(), ÷ {}; store: sender's cost, the receiver's "
              "store_sync outside the timed loop\n",
              block_ops, block_ops);
-  fmt::print("\n{}{}{}{}\n", pad("", 25, false), pad("to a peer's spread heap", 24, false),
-             pad("outside the segments (active messages)", 42, false), "Open MPI (vader, osc sm)");
+  fmt::print("\n{}{}{}{}\n", pad("", 25, false), pad("  to a peer's spread heap", 23, false),
+             pad("    outside the segments (active messages)", 40, false),
+             "           Open MPI (vader, osc sm)");
   fmt::print("{}{}{}{}{}{}{}{}{}{}{}{}\n", pad("operation", 25, false), pad("time", 8),
              pad("±CI", 8), pad("×RT", 7), pad("time", 9), pad("±CI", 8), pad("×RT", 7),
              pad("×AM", 16), pad("equivalent", 17), pad("time", 8), pad("heap×MPI", 10),
