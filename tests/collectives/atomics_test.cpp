@@ -7,6 +7,7 @@
 #include <array>
 #include <vector>
 #include <cstdint>
+#include <cstdlib>
 
 namespace {
 
@@ -39,7 +40,9 @@ void counting(splitc::global_ptr<T> target, int rounds) {
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   const int me = splitc::myproc(), P = splitc::procs();
-  constexpr int rounds = 200;
+  // argv[1]: operations per processor on each contended target (default 200).
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 200;
+  CHECK(rounds > 0);
 
   // fetch_and_add on processor 0's spread heap (CPU atomics on smp), static data and stack (AM).
   splitc::spread_ptr<std::int64_t> heap64 = splitc::all_spread_malloc<std::int64_t>(static_cast<std::size_t>(P));

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <vector>
 
@@ -124,15 +125,15 @@ void check_broadcast() {
   }
 }
 
-void check_pipelining() {
+void check_pipelining(int count) {
   // Many small collectives back to back, of different kinds, without barriers.
   long long sum = 0;
-  for (int i = 0; i < 2000; ++i) {
+  for (int i = 0; i < count; ++i) {
     sum += splitc::reduce_to_all(static_cast<long long>(me + i), splitc::ops::add{});
     sum += splitc::broadcast(i, i % P);
   }
   long long expect = 0;
-  for (int i = 0; i < 2000; ++i) expect += static_cast<long long>(P) * (P - 1) / 2 + static_cast<long long>(P) * i + i;
+  for (int i = 0; i < count; ++i) expect += static_cast<long long>(P) * (P - 1) / 2 + static_cast<long long>(P) * i + i;
   CHECK(sum == expect);
 }
 
@@ -142,6 +143,9 @@ int main(int argc, char** argv) {
   splitc::init(argc, argv);
   me = splitc::myproc();
   P = splitc::procs();
+  // argv[1]: how many collectives run back to back in check_pipelining (default 2000).
+  const int pipelined = argc > 1 ? std::atoi(argv[1]) : 2000;
+  CHECK(pipelined > 0);
   check_arithmetic<int>("int");
   check_arithmetic<unsigned>("unsigned");
   check_arithmetic<long long>("long long");
@@ -149,7 +153,7 @@ int main(int argc, char** argv) {
   check_arithmetic<double>("double");
   check_order();
   check_broadcast();
-  check_pipelining();
+  check_pipelining(pipelined);
   splitc::barrier();
   return harness::pass("collectives");
 }

@@ -1,4 +1,6 @@
 // 64 MiB bulk put/get/store/read/write between neighbours, spread heap and malloc memory.
+// Usage: bulk_large [MIB]: the transfer size in MiB (default 64; smaller on slower backends,
+// still many times their largest long message).
 #include "harness.hpp"
 #include "value_types.hpp"
 
@@ -11,8 +13,8 @@ namespace {
 using testvals::check_pattern;
 using testvals::fill_pattern;
 
-constexpr std::size_t kLen = std::size_t{64} << 20;
-constexpr std::size_t kRegion = kLen + 4096;
+std::size_t kLen = std::size_t{64} << 20;
+std::size_t kRegion = kLen + 4096;
 
 std::uint64_t seed(int step, int proc, int part) {
   return (static_cast<std::uint64_t>(step) * 64 + proc) * 8 + part + 0x1234;
@@ -27,6 +29,11 @@ void expect(const unsigned char* p, std::size_t len, std::uint64_t s, const char
 
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
+  if (argc > 1) {
+    kLen = std::size_t{std::strtoull(argv[1], nullptr, 10)} << 20;
+    kRegion = kLen + 4096;
+  }
+  CHECK(kLen >= (std::size_t{1} << 20));
   const int me = splitc::myproc(), P = splitc::procs();
   const int right = (me + 1) % P, left = (me + P - 1) % P;
   CHECK(harness::heap_size() >= 2 * kRegion);

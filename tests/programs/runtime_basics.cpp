@@ -1,4 +1,6 @@
 // Job identity and barrier: distinct myproc, procs, one segment address, no early leaving.
+// Usage: runtime_basics [ROUNDS [BARRIERS]]: checked barrier rounds (default 60) and barriers
+// back to back (default 200).
 #include "harness.hpp"
 
 #include <unistd.h>
@@ -12,6 +14,9 @@ int main(int argc, char** argv) {
   CHECK(!splitc::initialized());
   splitc::init(argc, argv);
   CHECK(splitc::initialized());
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 60;
+  const int barriers = argc > 2 ? std::atoi(argv[2]) : 200;
+  CHECK(rounds > 0 && barriers > 0);
   const int me = splitc::myproc(), P = splitc::procs();
   CHECK(P >= 1);
   CHECK(me >= 0 && me < P);
@@ -47,7 +52,7 @@ int main(int argc, char** argv) {
   // Barrier: in round r every processor writes r into its slot at processor r mod P; after
   // the barrier that processor must see every slot at r. Nobody may write round r+1 first.
   auto* slots = reinterpret_cast<std::int64_t*>(harness::heap() + 4096);
-  for (int round = 1; round <= 60; ++round) {
+  for (int round = 1; round <= rounds; ++round) {
     const int judge = round % P;
     splitc::write(splitc::toglobal(judge, slots + me), std::int64_t{round});
     splitc::poll();
@@ -58,7 +63,7 @@ int main(int argc, char** argv) {
     splitc::barrier();
   }
   // Barriers back to back, with uneven arrival.
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < barriers; ++i) {
     if ((i + me) % 7 == 0) usleep(100);
     splitc::barrier();
   }
