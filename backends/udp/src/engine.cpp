@@ -162,11 +162,18 @@ am_status engine::send(int q, bool request, am_kind kind, bool internal, std::ui
   return am_status::ok;
 }
 
-void engine::fill_ack_fields(int q, wire_header& h) noexcept {
+void engine::fill_ack_fields(int q, wire_header& h, std::uint64_t now) noexcept {
   const peer& in = peers_[static_cast<std::size_t>(q)];
   h.ack = in.cum;
   h.sack[0] = bits64(in, in.cum + 1);
   h.sack[1] = bits64(in, in.cum + 65);
+  // How long the acknowledgement of the highest datagram waited here (for a
+  // reply to ride on, the delayed-acknowledgement timer, a computation that
+  // did not poll, a lost datagram it rode on before): the sender takes it off
+  // its round-trip sample, so a late acknowledgement does not inflate the
+  // timeout (QUIC's ack delay).
+  const std::uint64_t held = in.largest_seq != 0 && now > in.largest_at ? (now - in.largest_at) / 1000 : 0;
+  h.ack_delay = static_cast<std::uint32_t>(std::min<std::uint64_t>(held, 0xffffffffu));
 }
 
 std::uint64_t engine::bits64(const peer& in, std::uint64_t start) const noexcept {
@@ -182,7 +189,7 @@ void engine::transmit(int q, std::uint64_t first, std::uint64_t end, std::uint64
                       bool retransmit) {
   peer& o = peers_[static_cast<std::size_t>(q)];
   wire_header acks{};
-  fill_ack_fields(q, acks);
+  fill_ack_fields(q, acks, now);
   const unsigned char* bufs[batch];
   std::size_t lens[batch];
   int n = 0;
@@ -193,6 +200,7 @@ void engine::transmit(int q, std::uint64_t first, std::uint64_t end, std::uint64
     h->ack = acks.ack;
     h->sack[0] = acks.sack[0];
     h->sack[1] = acks.sack[1];
+    h->ack_delay = acks.ack_delay;
     const std::size_t body = e.len - header_bytes;
     h->tag = compute_tag(keys_, *h, d + header_bytes, body,
                          body > direct_tag_limit ? e.digest : nullptr);
@@ -243,7 +251,7 @@ void engine::send_ack(int q, std::uint64_t now, bool heartbeat) {
   h.job = limits_.job;
   h.src = static_cast<std::uint16_t>(limits_.myproc);
   h.dst = static_cast<std::uint16_t>(q);
-  fill_ack_fields(q, h);
+  fill_ack_fields(q, h, now);
   h.tag = compute_tag(keys_, h, nullptr, 0, nullptr);
   const unsigned char* buf = reinterpret_cast<const unsigned char*>(&h);
   const std::size_t len = header_bytes;
@@ -286,19 +294,29 @@ bool engine::apply_ack(int q, const wire_header& h, std::uint64_t now) {
     const std::uint64_t valid = o.next_tx > base ? o.next_tx - base : 0;
     if (valid < 64 && (h.sack[w] >> valid) != 0) return false;
   }
-  // The round-trip sample: the newest datagram this acknowledgement is the
-  // first to acknowledge, if it was sent once (Karn). A datagram acknowledged
-  // selectively long ago is no sample when the cumulative point passes it.
+  // The round-trip sample: the highest datagram this acknowledgement names,
+  // if this acknowledgement is the first to name it and it was sent once
+  // (Karn), less the time the peer held the acknowledgement (ack_delay).
+  // Lower datagrams newly acknowledged are no samples: their acknowledgement
+  // may have been waiting for a retransmission to fill a hole.
+  std::uint64_t largest = a - 1;
+  for (int w = 1; w >= 0; --w)
+    if (h.sack[w] != 0) {
+      largest = a + 64 * static_cast<std::uint64_t>(w) + 64 -
+                static_cast<std::uint64_t>(std::countl_zero(h.sack[w]));
+      break;
+    }
   std::uint64_t sample = 0;
+  if (largest >= o.una) {
+    const out_desc& e = o.desc[largest & slot_mask];
+    if (!e.sacked && e.retx == 0 && e.sent) sample = largest;
+  }
   if (a > o.una) {
     o.last_progress = now;
     bool recovering = false;
     for (std::uint64_t s = o.una; s < a; ++s) {
       const out_desc& e = o.desc[s & slot_mask];
-      if (!e.sacked) {
-        o.in_flight -= e.len;
-        if (e.retx == 0) sample = s;
-      }
+      if (!e.sacked) o.in_flight -= e.len;
       recovering = recovering || e.retx != 0;
     }
     o.una = a;
@@ -328,7 +346,6 @@ bool engine::apply_ack(int q, const wire_header& h, std::uint64_t now) {
         e.sacked = true;
         o.in_flight -= e.len;
         o.last_progress = now;
-        if (e.retx == 0 && s > sample) sample = s;
       }
       highest = s;
     }
@@ -336,7 +353,8 @@ bool engine::apply_ack(int q, const wire_header& h, std::uint64_t now) {
   o.highest_sacked = std::max(o.highest_sacked, highest);
   if (sample != 0) {
     const out_desc& e = o.desc[sample & slot_mask];
-    if (now >= e.last_sent) rtt_sample(o, now - e.last_sent);
+    const std::uint64_t held = std::uint64_t{h.ack_delay} * 1000;
+    if (now >= e.last_sent + held) rtt_sample(o, now - e.last_sent - held);
   }
   if (highest != 0) {
     // Fast retransmission: holes well below what has arrived, at most once a round trip.
@@ -353,7 +371,11 @@ bool engine::apply_ack(int q, const wire_header& h, std::uint64_t now) {
   return true;
 }
 
-void engine::mark_received(peer& in, std::uint64_t seq) noexcept {
+void engine::mark_received(peer& in, std::uint64_t seq, std::uint64_t now) noexcept {
+  if (seq > in.largest_seq) {
+    in.largest_seq = seq;
+    in.largest_at = now;
+  }
   in.bitmap[(seq & (receive_window - 1)) >> 6] |= std::uint64_t{1} << (seq & 63);
   while (has(in, in.cum)) {
     in.bitmap[(in.cum & (receive_window - 1)) >> 6] &= ~(std::uint64_t{1} << (in.cum & 63));
@@ -424,7 +446,7 @@ int engine::receive(const unsigned char* data, std::size_t len, am_sink sink, st
     // The whole message in one datagram.
     if (to_address && h.total != 0)
       deposit(reinterpret_cast<void*>(static_cast<std::uintptr_t>(h.address)), p.payload, h.payload);
-    mark_received(in, s);
+    mark_received(in, s, now);
     owe_ack(q, in, now, in.cum <= s);
     am_message m{q, static_cast<handler_id>(h.handler), kind, request, h.nargs, p.args,
                  nullptr, 0};
@@ -470,7 +492,7 @@ int engine::receive(const unsigned char* data, std::size_t len, am_sink sink, st
     if (h.nargs != 0) std::memcpy(it->args, p.args, 8 * std::size_t{h.nargs});
   }
   it->received += h.payload;
-  mark_received(in, s);
+  mark_received(in, s, now);
   owe_ack(q, in, now, in.cum <= s);
   if (it->received != it->total || !it->have_first) return 0;
 

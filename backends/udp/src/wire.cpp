@@ -223,12 +223,13 @@ drop_reason parse(const wire_keys& keys, const parse_limits& limits, const unsig
   const auto* h = reinterpret_cast<const wire_header*>(data);
   if (h->magic != wire_magic) return drop_reason::bad_magic;
   if (h->job != limits.job) return drop_reason::bad_job;
-  if (h->reserved0 != 0 || h->reserved1 != 0 || h->reserved2 != 0 ||
+  if (h->reserved0 != 0 || h->reserved1 != 0 ||
       (h->flags & ~flag_known) != 0)
     return drop_reason::malformed;
   if (h->src >= limits.procs || h->dst != limits.myproc || h->src == limits.myproc)
     return drop_reason::bad_processor;
-  if ((h->flags & flag_no_ack) != 0 && (h->ack != 0 || h->sack[0] != 0 || h->sack[1] != 0))
+  if ((h->flags & flag_no_ack) != 0 &&
+      (h->ack != 0 || h->sack[0] != 0 || h->sack[1] != 0 || h->ack_delay != 0))
     return drop_reason::malformed;
   const std::size_t body = len - header_bytes;
 

@@ -295,6 +295,33 @@ TEST(UdpEngine, AcknowledgementsRideOnReplies) {
   EXPECT_EQ(net.nodes[0]->e->stats().datagrams_sent, 200u);
 }
 
+// A lost request also delays the acknowledgement of the reply before it (it
+// rode on that request); the retransmission carries it a timeout later. The
+// acknowledgement's delay field keeps such late acknowledgements out of the
+// round-trip estimate: the timeout stays near its floor instead of growing
+// with every loss (which made each loss cost more, and so on).
+TEST(UdpEngine, LateAcknowledgementsDoNotInflateTheTimeout) {
+  engine_config c = test_config();
+  network net(2, c, 65507);
+  net.nodes[1]->reply_to_requests = true;
+  net.loss = 0.1;
+  for (int i = 0; i < 300; ++i) {
+    const am_word a[1] = {static_cast<am_word>(i)};
+    ASSERT_EQ(net.nodes[0]->e->send(1, true, am_kind::short_msg, false, 3, a, 1, nullptr, 0,
+                                    nullptr, net.now),
+              am_status::ok);
+    const std::size_t want = static_cast<std::size_t>(i) + 1;
+    for (int g = 0; net.nodes[0]->got.size() < want; ++g) {
+      ASSERT_LT(g, 100000);
+      net.step(5'000);
+    }
+  }
+  // Floor: srtt (~40 us here) + delayed-acknowledgement wait (150 us) + 2 ticks (200 us).
+  EXPECT_LT(net.nodes[0]->e->rto_ns(1), 600'000u);
+  EXPECT_LT(net.nodes[1]->e->rto_ns(0), 600'000u);
+  EXPECT_GT(net.nodes[0]->e->stats().retransmits_timeout + net.nodes[1]->e->stats().retransmits_timeout, 0u);
+}
+
 TEST(UdpEngine, BacksOffExponentiallyAndReportsSilence) {
   engine_config c = test_config();
   c.rto_min_ns = 1'000'000;

@@ -182,6 +182,8 @@ class engine {
     bool in_active = false;
     // receiving
     std::uint64_t cum = 1;  ///< every seq < cum has arrived
+    std::uint64_t largest_seq = 0;  ///< highest seq that has arrived
+    std::uint64_t largest_at = 0;   ///< when it arrived (ns): acknowledgements report their delay
     std::uint64_t bitmap[receive_window / 64] = {};
     std::uint64_t last_heard = 0;
     std::uint32_t owed = 0;  ///< datagrams received since our last acknowledgement
@@ -205,12 +207,12 @@ class engine {
   int run_timers(std::uint64_t now);
   bool ensure_ring(peer& o);
   std::size_t chunk_bytes(const peer& o) const noexcept;
-  void fill_ack_fields(int q, wire_header& h) noexcept;
+  void fill_ack_fields(int q, wire_header& h, std::uint64_t now) noexcept;
   void transmit(int q, std::uint64_t first, std::uint64_t last, std::uint64_t now, bool retransmit);
   void transmit_new(int q, std::uint64_t now);
   void send_ack(int q, std::uint64_t now, bool heartbeat);
   bool apply_ack(int q, const wire_header& h, std::uint64_t now);
-  void mark_received(peer& in, std::uint64_t seq) noexcept;
+  void mark_received(peer& in, std::uint64_t seq, std::uint64_t now) noexcept;
   bool has(const peer& in, std::uint64_t seq) const noexcept {
     return (in.bitmap[(seq & (receive_window - 1)) >> 6] >> (seq & 63)) & 1;
   }

@@ -61,7 +61,8 @@ struct wire_header {
   std::uint16_t handler;   ///< data: handler index (or internal opcode)
   std::uint16_t reserved1; ///< zero
   std::uint32_t payload;   ///< payload bytes in this datagram (after the argument words)
-  std::uint32_t reserved2; ///< zero
+  std::uint32_t ack_delay; ///< µs between the arrival of the highest datagram acknowledged
+                           ///< here and this datagram's sending (0 with flag_no_ack)
   std::uint64_t seq;       ///< data: sequence number (from 1, per ordered pair); else 0
   std::uint64_t ack;       ///< every seq < ack from dst to src has arrived
   std::uint64_t sack[2];   ///< bit i (of 128): seq ack+1+i has arrived
