@@ -78,6 +78,33 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/// How a latency row turns a run into one number: the mean over the run, or
+/// the median over batches of `batch` events (robust against the preemption
+/// of a loaded machine: a batch that lost the processor drops out, as it does
+/// for every member alike). `--stat mean|median`.
+enum class statistic { mean, batch_median };
+statistic latency_stat = statistic::batch_median;
+constexpr long batch = 16;
+
+/// Time `iters` calls of step(i); nanoseconds per call by `latency_stat`.
+template <class Step>
+double timed(long iters, Step&& step) {
+  if (latency_stat == statistic::mean) {
+    const auto t0 = now_ns();
+    for (long i = 0; i < iters; ++i) step(i);
+    return static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+  }
+  std::vector<double> batches;
+  batches.reserve(static_cast<std::size_t>(iters / batch + 1));
+  for (long i = 0; i < iters;) {
+    const long n = std::min(batch, iters - i);
+    const auto t0 = now_ns();
+    for (long k = 0; k < n; ++k) step(i++);
+    batches.push_back(static_cast<double>(now_ns() - t0) / static_cast<double>(n));
+  }
+  return median(std::move(batches));
+}
+
 /// One member of a comparison: what each processor runs for one timed run of
 /// `iters` events; processor 0 returns nanoseconds per event.
 struct member {
@@ -90,7 +117,16 @@ struct member {
 
 /// Run members interleaved, `runs` times (plus one warm-up run each), and
 /// return per-member samples (valid on processor 0).
+std::string rows_filter;  ///< --rows SUBSTRING: only the rows whose name contains it (and row 0)
+
 std::vector<std::vector<double>> compare(std::vector<member>& members, long iters) {
+  if (!rows_filter.empty()) {
+    std::vector<member> kept;
+    for (std::size_t i = 0; i < members.size(); ++i)
+      if (i == 0 || members[i].name.find(rows_filter) != std::string::npos)
+        kept.push_back(members[i]);
+    members = std::move(kept);
+  }
   std::vector<std::vector<double>> samples(members.size());
   for (int r = -1; r < runs; ++r) {
     for (std::size_t i = 0; i < members.size(); ++i) {
@@ -151,12 +187,10 @@ unsigned char* raw_window_base = nullptr;
 
 double raw_pingpong(long iters) {
   char x[8] = {};
-  const auto t0 = now_ns();
-  for (long i = 0; i < iters; ++i) {
+  return timed(iters, [&x](long) {
     MPI_Send(x, 8, MPI_BYTE, 1, 7, MPI_COMM_WORLD);
     MPI_Recv(x, 8, MPI_BYTE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  return static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+  });
 }
 void raw_pingpong_partner(long iters) {
   char x[8] = {};
@@ -241,12 +275,20 @@ double cache_line_roundtrip() {
 // ---- splitc pieces -----------------------------------------------------------
 
 /// A splitc member: processor 0 times `event` iters times (plus `finish`),
-/// then stops the servers.
+/// then stops the servers. A round-trip member (one event completes before
+/// the next starts) is timed by `timed`, so by `latency_stat`.
 member splitc_member(std::string name, std::function<void(long)> event,
-                     std::function<void(long)> finish = [](long) {}) {
+                     std::function<void(long)> finish = nullptr) {
+  const bool round_trip_member = !finish;
+  if (!finish) finish = [](long) {};
   member m;
   m.name = std::move(name);
-  m.lead = [event, finish](long iters) {
+  m.lead = [event, finish, round_trip_member](long iters) {
+    if (round_trip_member) {
+      const double t = timed(iters, event);
+      stop_others();
+      return t;
+    }
     const auto t0 = now_ns();
     for (long i = 0; i < iters; ++i) event(i);
     finish(iters);
@@ -270,62 +312,122 @@ void am_roundtrip(long) {
 // The NXAM pattern in bare MPI (no splitc): a ring of receives pre-posted
 // from MPI_ANY_SOURCE, the oldest tested, re-posted at the next poll; sends by
 // MPI_Isend. What the backend's design costs before any code of its own.
+// `--only nxam` measures the variants of the pattern (ring_options) that the
+// backend could use, side by side (docs/mpi.md).
 MPI_Comm ring_comm = MPI_COMM_NULL;
-constexpr int ring_slots = 64;
-unsigned char ring_buffers[ring_slots][256];
-MPI_Request ring_requests[ring_slots];
+constexpr int ring_max = 256;
+int ring_slots = 64;
+unsigned char ring_buffers[ring_max][256];
+MPI_Request ring_requests[ring_max];
 long ring_head = 0, ring_reposted = 0;
-void ring_open() {
-  for (int i = 0; i < ring_slots; ++i)
-    MPI_Irecv(ring_buffers[i], 256, MPI_BYTE, MPI_ANY_SOURCE, 5, ring_comm, &ring_requests[i]);
+enum class ring_send_mode { isend_test, isend_untested, send, rsend };
+struct ring_options {
+  bool any_source = true;   ///< MPI_ANY_SOURCE, or the one peer
+  bool persistent = false;  ///< MPI_Recv_init once, MPI_Start to re-post
+  bool repost_now = false;  ///< re-post as soon as a message is seen (not at the next poll)
+  ring_send_mode send = ring_send_mode::isend_test;
+  bool wait = false;        ///< MPI_Wait on the oldest receive instead of polling it with MPI_Test
+  int slots = 64;           ///< receives posted (at most ring_max)
+};
+ring_options ring_opt;
+void ring_post(int i, int peer) {
+  if (ring_opt.persistent) {
+    MPI_Start(&ring_requests[i]);
+  } else {
+    MPI_Irecv(ring_buffers[i], 256, MPI_BYTE, ring_opt.any_source ? MPI_ANY_SOURCE : peer, 5,
+              ring_comm, &ring_requests[i]);
+  }
+}
+void ring_open(int peer) {
+  ring_slots = ring_opt.slots;
+  for (int i = 0; i < ring_slots; ++i) {
+    if (ring_opt.persistent)
+      MPI_Recv_init(ring_buffers[i], 256, MPI_BYTE, ring_opt.any_source ? MPI_ANY_SOURCE : peer,
+                    5, ring_comm, &ring_requests[i]);
+    ring_post(i, peer);
+  }
   ring_head = ring_reposted = 0;
 }
 void ring_close() {
   for (int i = 0; i < ring_slots; ++i) {
     if (ring_requests[i] == MPI_REQUEST_NULL) continue;
-    MPI_Cancel(&ring_requests[i]);
-    MPI_Wait(&ring_requests[i], MPI_STATUS_IGNORE);
+    // (an inactive persistent request tests as complete)
+    int flag = 0;
+    MPI_Test(&ring_requests[i], &flag, MPI_STATUS_IGNORE);
+    if (!flag) {
+      MPI_Cancel(&ring_requests[i]);
+      MPI_Wait(&ring_requests[i], MPI_STATUS_IGNORE);
+    }
+    if (ring_opt.persistent) MPI_Request_free(&ring_requests[i]);
   }
 }
-bool ring_poll() {
-  while (ring_reposted < ring_head) {
-    const int i = static_cast<int>(ring_reposted++ % ring_slots);
-    MPI_Irecv(ring_buffers[i], 256, MPI_BYTE, MPI_ANY_SOURCE, 5, ring_comm, &ring_requests[i]);
-  }
+bool ring_poll(int peer) {
+  while (ring_reposted < ring_head) ring_post(static_cast<int>(ring_reposted++ % ring_slots), peer);
   int done = 0;
-  MPI_Test(&ring_requests[ring_head % ring_slots], &done, MPI_STATUS_IGNORE);
-  if (done) ++ring_head;
+  if (ring_opt.wait) {
+    MPI_Wait(&ring_requests[ring_head % ring_slots], MPI_STATUS_IGNORE);
+    done = 1;
+  } else {
+    MPI_Test(&ring_requests[ring_head % ring_slots], &done, MPI_STATUS_IGNORE);
+  }
+  if (done) {
+    ++ring_head;
+    if (ring_opt.repost_now) ring_post(static_cast<int>(ring_reposted++ % ring_slots), peer);
+  }
   return done != 0;
 }
 void ring_send(int to) {
   static unsigned char packet[24];
   MPI_Request r;
   int done = 0;
-  MPI_Isend(packet, sizeof packet, MPI_BYTE, to, 5, ring_comm, &r);
-  MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+  switch (ring_opt.send) {
+    case ring_send_mode::isend_test:
+      MPI_Isend(packet, sizeof packet, MPI_BYTE, to, 5, ring_comm, &r);
+      MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+      break;
+    case ring_send_mode::isend_untested:  // leaks nothing with ob1's inline sends
+      MPI_Isend(packet, sizeof packet, MPI_BYTE, to, 5, ring_comm, &r);
+      MPI_Request_free(&r);
+      break;
+    case ring_send_mode::send: MPI_Send(packet, sizeof packet, MPI_BYTE, to, 5, ring_comm); break;
+    case ring_send_mode::rsend: MPI_Rsend(packet, sizeof packet, MPI_BYTE, to, 5, ring_comm); break;
+  }
 }
 double ring_roundtrip(long iters) {
-  ring_open();
+  ring_open(1);
   MPI_Barrier(ring_comm);
-  const auto t0 = now_ns();
-  for (long i = 0; i < iters; ++i) {
+  const double t = timed(iters, [](long) {
     ring_send(1);
-    while (!ring_poll()) {
+    while (!ring_poll(1)) {
     }
-  }
-  const double t = static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+  });
+  MPI_Barrier(ring_comm);
   ring_close();
   return t;
 }
 void ring_roundtrip_partner(long iters) {
-  ring_open();
+  ring_open(0);
   MPI_Barrier(ring_comm);
   for (long i = 0; i < iters; ++i) {
-    while (!ring_poll()) {
+    while (!ring_poll(0)) {
     }
     ring_send(0);
   }
+  MPI_Barrier(ring_comm);
   ring_close();
+}
+member ring_member(std::string name, ring_options o) {
+  member m;
+  m.name = std::move(name);
+  m.lead = [o](long iters) {
+    ring_opt = o;
+    return ring_roundtrip(iters);
+  };
+  m.partner = [o](long iters) {
+    ring_opt = o;
+    ring_roundtrip_partner(iters);
+  };
+  return m;
 }
 
 // The backend alone, without the core: request_short / reply_short / poll
@@ -353,14 +455,12 @@ void raw_am_deliver(void*, const splitc::am_message& m) {
 double backend_roundtrip(long iters) {
   const splitc::am_sink sink{nullptr, raw_am_deliver};
   const u64 one = 1;
-  const auto t0 = now_ns();
-  for (long i = 0; i < iters; ++i) {
+  const double t = timed(iters, [&sink, &one](long) {
     const u64 want = raw_am_replies + 1;
     while (backend().request_short(1, raw_handler, &one, 1) != splitc::am_status::ok)
       backend().poll(sink);
     while (raw_am_replies < want) backend().poll(sink);
-  }
-  const double t = static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+  });
   const u64 stop = ~u64{0};
   while (backend().request_short(1, raw_handler, &stop, 1) != splitc::am_status::ok)
     backend().poll(sink);
@@ -385,7 +485,7 @@ void latency_section(double cache_line) {
   }
   std::vector<member> m;
   m.push_back({"raw MPI ping-pong round trip (8 B)", raw_pingpong, raw_pingpong_partner});
-  m.push_back({"bare MPI: pre-posted ring, Isend", ring_roundtrip, ring_roundtrip_partner});
+  m.push_back(ring_member("bare MPI: pre-posted ring, Isend", ring_options{}));
   m.push_back({"backend alone: request_short+reply_short", backend_roundtrip,
                backend_roundtrip_partner});
   m.push_back(splitc_member("splitc AM round trip (request+reply)", am_roundtrip));
@@ -399,9 +499,12 @@ void latency_section(double cache_line) {
   const long iters = quick ? 500 : 4000;
   auto s = compare(m, iters);
   print_latency_rows(m, s, 0);
-  if (me == 0) {
+  std::size_t am_row = 0;
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m[i].name.rfind("splitc AM round trip", 0) == 0) am_row = i;
+  if (me == 0 && am_row != 0) {
     std::vector<double> ratios;
-    for (std::size_t r = 0; r < s[0].size(); ++r) ratios.push_back(s[3][r] / s[0][r]);
+    for (std::size_t r = 0; r < s[0].size(); ++r) ratios.push_back(s[am_row][r] / s[0][r]);
     std::printf("\nThe AM layer adds %.0f %% to MPI's round trip (seed: NXAM/MPL added 13-35 %% "
                 "to message passing).\n",
                 (median(ratios) - 1) * 100);
@@ -460,9 +563,10 @@ void latency_section(double cache_line) {
       "splitc put (N, then sync)",
       [](long i) { splitc::put(splitc::toglobal(1, &cells[i % 4096]), static_cast<u64>(i)); },
       [](long) { splitc::sync(); }));
-  o.push_back(splitc_member("splitc store (N, issue only)", [](long i) {
-    splitc::store(splitc::toglobal(1, &cells[i % 4096]), static_cast<u64>(i));
-  }));
+  o.push_back(splitc_member(
+      "splitc store (N, issue only)",
+      [](long i) { splitc::store(splitc::toglobal(1, &cells[i % 4096]), static_cast<u64>(i)); },
+      [](long) {}));
   // The stores' completion, outside the timing: everyone agrees they are in.
   for (auto& mm : o) {
     if (mm.name.rfind("splitc store", 0) == 0) {
@@ -481,6 +585,59 @@ void latency_section(double cache_line) {
   }
   auto so = compare(o, quick ? 500 : 2000);
   print_latency_rows(o, so, 0);
+}
+
+/// The variants of the NXAM pattern in bare MPI, against the raw ping-pong.
+void nxam_section(double cache_line) {
+  if (me == 0) {
+    std::printf("\n### The NXAM pattern in bare MPI, variants (round trip, µs; "
+                "cache-line round trip %.3f µs)\n\n",
+                cache_line / 1e3);
+    std::printf("| %-40s | %10s | %10s | %7s |\n", "variant", "median", "min", "× ref");
+    std::printf("|%s|%s|%s|%s|\n", std::string(42, '-').c_str(), std::string(12, '-').c_str(),
+                std::string(12, '-').c_str(), std::string(9, '-').c_str());
+  }
+  using mode = ring_send_mode;
+  std::vector<member> m;
+  m.push_back({"raw MPI ping-pong round trip (8 B)", raw_pingpong, raw_pingpong_partner});
+  m.push_back(ring_member("any source, Isend+Test (the backend's)", {}));
+  m.push_back(ring_member("any source, Isend, Request_free", {true, false, false, mode::isend_untested}));
+  m.push_back(ring_member("any source, Send", {true, false, false, mode::send}));
+  m.push_back(ring_member("any source, Rsend", {true, false, false, mode::rsend}));
+  m.push_back(ring_member("one source, Isend+Test", {false, false, false, mode::isend_test}));
+  m.push_back(ring_member("one source, Send", {false, false, false, mode::send}));
+  m.push_back(ring_member("any source, persistent, Isend+Test", {true, true, false, mode::isend_test}));
+  m.push_back(ring_member("any source, persistent, Send", {true, true, false, mode::send}));
+  m.push_back(ring_member("any source, re-post at once, Send", {true, false, true, mode::send}));
+  m.push_back(ring_member("any source, persistent, Send, MPI_Wait",
+                          {true, true, false, mode::send, true}));
+  m.push_back(ring_member("one source, Send, MPI_Wait", {false, false, false, mode::send, true}));
+  for (int slots : {2, 8, 128, 256})
+    m.push_back(ring_member("any source, persistent, Send, " + std::to_string(slots) + " slots",
+                            {true, true, false, mode::send, false, slots}));
+  m.push_back({"backend alone: request_short+reply_short", backend_roundtrip,
+               backend_roundtrip_partner});
+  {
+    // The same with every packet sent by MPI_Isend (blocking_send_max 0).
+    member x{"backend alone, packets by Isend+Test", nullptr, nullptr};
+    x.lead = [](long iters) {
+      const std::size_t saved = backend().tune().blocking_send_max;
+      backend().tune().blocking_send_max = 0;
+      const double t = backend_roundtrip(iters);
+      backend().tune().blocking_send_max = saved;
+      return t;
+    };
+    x.partner = [](long iters) {
+      const std::size_t saved = backend().tune().blocking_send_max;
+      backend().tune().blocking_send_max = 0;
+      backend_roundtrip_partner(iters);
+      backend().tune().blocking_send_max = saved;
+    };
+    m.push_back(x);
+  }
+  m.push_back(splitc_member("splitc AM round trip (request+reply)", am_roundtrip));
+  auto s = compare(m, quick ? 500 : 4000);
+  print_latency_rows(m, s, 0);
 }
 
 void bandwidth_section() {
@@ -711,6 +868,11 @@ int main(int argc, char** argv) {
       sizes_min = std::strtoull(argv[++i], nullptr, 0);
     } else if (a == "--sizes-max" && i + 1 < argc) {
       sizes_max = std::strtoull(argv[++i], nullptr, 0);
+    } else if (a == "--rows" && i + 1 < argc) {
+      rows_filter = argv[++i];
+    } else if (a == "--stat" && i + 1 < argc) {
+      latency_stat = std::string_view(argv[++i]) == "mean" ? statistic::mean
+                                                           : statistic::batch_median;
     } else if (a == "--only" && i + 1 < argc) {
       ++i;  // handled below
     }
@@ -738,16 +900,21 @@ int main(int argc, char** argv) {
     std::printf("## splitc-mpi-bench: backend %s, %d processes\n\n", splitc::backend_name(), P);
     std::printf("- MPI: %s\n", backend().library_version().c_str());
     std::printf("- backend: packet %zu B, %d credits, max_long %zu B, long protocol %d "
-                "(rendezvous from %zu B, RMA from %zu B), window %s, barrier %s\n",
+                "(rendezvous from %zu B, RMA from %zu B), window %s, barrier %s, "
+                "MPI_Send up to %zu B, %s receives\n",
                 t.packet_bytes, t.credits, mpi::mpi_backend::max_long_bytes,
                 static_cast<int>(t.long_mode), t.rendezvous_min, t.rma_min,
                 backend().has_window() ? "yes" : "no",
-                t.barrier == mpi::barrier_protocol::ibarrier ? "ibarrier" : "dissemination");
-    std::printf("- runs per row: %d (median reported; ratios are medians of per-run ratios)\n",
-                runs);
+                t.barrier == mpi::barrier_protocol::ibarrier ? "ibarrier" : "dissemination",
+                t.blocking_send_max, t.persistent ? "persistent" : "MPI_Irecv");
+    std::printf("- runs per row: %d (median reported; ratios are medians of per-run ratios); "
+                "round trips per run: %s\n",
+                runs,
+                latency_stat == statistic::mean ? "mean" : "median of batches of 16");
     std::fflush(stdout);
   }
   if (only.empty() || only == "latency") latency_section(cache_line);
+  if (only == "nxam") nxam_section(cache_line);
   if (only.empty() || only == "bandwidth") bandwidth_section();
   if (only.empty() || only == "protocols") protocol_section();
   if (only.empty() || only == "collectives") collective_section();

@@ -87,6 +87,9 @@ void read_tuning(tuning& t, int procs) {
 #endif
   t.stage_limit = env_size("SPLITC_MPI_STAGE_LIMIT", t.stage_limit);
   if (t.stage_limit < mpi_backend::max_long_bytes) t.stage_limit = mpi_backend::max_long_bytes;
+  t.blocking_send_max = std::min(env_size("SPLITC_MPI_BLOCKING_SEND_MAX", t.blocking_send_max),
+                                 small_packet_max);
+  t.persistent = env_number("SPLITC_MPI_PERSISTENT", t.persistent ? 1 : 0) != 0;
   if (const char* v = std::getenv("SPLITC_MPI_BARRIER"); v != nullptr && *v != '\0') {
     const std::string_view s = v;
     if (s == "ibarrier") t.barrier = barrier_protocol::ibarrier;
@@ -175,6 +178,7 @@ void on_process_exit(int status, void*) {
 struct mpi_backend::recv_slot {
   unsigned char* buffer = nullptr;
   MPI_Request request = MPI_REQUEST_NULL;  ///< the pre-posted packet receive
+  bool active = false;                     ///< its receive is posted (persistent: started)
   MPI_Request data = MPI_REQUEST_NULL;     ///< its payload, when it travels separately
   void* data_buffer = nullptr;             ///< medium payload received separately (owned)
   int source = -1;
@@ -187,7 +191,8 @@ struct mpi_backend::mpi_state {
   std::vector<MPI_Request> send_requests;
 };
 
-mpi_backend::recv_slot& mpi_backend::slot_at(std::uint64_t seq) noexcept {
+[[gnu::always_inline]] inline mpi_backend::recv_slot& mpi_backend::slot_at(
+    std::uint64_t seq) noexcept {
   return m_->slots[seq & slot_mask_];
 }
 
@@ -323,8 +328,14 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
     m_->slots.resize(n);
     slot_mask_ = n - 1;
     for (std::size_t i = 0; i < n; ++i) {
-      m_->slots[i].buffer = slot_memory_.data() + i * tuning_.packet_bytes;
-      repost(m_->slots[i]);
+      recv_slot& s = m_->slots[i];
+      s.buffer = slot_memory_.data() + i * tuning_.packet_bytes;
+      if (tuning_.persistent) {
+        check(MPI_Recv_init(s.buffer, static_cast<int>(tuning_.packet_bytes), MPI_BYTE,
+                            MPI_ANY_SOURCE, packet_tag, m_->comm, &s.request),
+              "MPI_Recv_init");
+      }
+      repost(s);
     }
   }
 }
@@ -339,9 +350,14 @@ mpi_backend::~mpi_backend() {
 // ---- receiving ------------------------------------------------------------------
 
 void mpi_backend::repost(recv_slot& s) {
-  check(MPI_Irecv(s.buffer, static_cast<int>(tuning_.packet_bytes), MPI_BYTE, MPI_ANY_SOURCE,
-                  packet_tag, m_->comm, &s.request),
-        "MPI_Irecv");
+  if (tuning_.persistent) {
+    check(MPI_Start(&s.request), "MPI_Start");
+  } else {
+    check(MPI_Irecv(s.buffer, static_cast<int>(tuning_.packet_bytes), MPI_BYTE, MPI_ANY_SOURCE,
+                    packet_tag, m_->comm, &s.request),
+          "MPI_Irecv");
+  }
+  s.active = true;
 }
 
 // Look at the next packet, if it has arrived: take its credits, count
@@ -353,10 +369,15 @@ bool mpi_backend::advance_scan() {
   int done = 0;
   check(MPI_Test(&s.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
   if (done == 0) return false;
+  arrived(s);
+  return true;
+}
+
+void mpi_backend::arrived(recv_slot& s) {
+  s.active = false;
   s.source = reinterpret_cast<const packet_header*>(s.buffer)->source;
   preprocess(s);
   ++scan_;
-  return true;
 }
 
 void mpi_backend::preprocess(recv_slot& s) {
@@ -445,7 +466,7 @@ void mpi_backend::retire(recv_slot& s, am_sink* sink) {
   if (counted) {
     int& owed = owed_[static_cast<std::size_t>(source)];
     if (++owed >= credit_threshold_) {
-      if (!send_control(source, wire::control_credit, 0)) credits_owed_ = true;
+      if (!send_control(source, wire::control_credit, 0)) credits_owed_ = busy_ = true;
     }
   }
 }
@@ -472,7 +493,28 @@ int mpi_backend::deliver_loopback(am_sink sink) {
   return handled;
 }
 
+// The idle poll, the loop every waiting processor spins in, is kept to one
+// MPI_Test and a few loads: a message is noticed on average half a poll
+// after it lands, so every instruction here is latency (docs/mpi.md).
 int mpi_backend::poll(am_sink sink) {
+  if (!busy_ && scan_ == head_ && reposted_ == head_) [[likely]] {
+    recv_slot& s = slot_at(scan_);
+    int done = 0;
+    check(MPI_Test(&s.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done == 0) return 0;
+    arrived(s);
+    // The common arrival, a message complete in its packet: deliver it here.
+    const std::uint8_t type = reinterpret_cast<const packet_header*>(s.buffer)->type;
+    if ((type & wire::control_bit) == 0 && wire::mode_of(type) != wire::mode_data) [[likely]] {
+      retire(s, &sink);
+      ++head_;
+      return 1;
+    }
+  }
+  return poll_full(sink);
+}
+
+int mpi_backend::poll_full(am_sink sink) {
   int handled = 0;
   if (!loopback_.empty()) handled += deliver_loopback(sink);
   if (m_->slots.empty()) return handled;
@@ -502,6 +544,7 @@ int mpi_backend::poll(am_sink sink) {
   }
   if (!m_->send_requests.empty()) reclaim_sends();
   if (credits_owed_) flush_owed_credits();
+  busy_ = m_->slots.empty() || !loopback_.empty() || !m_->send_requests.empty() || credits_owed_;
   return handled;
 }
 
@@ -510,7 +553,7 @@ void mpi_backend::flush_owed_credits() {
   for (proc_t q = 0; q < procs_; ++q) {
     if (owed_[static_cast<std::size_t>(q)] >= credit_threshold_ &&
         !send_control(q, wire::control_credit, 0))
-      credits_owed_ = true;
+      credits_owed_ = busy_ = true;
   }
 }
 
@@ -535,6 +578,7 @@ unsigned char* mpi_backend::take_buffer() {
 void mpi_backend::track(void* request_ptr, unsigned char* buffer, void* staging,
                         std::size_t staged) {
   ++stats_.sends_tracked;
+  busy_ = true;
   m_->send_requests.push_back(*static_cast<MPI_Request*>(request_ptr));
   send_meta_.push_back({buffer, staging, staged});
 }
@@ -641,6 +685,26 @@ bool mpi_backend::rma_target(proc_t, const void* dst, std::size_t len) const noe
          a - segment_base_ <= segment_size_ - len;
 }
 
+// Send a packet buffer and take it back when MPI is done with it. Small
+// packets go by a blocking MPI_Send: below the eager limit it returns as soon
+// as the data is copied out (with Open MPI's ob1, by the same inline path as
+// MPI_Isend, but without a request to test and free); the receive waiting
+// for it is pre-posted anyway. Larger ones by MPI_Isend, tracked until done.
+void mpi_backend::transmit(proc_t p, unsigned char* b, std::size_t bytes) {
+  ++stats_.packets_sent;
+  if (bytes <= tuning_.blocking_send_max) [[likely]] {
+    check(MPI_Send(b, static_cast<int>(bytes), MPI_BYTE, p, packet_tag, m_->comm), "MPI_Send");
+    free_buffers_.push_back(b);
+    return;
+  }
+  MPI_Request r;
+  check(MPI_Isend(b, static_cast<int>(bytes), MPI_BYTE, p, packet_tag, m_->comm, &r), "MPI_Isend");
+  int done = 0;
+  check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
+  if (done != 0) free_buffers_.push_back(b);
+  else track(&r, b, nullptr, 0);
+}
+
 bool mpi_backend::send_control(proc_t p, std::uint8_t type, std::uint64_t value) {
   unsigned char* b = take_buffer();
   if (b == nullptr) return false;
@@ -652,21 +716,16 @@ bool mpi_backend::send_control(proc_t p, std::uint8_t type, std::uint64_t value)
   h->credits = static_cast<std::uint32_t>(owed);
   h->length = static_cast<std::uint32_t>(value);
   h->source = myproc_;
-  MPI_Request r;
-  check(MPI_Isend(b, sizeof(packet_header), MPI_BYTE, p, packet_tag, m_->comm, &r), "MPI_Isend");
+  transmit(p, b, sizeof(packet_header));
   owed = 0;
-  ++stats_.packets_sent;
   if (type == wire::control_credit) ++stats_.credit_packets;
-  int done = 0;
-  check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
-  if (done != 0) free_buffers_.push_back(b);
-  else track(&r, b, nullptr, 0);
   return true;
 }
 
 am_status mpi_backend::send_self(bool is_request, am_kind kind, handler_id h, const am_word* a,
                                  int n, const void* src, std::size_t len, void* dst) {
   loop_message& m = loopback_.emplace_back();
+  busy_ = true;
   m.is_request = is_request;
   m.kind = kind;
   m.handler = h;
@@ -688,7 +747,12 @@ am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
                             const am_word* a, int n, const void* src, std::size_t len, void* dst) {
   const auto pi = static_cast<std::size_t>(p);
   const std::size_t bytes = wire::prefix_bytes(kind, n) + len;
-  if (p == myproc_ || bytes > tuning_.packet_bytes || free_buffers_.empty()) [[unlikely]]
+  // Small packets are built on the stack and go by MPI_Send (transmit);
+  // others need a packet buffer that lives until MPI is done with it.
+  alignas(16) unsigned char small[small_packet_max];
+  const bool blocking = bytes <= tuning_.blocking_send_max && bytes <= small_packet_max;
+  if (p == myproc_ || bytes > tuning_.packet_bytes || (!blocking && free_buffers_.empty()))
+      [[unlikely]]
     return send_packet(p, is_request, kind, h, a, n, src, len, dst);
   if (is_request) {
     if (credits_[pi] <= 0) [[unlikely]] {
@@ -697,8 +761,11 @@ am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
     }
     --credits_[pi];
   }
-  unsigned char* b = free_buffers_.back();
-  free_buffers_.pop_back();
+  unsigned char* b = small;
+  if (!blocking) {
+    b = free_buffers_.back();
+    free_buffers_.pop_back();
+  }
   auto* hdr = reinterpret_cast<packet_header*>(b);
   int& owed = owed_[pi];
   hdr->handler = static_cast<std::uint16_t>(h);
@@ -716,13 +783,12 @@ am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
   }
   for (int i = 0; i < n; ++i) w[i] = a[i];
   if (len != 0) std::memcpy(w + n, src, len);
-  MPI_Request r;
-  check(MPI_Isend(b, static_cast<int>(bytes), MPI_BYTE, p, packet_tag, m_->comm, &r), "MPI_Isend");
-  ++stats_.packets_sent;
-  int done = 0;
-  check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
-  if (done != 0) free_buffers_.push_back(b);
-  else track(&r, b, nullptr, 0);
+  if (blocking) {
+    ++stats_.packets_sent;
+    check(MPI_Send(b, static_cast<int>(bytes), MPI_BYTE, p, packet_tag, m_->comm), "MPI_Send");
+  } else {
+    transmit(p, b, bytes);
+  }
   return am_status::ok;
 }
 
@@ -812,15 +878,9 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
     bytes += len;
     if (kind == am_kind::long_msg) ++stats_.inline_longs;
   }
-  MPI_Request r;
-  check(MPI_Isend(b, static_cast<int>(bytes), MPI_BYTE, p, packet_tag, m_->comm, &r), "MPI_Isend");
+  transmit(p, b, bytes);
   owed = 0;
   if (is_request) --credits_[pi];
-  ++stats_.packets_sent;
-  int done = 0;
-  check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
-  if (done != 0) free_buffers_.push_back(b);
-  else track(&r, b, nullptr, 0);
 
   if (how == long_protocol::staged) {
     std::memcpy(staging, src, len);
@@ -922,10 +982,12 @@ void mpi_backend::quiesce() {
     wait.pause();
   }
   for (recv_slot& s : m_->slots) {
-    if (s.request != MPI_REQUEST_NULL) {
+    if (s.active) {
       MPI_Cancel(&s.request);
       MPI_Wait(&s.request, MPI_STATUS_IGNORE);
+      s.active = false;
     }
+    if (s.request != MPI_REQUEST_NULL) MPI_Request_free(&s.request);  // persistent
     if (s.data != MPI_REQUEST_NULL) MPI_Wait(&s.data, MPI_STATUS_IGNORE);
     std::free(s.data_buffer);
     s.data_buffer = nullptr;

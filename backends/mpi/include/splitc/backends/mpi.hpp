@@ -69,6 +69,9 @@ enum class barrier_protocol : std::uint8_t {
   dissemination,  ///< log2(P) rounds of backend packets
 };
 
+/// The largest packet sent by a blocking MPI_Send (tuning::blocking_send_max).
+inline constexpr std::size_t small_packet_max = 512;
+
 /// Run-time tunables, read from the environment at start-up
 /// (SPLITC_MPI_* variables, backends/mpi/README.md); a benchmark may change
 /// them between phases on every process alike.
@@ -81,6 +84,13 @@ struct tuning {
   std::size_t rma_min = 0;          ///< automatic: longs into a peer's segment from this size by RMA (0: never)
   std::size_t stage_limit = 64 << 20;  ///< bytes of staged sends in flight, at most
   barrier_protocol barrier = barrier_protocol::dissemination;
+  /// Packets up to this size (at most small_packet_max) go by a blocking
+  /// MPI_Send (small, eager: it returns at once and needs no request);
+  /// larger ones by MPI_Isend. 0: always MPI_Isend. Measured in docs/mpi.md.
+  std::size_t blocking_send_max = 256;
+  /// The ring's receives are persistent (MPI_Recv_init once, MPI_Start to
+  /// re-post) rather than a new MPI_Irecv each time. Read at start-up only.
+  bool persistent = true;
 };
 
 /// Counters for tests and reports.
@@ -194,6 +204,7 @@ class mpi_backend {
   am_status send_self(bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
                       const void* src, std::size_t len, void* dst);
   bool send_control(proc_t p, std::uint8_t type, std::uint64_t value);
+  void transmit(proc_t p, unsigned char* packet, std::size_t bytes);
   unsigned char* take_buffer();
   void track(void* request, unsigned char* buffer, void* staging, std::size_t staged);
   static std::size_t stage_capacity(std::size_t len) noexcept;
@@ -205,6 +216,8 @@ class mpi_backend {
 
   recv_slot& slot_at(std::uint64_t seq) noexcept;
   bool advance_scan();
+  void arrived(recv_slot& s);
+  int poll_full(am_sink sink);
   void look_ahead();
   void preprocess(recv_slot& s);
   void retire(recv_slot& s, am_sink* sink);
@@ -240,6 +253,7 @@ class mpi_backend {
   std::uint64_t head_ = 0;  ///< next packet to deliver
   std::uint64_t scan_ = 0;  ///< next packet to examine (head_ <= scan_ < reposted_ + slots)
   std::uint64_t reposted_ = 0;  ///< packets before this have their receive posted again
+  bool busy_ = true;  ///< poll has more to do than test the next receive (loopback, sends, credits)
 
   // Sending: packet buffers, requests in flight, credits.
   std::vector<unsigned char*> free_buffers_;
