@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
       why_not = "not measured (--no-mpi)";
     else if (ref.empty())
       why_not = "not available: Open MPI was not found when splitc-bench was built";
-    ctx.mpi.configure(mpirun, ref, cfg.max_size, log, why_not);
+    ctx.mpi.configure(mpirun, ref, cfg.max_size, splitc::procs(), log, why_not);
     ctx.have_gnuplot = !cfg.no_plots && gnuplot_works(cfg.gnuplot);
 
     const std::time_t now = std::time(nullptr);

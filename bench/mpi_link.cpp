@@ -17,7 +17,8 @@ extern char** environ;
 namespace bench {
 
 void mpi_link::configure(std::string mpirun, std::string reference, std::size_t max_size,
-                         std::string log_path, std::string why_not) {
+                         int procs, std::string log_path, std::string why_not) {
+  procs_ = procs;
   mpirun_ = std::move(mpirun);
   reference_ = std::move(reference);
   max_size_ = max_size;
@@ -58,7 +59,7 @@ bool mpi_link::start() {
   }
   const std::string size = std::to_string(max_size_);
   std::vector<std::string> args = {mpirun_,  "--allow-run-as-root", "--oversubscribe",
-                                   "-np",    "2",
+                                   "-np",    std::to_string(procs_),
                                    "--bind-to", "none",
                                    "--mca",  "pml",
                                    "ob1",    "--mca",
@@ -100,9 +101,9 @@ bool mpi_link::start() {
   char line[512];
   while (std::fgets(line, sizeof line, from_) != nullptr) {
     if (std::strncmp(line, "@READY", 6) == 0) {
-      status_ = fmt::format("Open MPI reference: {} -np 2 --bind-to none --mca pml ob1 --mca "
-                            "btl self,vader --mca osc sm",
-                            mpirun_);
+      status_ = fmt::format("{} -np {} --bind-to none --mca pml ob1 --mca btl self,vader --mca "
+                            "osc sm {}",
+                            mpirun_, procs_, reference_);
       return true;
     }
   }

@@ -38,7 +38,8 @@ class mpi_link {
   ~mpi_link() { stop(); }
 
   /// `mpirun` and `reference` empty: not available (status says `why`).
-  void configure(std::string mpirun, std::string reference, std::size_t max_size,
+  /// `procs`: MPI processes (as many as splitc's, so collectives compare).
+  void configure(std::string mpirun, std::string reference, std::size_t max_size, int procs,
                  std::string log_path, std::string why_not = {});
   /// Starts the reference program if it is not running yet.
   bool available();
@@ -50,6 +51,7 @@ class mpi_link {
   bool start();
   std::string mpirun_, reference_, log_path_, status_ = "not started";
   std::size_t max_size_ = 0;
+  int procs_ = 2;
   bool tried_ = false, running_ = false;
   pid_t pid_ = -1;
   std::FILE* to_ = nullptr;
