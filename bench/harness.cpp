@@ -229,6 +229,11 @@ long context::mpi_iters(std::size_t size) const {
   const long by_size = static_cast<long>(bytes / static_cast<double>(std::max<std::size_t>(size, 1)));
   return std::clamp(by_size, 1L, cfg.quick ? 1000L : 2000L);
 }
+long context::mpi_window_iters(std::size_t size) const {
+  // An event is a window of up to 64 messages: a few dozen windows per run
+  // (small messages are latency-bound; more would only lengthen the run).
+  return std::min(mpi_iters(size * 64), cfg.smoke ? 1L : 32L);
+}
 int context::mpi_runs() const { return cfg.smoke ? 1 : cfg.quick ? 10 : 30; }
 
 // ---- rounds ----------------------------------------------------------------------

@@ -94,6 +94,8 @@ struct context {
   /// Lockstep plan for the MPI side and for collectives in this mode.
   long mpi_iters(std::size_t size) const;
   int mpi_runs() const;
+  /// Iterations of the windowed Isend/Irecv bandwidth (one event = a window).
+  long mpi_window_iters(std::size_t size) const;
 };
 
 // ---- processor 0 → processor 1 -----------------------------------------------

@@ -151,7 +151,8 @@ std::vector<row> measure_size(context& ctx, std::size_t s, const std::vector<con
 
   std::vector<mpi_command> cmds;
   for (const std::string& op : mpi_ops)
-    cmds.push_back({op, s, ctx.mpi_iters(s * (op == "bw_send" ? 64 : 1)), ctx.mpi_runs()});
+    cmds.push_back({op, s, op == "bw_send" ? ctx.mpi_window_iters(s) : ctx.mpi_iters(s),
+                    ctx.mpi_runs()});
   for (const mpi_result& m : ctx.mpi_round(cmds, true)) {
     summary st;
     st.mean = m.ns;

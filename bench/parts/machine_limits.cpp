@@ -50,7 +50,7 @@ std::vector<row> measure(context& ctx) {
   }
   ctx.progress(part, "Open MPI ping-pong and bandwidth");
   std::vector<mpi_command> cmds = {{"pingpong", 8, ctx.mpi_iters(8), ctx.mpi_runs()}};
-  for (std::size_t s : sizes) cmds.push_back({"bw_send", s, ctx.mpi_iters(s * 64), ctx.mpi_runs()});
+  for (std::size_t s : sizes) cmds.push_back({"bw_send", s, ctx.mpi_window_iters(s), ctx.mpi_runs()});
   for (const mpi_result& m : ctx.mpi_round(cmds, true)) {
     row r;
     r.part = part;
