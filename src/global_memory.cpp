@@ -4,6 +4,7 @@
 // transfers are cut into fragments of the backend's long-message size, and
 // the counter counts fragments (gets, puts) or bytes (stores).
 #include <splitc/detail/messaging.hpp>
+#include <splitc/detail/wait.hpp>
 #include <splitc/global_memory.hpp>
 
 #include <algorithm>
@@ -13,6 +14,8 @@ namespace splitc::detail {
 namespace {
 
 constexpr std::size_t fragment_bytes = active_backend::caps.max_long;
+/// Fragments of one get in flight at once (see get_am).
+constexpr std::int64_t get_window = 4;
 
 template <class T>
 T* as(am_word w) noexcept {
@@ -72,8 +75,15 @@ void register_global_memory_handlers(context& c) {
 void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, counter& ctr) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
-  // Each fragment is a short request answered by a long reply.
+  // Each fragment is a short request answered by a long reply. The owner
+  // answers inside its handler, which may not wait: replies that do not fit
+  // its backend's buffers are queued there as heap copies. So at most
+  // get_window fragments of one transfer are in flight (outside handlers):
+  // the pipe stays full and no reply is copied twice.
+  const std::int64_t base = ctr.value();
   for (std::size_t off = 0; off < len; off += fragment_bytes) {
+    if (!c.frame.active && ctr.value() - base >= get_window)
+      wait_until(c, "bulk_get", [&] { return ctr.value() - base < get_window; });
     const std::size_t n = std::min(fragment_bytes, len - off);
     const am_word a[4] = {word(s + off), n, word(d + off), word(&ctr)};
     ctr.add_local(1);
