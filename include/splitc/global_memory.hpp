@@ -65,8 +65,9 @@ inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::ui
 /// Inlined into each operation: `len` is a constant there, so the copy is
 /// a few fixed-size moves, not a call (it is half the sender's cost of a
 /// one-word store otherwise).
-inline void request_with_data(context& c, proc_t p, builtin handler, am_word a0, std::size_t len,
-                              am_word a2, const void* data) {
+[[gnu::always_inline]] inline void request_with_data(context& c, proc_t p, builtin handler,
+                                                     am_word a0, std::size_t len, am_word a2,
+                                                     const void* data) {
   am_word a[am_max_args];
   a[0] = a0;
   a[1] = len;
@@ -77,20 +78,20 @@ inline void request_with_data(context& c, proc_t p, builtin handler, am_word a0,
   request(c, am_kind::short_msg, p, id(handler), a, 3 + data_words);
 }
 
-inline void get_remote(context& c, void* dst, proc_t p, const void* src, std::size_t len,
+[[gnu::always_inline]] inline void get_remote(context& c, void* dst, proc_t p, const void* src, std::size_t len,
                        counter& ctr) {
   if (len > am_inline_bytes) return get_am(c, dst, p, src, len, ctr);
   const am_word a[4] = {as_word(src), len, as_word(dst), as_word(&ctr)};
   ctr.add_local(1);
   request(c, am_kind::short_msg, p, id(builtin::get_request), a, 4);
 }
-inline void put_remote(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+[[gnu::always_inline]] inline void put_remote(context& c, proc_t p, void* dst, const void* src, std::size_t len,
                        counter& ctr) {
   if (len > am_inline_bytes) return put_am(c, p, dst, src, len, ctr);
   ctr.add_local(1);
   request_with_data(c, p, builtin::put_request, as_word(dst), len, as_word(&ctr), src);
 }
-inline void store_remote(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+[[gnu::always_inline]] inline void store_remote(context& c, proc_t p, void* dst, const void* src, std::size_t len,
                          counter* remote_counter) {
   if (len > am_inline_bytes) return store_am(c, p, dst, src, len, remote_counter);
   request_with_data(c, p, builtin::store, as_word(dst), len, as_word(remote_counter), src);
