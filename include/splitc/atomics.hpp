@@ -142,7 +142,7 @@ inline void atomic_start(context& c, R (*fn)(T*, P...), global_ptr<T> target, co
     return;
   }
   check_remote(c, p, target.local(), "atomic");
-  unsigned char packed[packed_size<P...> + 1];
+  unsigned char packed[packed_size<P...> + 1]{};  // {}: no arguments passes 0 bytes
   unsigned char* at = packed;
   [[maybe_unused]] auto pack = [&](const auto& value) {
     std::memcpy(at, &value, sizeof(value));
