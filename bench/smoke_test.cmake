@@ -1,14 +1,24 @@
-# ctest smoke test of one splitc-bench part: run it with --smoke and check
-# that it wrote results.json (parsed, with rows), results.csv and, when
-# gnuplot is installed, the part's plot. Never looks at timings.
-#   cmake -DLAUNCHER=... -DPROGRAM=... -DPART=... -DPLOT=... -DGNUPLOT=... -DOUT=... -P smoke_test.cmake
+# ctest smoke test of splitc-bench: run one part (PART) or all of them (no
+# PART) with --smoke and check that it wrote results.json (parsed, with
+# rows), results.csv and, when gnuplot is installed, the plot PLOT. Never
+# looks at timings. BACKEND (optional) is passed to the launcher.
+#   cmake -DLAUNCHER=... -DPROGRAM=... [-DBACKEND=...] [-DPART=...] -DPLOT=... -DGNUPLOT=...
+#         -DOUT=... -P smoke_test.cmake
 file(REMOVE_RECURSE "${OUT}")
+set(only "")
+if(PART)
+  set(only --only ${PART})
+endif()
+set(backend "")
+if(BACKEND)
+  set(backend --backend ${BACKEND})
+endif()
 execute_process(
-  COMMAND "${LAUNCHER}" -n 2 "${PROGRAM}" --smoke --only ${PART} --out "${OUT}" --no-progress
+  COMMAND "${LAUNCHER}" ${backend} -n 2 "${PROGRAM}" --smoke ${only} --out "${OUT}" --no-progress
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}")
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "splitc-bench --smoke --only ${PART} failed (${rc}):\n${err}")
+  message(FATAL_ERROR "splitc-bench --smoke ${only} ${backend} failed (${rc}):\n${err}")
 endif()
 foreach(f results.json results.csv)
   if(NOT EXISTS "${OUT}/${f}")
