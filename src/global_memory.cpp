@@ -24,13 +24,23 @@ T* as(am_word w) noexcept {
 am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
 int data_words(std::size_t len) noexcept { return static_cast<int>((len + 7) / 8); }
 
+/// The data of a short message (at most am_inline_bytes): the common sizes
+/// (one word, one int) as fixed-size moves, not a call to memcpy.
+void copy_inline(void* dst, const void* src, std::size_t len) noexcept {
+  switch (len) {
+    case 8: std::memcpy(dst, src, 8); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    default: std::memcpy(dst, src, len); break;
+  }
+}
+
 void on_get_request(const am_message& m) {
   auto& c = running();
   const auto* src = as<const unsigned char>(m.args[0]);
   const std::size_t len = m.args[1];
   if (len <= am_inline_bytes) {
     am_word a[am_max_args] = {m.args[2], len, m.args[3]};
-    std::memcpy(&a[3], src, len);
+    copy_inline(&a[3], src, len);
     reply(c, m, am_kind::short_msg, id(builtin::get_reply), a, 3 + data_words(len));
   } else {
     const am_word a[1] = {m.args[3]};
@@ -38,12 +48,12 @@ void on_get_request(const am_message& m) {
   }
 }
 void on_get_reply(const am_message& m) {
-  std::memcpy(as<void>(m.args[0]), &m.args[3], m.args[1]);
+  copy_inline(as<void>(m.args[0]), &m.args[3], m.args[1]);
   as<counter>(m.args[2])->add_local(-1);
 }
 void on_get_done(const am_message& m) { as<counter>(m.args[0])->add_local(-1); }
 void on_put_request(const am_message& m) {
-  std::memcpy(as<void>(m.args[0]), &m.args[3], m.args[1]);
+  copy_inline(as<void>(m.args[0]), &m.args[3], m.args[1]);
   reply(running(), m, am_kind::short_msg, id(builtin::ack), &m.args[2], 1);
 }
 void on_put_long_done(const am_message& m) {
@@ -51,7 +61,7 @@ void on_put_long_done(const am_message& m) {
 }
 void on_ack(const am_message& m) { as<counter>(m.args[0])->add_local(-1); }
 void on_store(const am_message& m) {
-  std::memcpy(as<void>(m.args[0]), &m.args[3], m.args[1]);
+  copy_inline(as<void>(m.args[0]), &m.args[3], m.args[1]);
   as<counter>(m.args[2])->add_shared(static_cast<std::int64_t>(m.args[1]));
 }
 void on_store_long_done(const am_message& m) {

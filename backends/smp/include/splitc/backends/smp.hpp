@@ -140,8 +140,11 @@ class smp_backend {
   void finish(int code);
 
  private:
-  am_status send(ring_producer& ring, handler_id h, const am_word* a, int n, std::uint8_t kind,
-                 const void* src, std::size_t len, void* dst) {
+  // Inlined into every caller: with the caller's constant n and kind the
+  // copy becomes a few fixed-size stores.
+  [[gnu::always_inline]] am_status send(ring_producer& ring, handler_id h, const am_word* a, int n,
+                                        std::uint8_t kind, const void* src, std::size_t len,
+                                        void* dst) {
     const bool has_dst = kind == record_long;
     const std::size_t prefix = record_prefix(n, has_dst);
     unsigned char* r = ring.reserve(prefix + len);
