@@ -26,6 +26,15 @@ class backoff {
     if (rounds_ < busy_rounds) {
       // Poll flat out first: a reply is usually a few hundred ns away.
     } else if (rounds_ < spin_rounds) {
+      // Spinning is bounded by time as well as by rounds: a poll that is a
+      // system call (udp's recv, ~1 us) would otherwise keep a core for
+      // milliseconds before yielding it. The clock is read only here, every
+      // 64 rounds, so short waits never pay for it.
+      if (rounds_ == busy_rounds) {
+        spin_start_ns_ = now_ns();
+      } else if (rounds_ % 64 == 0 && now_ns() - spin_start_ns_ > max_spin_ns) {
+        rounds_ = spin_rounds;  // yield from the next round on
+      }
       cpu_relax();
     } else if (rounds_ < spin_rounds + yield_rounds) {
       sched_yield();
@@ -42,12 +51,20 @@ class backoff {
   }
 
  private:
+  static std::uint64_t now_ns() noexcept {
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
+  }
+
   static constexpr std::uint32_t busy_rounds = 256;
   static constexpr std::uint32_t spin_rounds = 4000;
+  static constexpr std::uint64_t max_spin_ns = 100000;  ///< spinning phase, at most
   static constexpr std::uint32_t yield_rounds = 200;
   static constexpr std::uint64_t first_sleep_ns = 1000;
   static constexpr std::uint64_t max_sleep_ns = 50000;
   std::uint32_t rounds_ = 0;
+  std::uint64_t spin_start_ns_ = 0;
   std::uint64_t sleep_ns_ = first_sleep_ns;
 };
 
