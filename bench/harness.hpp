@@ -30,6 +30,7 @@ struct config {
   int rounds = 0;                 ///< splitc/MPI alternations per step (0: the mode's default)
   std::size_t max_size = 64 * MiB;
   std::string out_dir = "bench-results";
+  std::string json_lines;         ///< --json FILE: one line per measurement (empty: none)
   bool no_mpi = false;
   std::string mpirun;             ///< empty: the one CMake found, else "mpirun"
   std::string mpi_reference;      ///< empty: beside this program

@@ -127,6 +127,8 @@ int main(int argc, char** argv) {
                              "shorter runs, looser confidence interval, sizes x4 (about a minute)");
   app.add_flag("--smoke", cfg.smoke, "one iteration of everything with tiny sizes (a test)")
       ->excludes(quick);
+  app.add_option("--json", cfg.json_lines,
+                 "also write every measurement as one JSON object per line to this file");
   app.add_option("--out", cfg.out_dir, "directory for results.csv, results.json and the plots")
       ->capture_default_str();
   app.add_option("--rounds", cfg.rounds,
@@ -317,7 +319,12 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "splitc-bench: cannot write {} or {}\n", csv, json);
       rc = 1;
     }
+    if (!cfg.json_lines.empty() && !write_json_lines(ctx, cfg.json_lines)) {
+      fmt::print(stderr, "splitc-bench: cannot write {}\n", cfg.json_lines);
+      rc = 1;
+    }
     fmt::print("\nwritten: {}, {}", csv, json);
+    if (!cfg.json_lines.empty()) fmt::print(", {}", cfg.json_lines);
     for (const std::string& f : ctx.written)
       if (f.ends_with(".png") || f.ends_with(".svg"))
         fmt::print(", {}", std::filesystem::path(f).filename().string());

@@ -24,6 +24,27 @@ nlohmann::json json_num(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
+nlohmann::json row_json(const row& r) {
+  nlohmann::json x;
+  x["part"] = r.part;
+  x["name"] = r.name;
+  x["impl"] = r.impl;
+  x["backend"] = splitc::backend_name();
+  x["procs"] = splitc::procs();
+  x["size"] = r.size;
+  x["value"] = json_num(r.value);
+  x["unit"] = r.unit;
+  x["reference"] = r.reference;
+  x["reference_value"] = json_num(r.reference_value);
+  x["ratio"] = json_num(r.ratio);
+  x["ci95_rel"] = json_num(r.stats.ci_rel);
+  x["runs_kept"] = r.stats.kept;
+  x["runs_dropped"] = r.stats.dropped;
+  x["iters_per_run"] = r.stats.iters;
+  x["converged"] = r.stats.converged;
+  return x;
+}
+
 }  // namespace
 
 bool write_csv(const context& ctx, const std::string& path) {
@@ -54,29 +75,16 @@ bool write_json(const context& ctx, const run_info& info, const std::string& pat
   j["mpi"] = ctx.cfg.no_mpi ? std::string("not measured (--no-mpi)") : ctx.mpi.status();
   j["parts"] = ctx.cfg.only;
   auto& rows = j["rows"] = nlohmann::json::array();
-  for (const row& r : ctx.rows) {
-    nlohmann::json x;
-    x["part"] = r.part;
-    x["name"] = r.name;
-    x["impl"] = r.impl;
-    x["backend"] = splitc::backend_name();
-    x["procs"] = splitc::procs();
-    x["size"] = r.size;
-    x["value"] = json_num(r.value);
-    x["unit"] = r.unit;
-    x["reference"] = r.reference;
-    x["reference_value"] = json_num(r.reference_value);
-    x["ratio"] = json_num(r.ratio);
-    x["ci95_rel"] = json_num(r.stats.ci_rel);
-    x["runs_kept"] = r.stats.kept;
-    x["runs_dropped"] = r.stats.dropped;
-    x["iters_per_run"] = r.stats.iters;
-    x["converged"] = r.stats.converged;
-    rows.push_back(std::move(x));
-  }
+  for (const row& r : ctx.rows) rows.push_back(row_json(r));
   j["files"] = ctx.written;
   std::ofstream out(path, std::ios::trunc);
   out << j.dump(1) << '\n';
+  return out.good();
+}
+
+bool write_json_lines(const context& ctx, const std::string& path) {
+  std::ofstream out(path, std::ios::trunc);
+  for (const row& r : ctx.rows) out << row_json(r).dump() << '\n';
   return out.good();
 }
 

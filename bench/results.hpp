@@ -1,5 +1,6 @@
 // splitc-bench's machine-readable output: every measured row as CSV
-// (results.csv) and JSON (results.json, with the run's metadata).
+// (results.csv), JSON (results.json, with the run's metadata) and, with
+// --json FILE, JSON Lines (one object per measurement).
 #pragma once
 
 #include "harness.hpp"
@@ -15,5 +16,6 @@ struct run_info {
 
 bool write_csv(const context& ctx, const std::string& path);
 bool write_json(const context& ctx, const run_info& info, const std::string& path);
+bool write_json_lines(const context& ctx, const std::string& path);
 
 }  // namespace bench

@@ -1,7 +1,7 @@
 # ctest smoke test of splitc-bench: run one part (PART) or all of them (no
 # PART) with --smoke and check that it wrote results.json (parsed, with
-# rows), results.csv and, when gnuplot is installed, the plot PLOT. Never
-# looks at timings. BACKEND (optional) is passed to the launcher.
+# rows), results.csv, the --json lines (one per row) and, when gnuplot is
+# installed, the plot PLOT. Never looks at timings. BACKEND (optional) is passed to the launcher.
 #   cmake -DLAUNCHER=... -DPROGRAM=... [-DBACKEND=...] [-DPART=...] -DPLOT=... -DGNUPLOT=...
 #         -DOUT=... -P smoke_test.cmake
 file(REMOVE_RECURSE "${OUT}")
@@ -15,12 +15,13 @@ if(BACKEND)
 endif()
 execute_process(
   COMMAND "${LAUNCHER}" ${backend} -n 2 "${PROGRAM}" --smoke ${only} --out "${OUT}" --no-progress
+          --json "${OUT}/lines.jsonl"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "splitc-bench --smoke ${only} ${backend} failed (${rc}):\n${err}")
 endif()
-foreach(f results.json results.csv)
+foreach(f results.json results.csv lines.jsonl)
   if(NOT EXISTS "${OUT}/${f}")
     message(FATAL_ERROR "no ${OUT}/${f}")
   endif()
@@ -32,6 +33,16 @@ if(json_err OR rows LESS 1)
 endif()
 string(JSON first GET "${json}" rows 0 part)
 message("results.json: ${rows} rows, first of part ${first}")
+file(STRINGS "${OUT}/lines.jsonl" lines)
+list(LENGTH lines nlines)
+if(NOT nlines EQUAL rows)
+  message(FATAL_ERROR "--json wrote ${nlines} lines for ${rows} rows")
+endif()
+list(GET lines 0 line0)
+string(JSON name0 ERROR_VARIABLE line_err GET "${line0}" name)
+if(line_err)
+  message(FATAL_ERROR "--json: the first line is not a JSON object with a name: ${line0}")
+endif()
 if(PLOT AND GNUPLOT)
   foreach(ext png svg)
     if(NOT EXISTS "${OUT}/${PLOT}.${ext}")
