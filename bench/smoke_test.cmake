@@ -1,7 +1,8 @@
 # ctest smoke test of splitc-bench: run one part (PART) or all of them (no
 # PART) with --smoke and check that it wrote results.json (parsed, with
 # rows), results.csv, the --json lines (one per row) and, when gnuplot is
-# installed, the plot PLOT. Never looks at timings. BACKEND (optional) is passed to the launcher.
+# installed, the plot PLOT. Never looks at timings. BACKEND (optional) is
+# passed to the launcher.
 #   cmake -DLAUNCHER=... -DPROGRAM=... [-DBACKEND=...] [-DPART=...] -DPLOT=... -DGNUPLOT=...
 #         -DOUT=... -P smoke_test.cmake
 file(REMOVE_RECURSE "${OUT}")

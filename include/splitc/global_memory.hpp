@@ -78,21 +78,21 @@ inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::ui
   request(c, am_kind::short_msg, p, id(handler), a, 3 + data_words);
 }
 
-[[gnu::always_inline]] inline void get_remote(context& c, void* dst, proc_t p, const void* src, std::size_t len,
-                       counter& ctr) {
+[[gnu::always_inline]] inline void get_remote(context& c, void* dst, proc_t p, const void* src,
+                                              std::size_t len, counter& ctr) {
   if (len > am_inline_bytes) return get_am(c, dst, p, src, len, ctr);
   const am_word a[4] = {as_word(src), len, as_word(dst), as_word(&ctr)};
   ctr.add_local(1);
   request(c, am_kind::short_msg, p, id(builtin::get_request), a, 4);
 }
-[[gnu::always_inline]] inline void put_remote(context& c, proc_t p, void* dst, const void* src, std::size_t len,
-                       counter& ctr) {
+[[gnu::always_inline]] inline void put_remote(context& c, proc_t p, void* dst, const void* src,
+                                              std::size_t len, counter& ctr) {
   if (len > am_inline_bytes) return put_am(c, p, dst, src, len, ctr);
   ctr.add_local(1);
   request_with_data(c, p, builtin::put_request, as_word(dst), len, as_word(&ctr), src);
 }
-[[gnu::always_inline]] inline void store_remote(context& c, proc_t p, void* dst, const void* src, std::size_t len,
-                         counter* remote_counter) {
+[[gnu::always_inline]] inline void store_remote(context& c, proc_t p, void* dst, const void* src,
+                                                std::size_t len, counter* remote_counter) {
   if (len > am_inline_bytes) return store_am(c, p, dst, src, len, remote_counter);
   request_with_data(c, p, builtin::store, as_word(dst), len, as_word(remote_counter), src);
 }

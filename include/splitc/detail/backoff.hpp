@@ -54,7 +54,8 @@ class backoff {
   static std::uint64_t now_ns() noexcept {
     timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
+    return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u +
+           static_cast<std::uint64_t>(t.tv_nsec);
   }
 
   static constexpr std::uint32_t busy_rounds = 256;
