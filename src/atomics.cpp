@@ -12,8 +12,6 @@ void function_anchor() {}
 
 namespace {
 
-/// Result bytes that fit a short reply's words after (result, done, length).
-constexpr std::size_t short_result_bytes = 5 * sizeof(am_word);
 /// Argument bytes that fit a short request's words after the call's five.
 constexpr std::size_t short_argument_bytes = 3 * sizeof(am_word);
 
@@ -21,6 +19,17 @@ am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p
 template <class T>
 T* as(am_word w) noexcept {
   return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w));
+}
+
+/// A few bytes of arguments or result: the common sizes (one word, one
+/// int) as fixed-size moves, not a call to memcpy.
+void copy_small(void* dst, const void* src, std::size_t len) noexcept {
+  switch (len) {
+    case 0: break;
+    case 8: std::memcpy(dst, src, 8); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    default: std::memcpy(dst, src, len); break;
+  }
 }
 
 template <class T>
@@ -52,15 +61,19 @@ void on_procedure_call(const am_message& m) {
                          as<void>(m.args[2]), as<void>(m.args[3]), as<counter>(m.args[4])};
   const void* args = m.kind == am_kind::medium_msg ? m.payload : static_cast<const void*>(&m.args[5]);
   context& c = running();
-  c.procedure_result.resize(active_backend::caps.max_medium);
-  const std::size_t n = function_at<atomic_runner>(call.runner)(call, args, c.procedure_result.data());
-  if (n <= short_result_bytes) {
-    am_word a[am_max_args] = {m.args[3], m.args[4], n};
-    std::memcpy(&a[3], c.procedure_result.data(), n);
+  if (c.procedure_result.size() < active_backend::caps.max_medium) [[unlikely]]
+    c.procedure_result.resize(active_backend::caps.max_medium);
+  // A small result is written straight into the reply's words (zeroed, so
+  // no stray bytes travel after it).
+  am_word a[am_max_args] = {m.args[3], m.args[4], 0};
+  const std::size_t n =
+      function_at<atomic_runner>(call.runner)(call, args, &a[3], c.procedure_result.data());
+  if (n <= procedure_small_result) {
+    a[2] = n;
     reply(c, m, am_kind::short_msg, id(builtin::procedure_result), a,
           3 + static_cast<int>((n + 7) / 8));
   } else {
-    const am_word a[3] = {m.args[3], m.args[4], n};
+    a[2] = n;
     reply(c, m, am_kind::medium_msg, id(builtin::procedure_result), a, 3,
           c.procedure_result.data(), n);
   }
@@ -68,7 +81,7 @@ void on_procedure_call(const am_message& m) {
 // (result, done, length, bytes...) or medium (result, done, length) + bytes
 void on_procedure_result(const am_message& m) {
   const void* bytes = m.kind == am_kind::medium_msg ? m.payload : static_cast<const void*>(&m.args[3]);
-  if (m.args[2] != 0) std::memcpy(as<void>(m.args[0]), bytes, m.args[2]);
+  copy_small(as<void>(m.args[0]), bytes, m.args[2]);
   as<counter>(m.args[1])->add_local(-1);
 }
 
@@ -98,7 +111,7 @@ void atomic_call_am(context& c, proc_t owner, const atomic_call& call, const voi
   am_word a[am_max_args] = {static_cast<am_word>(call.runner), static_cast<am_word>(call.function),
                             word(call.target), word(call.result), word(call.done)};
   if (args_bytes <= short_argument_bytes) {
-    std::memcpy(&a[5], args, args_bytes);
+    copy_small(&a[5], args, args_bytes);
     request(c, am_kind::short_msg, owner, id(builtin::procedure_call), a,
             5 + static_cast<int>((args_bytes + 7) / 8));
     return;

@@ -8,6 +8,7 @@
 
 #include <cstdarg>
 #include <cstring>
+#include <type_traits>
 
 namespace {
 
@@ -26,16 +27,21 @@ constexpr int max_words = 4;
 using c_procedure = void (*)(void*, long, long, long, long);
 
 /// Runs at the owner (named by offset like every atomic procedure).
+/// Its result (one word) always fits a short reply (splitc::detail::atomic_runner).
 std::size_t run_c_procedure(const splitc::detail::atomic_call& call, const void* packed,
-                            void* result) {
+                            void* small, void* /*large*/) {
+  static_assert(sizeof(context::c_atomic_return) <= splitc::detail::procedure_small_result);
   long w[max_words];
   std::memcpy(w, packed, sizeof w);
   context& c = splitc::detail::running();
   c.c_atomic_return = 0;
   splitc::detail::function_at<c_procedure>(call.function)(call.target, w[0], w[1], w[2], w[3]);
-  std::memcpy(result, &c.c_atomic_return, sizeof c.c_atomic_return);
+  std::memcpy(small, &c.c_atomic_return, sizeof c.c_atomic_return);
   return sizeof c.c_atomic_return;
 }
+
+// The owner calls it through this type (src/atomics.cpp).
+static_assert(std::is_same_v<decltype(&run_c_procedure), splitc::detail::atomic_runner>);
 
 std::uint64_t call_procedure(splitc_atomic_fn fun, __globPtrType gptr, int nargs, va_list ap) {
   if (nargs > max_words) splitc::detail::fail("atomic: at most {} arguments, got {}", max_words, nargs);

@@ -90,14 +90,20 @@ struct atomic_call {
   counter* done;          ///< counted down when the result has arrived
 };
 
-/// Runs at the owner: unpack the arguments, call, return the result bytes.
-using atomic_runner = std::size_t (*)(const atomic_call& call, const void* args, void* result);
+/// Result bytes that travel in a short reply, after (result, done, length).
+inline constexpr std::size_t procedure_small_result = 5 * sizeof(am_word);
+
+/// Runs at the owner: unpack the arguments, call, store the result and
+/// return its size. A result of at most procedure_small_result bytes goes
+/// to `small` (the reply's own argument words), a larger one to `large`.
+using atomic_runner = std::size_t (*)(const atomic_call& call, const void* args, void* small,
+                                      void* large);
 
 template <class... P>
 constexpr std::size_t packed_size = (std::size_t{0} + ... + sizeof(std::decay_t<P>));
 
 template <class R, class T, class... P>
-std::size_t run_atomic(const atomic_call& call, const void* packed, void* result) {
+std::size_t run_atomic(const atomic_call& call, const void* packed, void* small, void* large) {
   std::tuple<std::decay_t<P>...> args;
   std::apply(
       [&](auto&... each) {
@@ -112,7 +118,7 @@ std::size_t run_atomic(const atomic_call& call, const void* packed, void* result
     return 0;
   } else {
     R r = std::apply([&](auto&... a) { return fn(target, a...); }, args);
-    std::memcpy(result, &r, sizeof(R));
+    std::memcpy(sizeof(R) <= procedure_small_result ? small : large, &r, sizeof(R));
     return sizeof(R);
   }
 }
@@ -149,6 +155,8 @@ inline void atomic_start(context& c, R (*fn)(T*, P...), global_ptr<T> target, co
     at += sizeof(value);
   };
   (pack(static_cast<std::decay_t<P>>(args)), ...);
+  // The owner calls the runner through atomic_runner (src/atomics.cpp).
+  static_assert(std::is_same_v<decltype(&run_atomic<R, T, P...>), atomic_runner>);
   const atomic_call call{function_offset(reinterpret_cast<const void*>(&run_atomic<R, T, P...>)),
                          function_offset(reinterpret_cast<const void*>(fn)), target.local(),
                          result, &done};
