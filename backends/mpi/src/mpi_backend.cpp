@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +27,22 @@ namespace splitc::backends::mpi {
 namespace {
 
 using wire::packet_header;
+
+/// Up to am_max_args argument words, by plain moves (a loop becomes `rep
+/// movsq` here, whose start-up costs more than the copy).
+[[gnu::always_inline]] inline void copy_words(am_word* to, const am_word* from, int n) noexcept {
+  switch (n) {
+    case 8: to[7] = from[7]; [[fallthrough]];
+    case 7: to[6] = from[6]; [[fallthrough]];
+    case 6: to[5] = from[5]; [[fallthrough]];
+    case 5: to[4] = from[4]; [[fallthrough]];
+    case 4: to[3] = from[3]; [[fallthrough]];
+    case 3: to[2] = from[2]; [[fallthrough]];
+    case 2: to[1] = from[1]; [[fallthrough]];
+    case 1: to[0] = from[0]; [[fallthrough]];
+    default: break;
+  }
+}
 
 constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept {
   return (n + to - 1) / to * to;
@@ -67,6 +84,8 @@ void read_tuning(tuning& t, int procs) {
   const long fair = std::clamp(2048L / peers, 4L, static_cast<long>(t.credits));
   t.credits = static_cast<int>(env_number("SPLITC_MPI_CREDITS", fair));
   if (t.credits < 1) detail::fail("SPLITC_MPI_CREDITS must be at least 1");
+  t.ring = static_cast<int>(env_number("SPLITC_MPI_RING", t.ring));
+  if (t.ring < 0 || t.ring > (1 << 20)) detail::fail("SPLITC_MPI_RING must be between 0 and 1M");
   if (const char* v = std::getenv("SPLITC_MPI_LONG"); v != nullptr && *v != '\0') {
     const std::string_view s = v;
     if (s == "auto") t.long_mode = long_protocol::automatic;
@@ -187,13 +206,15 @@ struct mpi_backend::recv_slot {
 struct mpi_backend::mpi_state {
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Win window = MPI_WIN_NULL;
-  std::vector<recv_slot> slots;
+  std::deque<recv_slot> storage;  ///< the slots themselves (stable addresses)
+  std::vector<recv_slot*> slots;  ///< the ring: slot of seq is slots[seq & slot_mask_]
+  std::vector<unsigned char*> buffers;  ///< receive buffers, freed at the end
   std::vector<MPI_Request> send_requests;
 };
 
 [[gnu::always_inline]] inline mpi_backend::recv_slot& mpi_backend::slot_at(
     std::uint64_t seq) noexcept {
-  return m_->slots[seq & slot_mask_];
+  return *ring_[seq & slot_mask_];
 }
 
 int mpi_backend::communicator_fortran() const noexcept {
@@ -313,35 +334,52 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
     // The ring of pre-posted packet receives. Requests are counted against
     // credits; replies are not (each answers a request, so they are bounded
     // by the requests in flight), which keeps a reply from ever waiting.
+    // A ring smaller than that leaves the rest to MPI's unexpected-message
+    // queue (bounded by the same credits), and grows when it must.
     const std::size_t peers = static_cast<std::size_t>(procs_ - 1);
-    std::size_t n = 1;  // a power of two: the ring index is a mask
-    while (n < peers * (2 * static_cast<std::size_t>(tuning_.credits) +
-                        static_cast<std::size_t>(tuning_.reserve)))
-      n *= 2;
+    const std::size_t in_flight =
+        peers * (2 * static_cast<std::size_t>(tuning_.credits) +
+                 static_cast<std::size_t>(tuning_.reserve));
+    ring_limit_ = 2;  // powers of two: the ring index is a mask
+    while (ring_limit_ < in_flight) ring_limit_ *= 2;
+    const std::size_t first =
+        tuning_.ring == 0 ? ring_limit_
+                          : std::min(ring_limit_, static_cast<std::size_t>(tuning_.ring));
+    std::size_t n = 2;
+    while (n < first) n *= 2;
     for (int i = 0; i < 16; ++i) {  // send buffers; more are made when needed
       auto* b = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes));
       if (b == nullptr) detail::fail("mpi: out of memory for send buffers");
       all_buffers_.push_back(b);
       free_buffers_.push_back(b);
     }
-    slot_memory_.assign(n * tuning_.packet_bytes, 0);
     m_->slots.resize(n);
+    ring_ = m_->slots.data();
     slot_mask_ = n - 1;
     for (std::size_t i = 0; i < n; ++i) {
-      recv_slot& s = m_->slots[i];
-      s.buffer = slot_memory_.data() + i * tuning_.packet_bytes;
-      if (tuning_.persistent) {
-        check(MPI_Recv_init(s.buffer, static_cast<int>(tuning_.packet_bytes), MPI_BYTE,
-                            MPI_ANY_SOURCE, packet_tag, m_->comm, &s.request),
-              "MPI_Recv_init");
-      }
-      repost(s);
+      recv_slot& s = m_->storage.emplace_back();
+      m_->slots[i] = &s;
+      open_slot(s);
     }
   }
 }
 
+// A new slot: its buffer, its persistent receive, posted.
+void mpi_backend::open_slot(recv_slot& s) {
+  s.buffer = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes));
+  if (s.buffer == nullptr) detail::fail("mpi: out of memory for receive buffers");
+  m_->buffers.push_back(s.buffer);
+  if (tuning_.persistent) {
+    check(MPI_Recv_init(s.buffer, static_cast<int>(tuning_.packet_bytes), MPI_BYTE,
+                        MPI_ANY_SOURCE, packet_tag, m_->comm, &s.request),
+          "MPI_Recv_init");
+  }
+  repost(s);
+}
+
 mpi_backend::~mpi_backend() {
   for (unsigned char* b : all_buffers_) std::free(b);
+  if (m_) for (unsigned char* b : m_->buffers) std::free(b);
   for (auto& pool : stage_pool_)
     for (void* p : pool) std::free(p);
   if (segment_base_ != 0) munmap(reinterpret_cast<void*>(segment_base_), segment_size_);
@@ -375,9 +413,43 @@ bool mpi_backend::advance_scan() {
 
 void mpi_backend::arrived(recv_slot& s) {
   s.active = false;
-  s.source = reinterpret_cast<const packet_header*>(s.buffer)->source;
+  const auto* h = reinterpret_cast<const packet_header*>(s.buffer);
+  if (!header_ok(*h)) [[unlikely]] bad_packet(h);
+  s.source = h->source;
   preprocess(s);
   ++scan_;
+}
+
+// Only the backend sends on its communicator, but a program holding it
+// (communicator_fortran) could send there too: a packet that is not ours
+// ends the job with a clear error rather than indexing with its fields.
+// A few compares, on every packet.
+[[gnu::always_inline]] inline bool mpi_backend::header_ok(const wire::packet_header& h) const noexcept {
+  const std::uint8_t type = h.type;
+  if (static_cast<unsigned>(h.source) >= static_cast<unsigned>(procs_) || h.source == myproc_ ||
+      h.nargs > am_max_args) [[unlikely]]
+    return false;
+  if ((type & wire::control_bit) != 0)
+    return type == wire::control_credit || type == wire::control_barrier;
+  const std::uint8_t mode = wire::mode_of(type);
+  const am_kind kind = wire::kind_of(type);
+  if ((type & 0x60) != 0 || static_cast<unsigned>(kind) > static_cast<unsigned>(am_kind::long_msg))
+    return false;
+  if (kind == am_kind::short_msg) return mode == wire::mode_inline && h.length == 0;
+  if (mode == wire::mode_inline)
+    return wire::prefix_bytes(kind, h.nargs) + h.length <= tuning_.packet_bytes;
+  return (mode == wire::mode_data || (mode == wire::mode_in_place && kind == am_kind::long_msg)) &&
+         h.length <= (kind == am_kind::medium_msg ? max_medium_bytes : max_long_bytes);
+}
+
+void mpi_backend::bad_packet(const void* header) const {
+  const auto& h = *static_cast<const packet_header*>(header);
+  detail::fail(
+      "mpi: processor {} received a message on the backend's communicator that is not a valid "
+      "splitc packet (source field {}, type 0x{:02x}, {} argument words, length {}); only the "
+      "backend may send on its communicator",
+      myproc_, h.source, static_cast<unsigned>(h.type), static_cast<unsigned>(h.nargs),
+      static_cast<unsigned>(h.length));
 }
 
 void mpi_backend::preprocess(recv_slot& s) {
@@ -403,10 +475,39 @@ void mpi_backend::preprocess(recv_slot& s) {
         "MPI_Irecv (payload)");
 }
 
+// Look at every packet that has arrived, without running handlers: a send
+// that waits does this so that peers' payload receives get posted. When
+// every receive of the ring holds a packet seen but not delivered, the ring
+// grows (a packet the waiting peer needs may be behind them); at its limit
+// it holds every packet that can be in flight.
 void mpi_backend::look_ahead() {
-  if (reposted_ != head_) flush_reposts();
-  while (scan_ < reposted_ + m_->slots.size() && advance_scan()) {
+  for (;;) {
+    if (reposted_ != head_) flush_reposts();
+    if (scan_ == reposted_ + m_->slots.size() && !grow_ring()) return;
+    if (!advance_scan()) return;
   }
+}
+
+// Double the ring. Posted receives keep their place in MPI's matching order:
+// the new slots take the sequence numbers after the posted ones and are
+// posted now, before any slot is posted again.
+bool mpi_backend::grow_ring() {
+  const std::size_t old_n = m_->slots.size();
+  if (old_n >= ring_limit_) return false;
+  const std::size_t n = old_n * 2;
+  std::vector<recv_slot*> grown(n, nullptr);
+  for (std::uint64_t seq = reposted_; seq < reposted_ + old_n; ++seq)
+    grown[seq & (n - 1)] = m_->slots[seq & (old_n - 1)];
+  m_->slots = std::move(grown);
+  ring_ = m_->slots.data();
+  slot_mask_ = n - 1;
+  for (std::uint64_t seq = reposted_ + old_n; seq < reposted_ + n; ++seq) {
+    recv_slot& s = m_->storage.emplace_back();
+    m_->slots[seq & (n - 1)] = &s;
+    open_slot(s);
+  }
+  ++stats_.ring_grown;
+  return true;
 }
 
 // Post again, in order, the receives of the packets delivered so far.
@@ -495,21 +596,52 @@ int mpi_backend::deliver_loopback(am_sink sink) {
 
 // The idle poll, the loop every waiting processor spins in, is kept to one
 // MPI_Test and a few loads: a message is noticed on average half a poll
-// after it lands, so every instruction here is latency (docs/mpi.md).
+// after it lands, so every instruction here is latency (docs/mpi.md). The
+// receive of the packet delivered last is posted again here, at the next
+// poll (after the handler's reply has gone).
 int mpi_backend::poll(am_sink sink) {
-  if (!busy_ && scan_ == head_ && reposted_ == head_) [[likely]] {
-    recv_slot& s = slot_at(scan_);
+  if (!busy_ && scan_ == head_) [[likely]] {
+    if (reposted_ != head_) flush_reposts();
+    recv_slot& s = slot_at(head_);
     int done = 0;
     check(MPI_Test(&s.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (done == 0) return 0;
-    arrived(s);
-    // The common arrival, a message complete in its packet: deliver it here.
-    const std::uint8_t type = reinterpret_cast<const packet_header*>(s.buffer)->type;
-    if ((type & wire::control_bit) == 0 && wire::mode_of(type) != wire::mode_data) [[likely]] {
-      retire(s, &sink);
+    s.active = false;
+    const auto* h = reinterpret_cast<const packet_header*>(s.buffer);
+    if (!header_ok(*h)) [[unlikely]] bad_packet(h);
+    const std::uint8_t type = h->type;
+    // The common arrival, a short or medium message complete in its
+    // packet: deliver it from here, without the general loop.
+    constexpr std::uint8_t not_fast =
+        wire::control_bit | wire::mode_mask | static_cast<std::uint8_t>(am_kind::long_msg);
+    if ((type & not_fast) == 0) [[likely]] {
+      const proc_t source = h->source;
+      ++scan_;
+      ++stats_.packets_received;
+      credits_[static_cast<std::size_t>(source)] += static_cast<int>(h->credits);
+      const bool is_request = (type & wire::request_bit) != 0;
+      am_message m;
+      m.source = source;
+      m.handler = static_cast<handler_id>(h->handler);
+      m.kind = wire::kind_of(type);
+      m.is_request = is_request;
+      m.nargs = h->nargs;
+      m.args = reinterpret_cast<const am_word*>(s.buffer + sizeof(packet_header));
+      m.payload = m.kind == am_kind::medium_msg ? const_cast<am_word*>(m.args) + m.nargs : nullptr;
+      m.length = h->length;  // 0 for a short message (header_ok)
+      sink.deliver(sink.context, m);
       ++head_;
+      if (is_request) {
+        int& owed = owed_[static_cast<std::size_t>(source)];
+        if (++owed >= credit_threshold_) [[unlikely]] {
+          if (!send_control(source, wire::control_credit, 0)) credits_owed_ = busy_ = true;
+        }
+      }
       return 1;
     }
+    s.source = h->source;
+    preprocess(s);
+    ++scan_;
   }
   return poll_full(sink);
 }
@@ -742,6 +874,39 @@ am_status mpi_backend::send_self(bool is_request, am_kind kind, handler_id h, co
   return am_status::ok;
 }
 
+// A short message, the commonest of all: header and argument words built on
+// the stack and sent by MPI_Send, nothing else (what `send` does for it,
+// without the cases that cannot arise).
+am_status mpi_backend::send_short(proc_t p, bool is_request, handler_id h, const am_word* a,
+                                  int n) {
+  const std::size_t bytes = sizeof(packet_header) + 8 * static_cast<std::size_t>(n);
+  if (p == myproc_ || bytes > tuning_.blocking_send_max ||
+      static_cast<unsigned>(n) > static_cast<unsigned>(am_max_args)) [[unlikely]]
+    return send(p, is_request, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  const auto pi = static_cast<std::size_t>(p);
+  if (is_request) {
+    if (credits_[pi] <= 0) [[unlikely]] {
+      ++stats_.no_credit;
+      return am_status::no_resource;
+    }
+    --credits_[pi];
+  }
+  alignas(16) unsigned char b[sizeof(packet_header) + 8 * am_max_args];
+  auto* hdr = reinterpret_cast<packet_header*>(b);
+  int& owed = owed_[pi];
+  hdr->handler = static_cast<std::uint16_t>(h);
+  hdr->type = wire::packet_type(am_kind::short_msg, is_request, wire::mode_inline);
+  hdr->nargs = static_cast<std::uint8_t>(n);
+  hdr->credits = static_cast<std::uint32_t>(owed);
+  hdr->length = 0;
+  hdr->source = myproc_;
+  owed = 0;
+  copy_words(reinterpret_cast<am_word*>(b + sizeof(packet_header)), a, n);
+  ++stats_.packets_sent;
+  check(MPI_Send(b, static_cast<int>(bytes), MPI_BYTE, p, packet_tag, m_->comm), "MPI_Send");
+  return am_status::ok;
+}
+
 // The common case, kept short: a packet that carries everything inline.
 am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id h,
                             const am_word* a, int n, const void* src, std::size_t len, void* dst) {
@@ -751,8 +916,8 @@ am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
   // others need a packet buffer that lives until MPI is done with it.
   alignas(16) unsigned char small[small_packet_max];
   const bool blocking = bytes <= tuning_.blocking_send_max && bytes <= small_packet_max;
-  if (p == myproc_ || bytes > tuning_.packet_bytes || (!blocking && free_buffers_.empty()))
-      [[unlikely]]
+  if (p == myproc_ || bytes > tuning_.packet_bytes || (!blocking && free_buffers_.empty()) ||
+      static_cast<unsigned>(n) > static_cast<unsigned>(am_max_args)) [[unlikely]]
     return send_packet(p, is_request, kind, h, a, n, src, len, dst);
   if (is_request) {
     if (credits_[pi] <= 0) [[unlikely]] {
@@ -781,7 +946,7 @@ am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
     ++w;
     if (len != 0) ++stats_.inline_longs;
   }
-  for (int i = 0; i < n; ++i) w[i] = a[i];
+  copy_words(w, a, n);
   if (len != 0) std::memcpy(w + n, src, len);
   if (blocking) {
     ++stats_.packets_sent;
@@ -795,6 +960,8 @@ am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
 am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, handler_id h,
                                    const am_word* a, int n, const void* src, std::size_t len,
                                    void* dst) {
+  if (static_cast<unsigned>(n) > static_cast<unsigned>(am_max_args)) [[unlikely]]
+    detail::fail("mpi: a message with {} argument words (at most {})", n, am_max_args);
   if (p == myproc_) return send_self(is_request, kind, h, a, n, src, len, dst);
   const auto pi = static_cast<std::size_t>(p);
   if (is_request && credits_[pi] <= 0) {
@@ -981,7 +1148,7 @@ void mpi_backend::quiesce() {
     look_ahead();
     wait.pause();
   }
-  for (recv_slot& s : m_->slots) {
+  for (recv_slot& s : m_->storage) {
     if (s.active) {
       MPI_Cancel(&s.request);
       MPI_Wait(&s.request, MPI_STATUS_IGNORE);
@@ -1002,7 +1169,7 @@ void mpi_backend::finish(int) {
     std::fprintf(stderr,
                  "splitc mpi: processor %d: packets sent %llu received %llu, sends tracked %llu, "
                  "inline longs %llu, staged %llu, rendezvous %llu (waited %llu), rma %llu, "
-                 "no credit %llu, no buffer %llu, credit packets %llu\n",
+                 "no credit %llu, no buffer %llu, credit packets %llu, ring %zu (grown %llu)\n",
                  myproc_, static_cast<unsigned long long>(t.packets_sent),
                  static_cast<unsigned long long>(t.packets_received),
                  static_cast<unsigned long long>(t.sends_tracked),
@@ -1013,7 +1180,8 @@ void mpi_backend::finish(int) {
                  static_cast<unsigned long long>(t.rma_puts),
                  static_cast<unsigned long long>(t.no_credit),
                  static_cast<unsigned long long>(t.no_buffer),
-                 static_cast<unsigned long long>(t.credit_packets));
+                 static_cast<unsigned long long>(t.credit_packets), m_->slots.size(),
+                 static_cast<unsigned long long>(t.ring_grown));
   }
   if (procs_ > 1) quiesce();
   if (has_window_) {

@@ -37,6 +37,7 @@ inline constexpr std::uint8_t mode_inline = 0;
 inline constexpr std::uint8_t mode_data = 1;
 inline constexpr std::uint8_t mode_in_place = 2;
 inline constexpr std::uint8_t control_bit = 0x80;   // backend-private packets
+// (bits 0x60 are unused and always zero: a packet with them set is not ours)
 inline constexpr std::uint8_t control_credit = 0x80;   // only returns credits
 inline constexpr std::uint8_t control_barrier = 0x81;  // dissemination token; length = round
 

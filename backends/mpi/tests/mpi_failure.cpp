@@ -6,10 +6,13 @@
 //   mpi_failure kill    the last processor is killed by SIGKILL
 //   mpi_failure segv    the last processor dereferences a null pointer
 //   mpi_failure return  every processor returns from main without finalize
+//   mpi_failure foreign the last processor sends processor 0 a message that is
+//                       not a splitc packet on the backend's own communicator
 //
 // Meanwhile the others wait for it: in a barrier, or for a read from it.
 #include "mpi_test.hpp"
 
+#include <mpi.h>
 #include <signal.h>
 
 #include <cstdlib>
@@ -33,6 +36,19 @@ int main(int argc, char** argv) {
   splitc::barrier();
 
   if (mode == "return") return 0;  // no finalize anywhere
+  if (mode == "foreign") {
+    if (me == victim && P > 1) {
+      // A header whose source field names no processor.
+      unsigned char junk[24] = {};
+      const int source = 12345;
+      std::memcpy(junk + 12, &source, sizeof source);
+      const MPI_Comm comm = MPI_Comm_f2c(mpitest::backend().communicator_fortran());
+      MPI_Send(junk, sizeof junk, MPI_BYTE, 0, splitc::backends::mpi::packet_tag, comm);
+    }
+    splitc::barrier();
+    CHECK_MSG(P == 1, "processor 0 accepted a foreign message as a packet");
+    return mpitest::pass("mpi_failure");
+  }
   if (me == victim) {
     if (mode == "fatal") {
       (void)splitc::read(splitc::toglobal(P + 5, &cell));

@@ -11,9 +11,12 @@
 //    tests the oldest: one MPI_Test per idle poll. A completed packet holds
 //    the handler index, kind, argument words and (for small payloads) the
 //    payload; it is delivered to the core inside poll() and the buffer is
-//    re-posted.
+//    re-posted. The ring is small (a few receives: their requests and
+//    buffers stay in the cache); packets beyond it wait in MPI as
+//    unexpected messages, and a send that must wait grows it.
 //  * Credits. Each sender may have `credits` packets outstanding to a
-//    receiver (the ring holds (P-1)*(credits+reserve) buffers). Consumed
+//    receiver (at most (P-1)*(2*credits+reserve) packets in flight to it,
+//    the largest the ring grows to). Consumed
 //    credits travel back piggy-backed on any packet to the sender, or in an
 //    explicit credit packet once half are owed. A sender without credit says
 //    am_status::no_resource; the core queues and retries.
@@ -55,6 +58,10 @@
 
 namespace splitc::backends::mpi {
 
+namespace wire {
+struct packet_header;
+}
+
 /// How a long payload travels (chosen per message by size and destination).
 enum class long_protocol : std::uint8_t {
   automatic,   ///< by the thresholds in `tuning`
@@ -79,6 +86,13 @@ struct tuning {
   std::size_t packet_bytes = 4032;  ///< size of a pre-posted receive buffer (<= MPI eager limit)
   int credits = 32;                 ///< packets in flight per (sender, receiver) pair
   int reserve = 4;                  ///< extra buffers per peer for credit and barrier packets
+  /// Receives kept posted (rounded up to a power of two; 0: one for every
+  /// packet that can be in flight, (P-1)*(2*credits+reserve)). Packets
+  /// beyond them wait in MPI as unexpected messages (the credits still bound
+  /// them); a small ring keeps its requests and buffers in the cache
+  /// (docs/mpi.md). It grows, up to that bound, when a send that waits finds
+  /// it full of packets not yet delivered. Read at start-up only.
+  int ring = 4;
   long_protocol long_mode = long_protocol::automatic;
   std::size_t rendezvous_min = 0;   ///< automatic: longs from this size by rendezvous, below staged
   std::size_t rma_min = 0;          ///< automatic: longs into a peer's segment from this size by RMA (0: never)
@@ -100,6 +114,7 @@ struct statistics {
   std::uint64_t no_credit = 0, no_buffer = 0, credit_packets = 0;
   std::uint64_t send_waits = 0;  ///< rendezvous sends that had to wait for the receiver
   std::uint64_t sends_tracked = 0;  ///< MPI sends not complete at once (reclaimed later)
+  std::uint64_t ring_grown = 0;  ///< times a waiting send found the ring full and doubled it
 };
 
 class mpi_backend {
@@ -131,7 +146,7 @@ class mpi_backend {
   proc_t procs() const noexcept { return procs_; }
 
   am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+    return send_short(p, true, h, a, n);
   }
   am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
                            std::size_t len) {
@@ -142,7 +157,7 @@ class mpi_backend {
     return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
   }
   am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+    return send_short(t.source, false, h, a, n);
   }
   am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
                          const void* src, std::size_t len) {
@@ -201,6 +216,7 @@ class mpi_backend {
 
   am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
                  const void* src, std::size_t len, void* dst);
+  am_status send_short(proc_t p, bool is_request, handler_id h, const am_word* a, int n);
   am_status send_self(bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
                       const void* src, std::size_t len, void* dst);
   bool send_control(proc_t p, std::uint8_t type, std::uint64_t value);
@@ -217,8 +233,12 @@ class mpi_backend {
   recv_slot& slot_at(std::uint64_t seq) noexcept;
   bool advance_scan();
   void arrived(recv_slot& s);
+  bool header_ok(const wire::packet_header& h) const noexcept;
+  [[noreturn, gnu::cold]] void bad_packet(const void* header) const;
   int poll_full(am_sink sink);
   void look_ahead();
+  bool grow_ring();
+  void open_slot(recv_slot& s);
   void preprocess(recv_slot& s);
   void retire(recv_slot& s, am_sink* sink);
   void repost(recv_slot& s);
@@ -248,8 +268,9 @@ class mpi_backend {
   statistics stats_;
 
   // Receiving: a ring of pre-posted packet receives.
-  std::vector<unsigned char> slot_memory_;
-  std::uint64_t slot_mask_ = 0;  ///< slots_.size() - 1 (a power of two)
+  recv_slot** ring_ = nullptr;   ///< the ring's slots by seq & slot_mask_ (m_->slots)
+  std::uint64_t slot_mask_ = 0;  ///< ring size - 1 (a power of two)
+  std::size_t ring_limit_ = 0;   ///< the ring grows up to this many receives
   std::uint64_t head_ = 0;  ///< next packet to deliver
   std::uint64_t scan_ = 0;  ///< next packet to examine (head_ <= scan_ < reposted_ + slots)
   std::uint64_t reposted_ = 0;  ///< packets before this have their receive posted again
