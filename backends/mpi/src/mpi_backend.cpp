@@ -109,6 +109,7 @@ void read_tuning(tuning& t, int procs) {
   t.blocking_send_max = std::min(env_size("SPLITC_MPI_BLOCKING_SEND_MAX", t.blocking_send_max),
                                  small_packet_max);
   t.persistent = env_number("SPLITC_MPI_PERSISTENT", t.persistent ? 1 : 0) != 0;
+  t.compact = env_number("SPLITC_MPI_COMPACT", t.compact ? 1 : 0) != 0;
   if (const char* v = std::getenv("SPLITC_MPI_BARRIER"); v != nullptr && *v != '\0') {
     const std::string_view s = v;
     if (s == "ibarrier") t.barrier = barrier_protocol::ibarrier;
@@ -192,10 +193,34 @@ void on_process_exit(int status, void*) {
   MPI_Abort(MPI_COMM_WORLD, status);
 }
 
+// A message on the backend's communicators that is not the backend's
+// (a program holding the communicator could send one): a clear error
+// rather than a handler run with its bytes.
+[[noreturn, gnu::cold]] void foreign_message(const MPI_Status& st, int me) {
+  int count = -1;
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  detail::fail(
+      "mpi: processor {} received a message on the backend's communicator that is not a valid "
+      "splitc packet (from processor {}, tag {}, {} bytes); only the backend may send on its "
+      "communicator",
+      me, st.MPI_SOURCE, st.MPI_TAG, count);
+}
+
+/// Is this compact packet well formed: its tag's fields in range, its
+/// length the argument words the tag announces, not from ourselves?
+[[gnu::always_inline]] inline bool compact_packet_ok(const MPI_Status& st, int me) noexcept {
+  if (!wire::compact_tag_ok(st.MPI_TAG) || st.MPI_SOURCE == me) [[unlikely]]
+    return false;
+  int count = -1;
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  return count == 8 * wire::compact_nargs(st.MPI_TAG);
+}
+
 }  // namespace
 
 struct mpi_backend::recv_slot {
-  unsigned char* buffer = nullptr;
+  unsigned char* buffer = nullptr;         ///< receives land at buffer + header_room
+  unsigned char* packet = nullptr;         ///< the arrived packet's header (see landed)
   MPI_Request request = MPI_REQUEST_NULL;  ///< the pre-posted packet receive
   bool active = false;                     ///< its receive is posted (persistent: started)
   MPI_Request data = MPI_REQUEST_NULL;     ///< its payload, when it travels separately
@@ -204,7 +229,8 @@ struct mpi_backend::recv_slot {
 };
 
 struct mpi_backend::mpi_state {
-  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;       ///< packets (any tag: packet_tag or compact)
+  MPI_Comm data_comm = MPI_COMM_NULL;  ///< payloads that travel apart from their packet
   MPI_Win window = MPI_WIN_NULL;
   std::deque<recv_slot> storage;  ///< the slots themselves (stable addresses)
   std::vector<recv_slot*> slots;  ///< the ring: slot of seq is slots[seq & slot_mask_]
@@ -276,6 +302,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   }
   check(MPI_Comm_dup(MPI_COMM_WORLD, &m_->comm), "MPI_Comm_dup");
   check(MPI_Comm_set_errhandler(m_->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check(MPI_Comm_dup(m_->comm, &m_->data_comm), "MPI_Comm_dup");
   int rank = 0, size = 1;
   check(MPI_Comm_rank(m_->comm, &rank), "MPI_Comm_rank");
   check(MPI_Comm_size(m_->comm, &size), "MPI_Comm_size");
@@ -297,6 +324,15 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
     if (auto nl = library_.find('\n'); nl != std::string::npos) library_.resize(nl);
   }
   read_tuning(tuning_, procs_);
+  {
+    // Compact packets need tags up to wire::compact_tag_max (the standard
+    // promises only 32767; Open MPI and MPICH offer 2^31-1 or 2^29-1).
+    void* value = nullptr;
+    int found = 0;
+    check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");
+    const int tag_ub = found != 0 ? *static_cast<int*>(value) : 32767;
+    if (tag_ub < wire::compact_tag_max) tuning_.compact = false;
+  }
 
   credits_.assign(static_cast<std::size_t>(procs_), tuning_.credits);
   credit_threshold_ = std::max(1, tuning_.credits / 2);
@@ -366,12 +402,13 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
 
 // A new slot: its buffer, its persistent receive, posted.
 void mpi_backend::open_slot(recv_slot& s) {
-  s.buffer = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes));
+  static_assert(wire::header_room <= 64);
+  s.buffer = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes + 64));
   if (s.buffer == nullptr) detail::fail("mpi: out of memory for receive buffers");
   m_->buffers.push_back(s.buffer);
   if (tuning_.persistent) {
-    check(MPI_Recv_init(s.buffer, static_cast<int>(tuning_.packet_bytes), MPI_BYTE,
-                        MPI_ANY_SOURCE, packet_tag, m_->comm, &s.request),
+    check(MPI_Recv_init(s.buffer + wire::header_room, static_cast<int>(tuning_.packet_bytes),
+                        MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, m_->comm, &s.request),
           "MPI_Recv_init");
   }
   repost(s);
@@ -391,8 +428,8 @@ void mpi_backend::repost(recv_slot& s) {
   if (tuning_.persistent) {
     check(MPI_Start(&s.request), "MPI_Start");
   } else {
-    check(MPI_Irecv(s.buffer, static_cast<int>(tuning_.packet_bytes), MPI_BYTE, MPI_ANY_SOURCE,
-                    packet_tag, m_->comm, &s.request),
+    check(MPI_Irecv(s.buffer + wire::header_room, static_cast<int>(tuning_.packet_bytes), MPI_BYTE,
+                    MPI_ANY_SOURCE, MPI_ANY_TAG, m_->comm, &s.request),
           "MPI_Irecv");
   }
   s.active = true;
@@ -405,15 +442,39 @@ void mpi_backend::repost(recv_slot& s) {
 bool mpi_backend::advance_scan() {
   recv_slot& s = slot_at(scan_);
   int done = 0;
-  check(MPI_Test(&s.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+  MPI_Status st;
+  check(MPI_Test(&s.request, &done, &st), "MPI_Test");
   if (done == 0) return false;
+  landed(s, &st);
   arrived(s);
   return true;
 }
 
-void mpi_backend::arrived(recv_slot& s) {
+// Where the packet that completed this receive starts. A compact one gets
+// the header its tag stands for, written in the room before its words.
+void mpi_backend::landed(recv_slot& s, const void* status) {
+  const MPI_Status& st = *static_cast<const MPI_Status*>(status);
   s.active = false;
-  const auto* h = reinterpret_cast<const packet_header*>(s.buffer);
+  if (wire::is_compact(st.MPI_TAG)) {
+    if (!compact_packet_ok(st, myproc_)) foreign_message(st, myproc_);
+    packet_header h{};
+    h.handler = wire::compact_handler(st.MPI_TAG);
+    h.type = wire::packet_type(am_kind::short_msg, wire::compact_is_request(st.MPI_TAG),
+                               wire::mode_inline);
+    h.nargs = static_cast<std::uint8_t>(wire::compact_nargs(st.MPI_TAG));
+    h.credits = static_cast<std::uint32_t>(wire::compact_credits(st.MPI_TAG));
+    h.length = 0;
+    h.source = st.MPI_SOURCE;
+    std::memcpy(s.buffer, &h, sizeof h);
+    s.packet = s.buffer;
+  } else {
+    if (st.MPI_TAG != packet_tag) foreign_message(st, myproc_);
+    s.packet = s.buffer + wire::header_room;
+  }
+}
+
+void mpi_backend::arrived(recv_slot& s) {
+  const auto* h = reinterpret_cast<const packet_header*>(s.packet);
   if (!header_ok(*h)) [[unlikely]] bad_packet(h);
   s.source = h->source;
   preprocess(s);
@@ -453,7 +514,7 @@ void mpi_backend::bad_packet(const void* header) const {
 }
 
 void mpi_backend::preprocess(recv_slot& s) {
-  const auto* h = reinterpret_cast<const packet_header*>(s.buffer);
+  const auto* h = reinterpret_cast<const packet_header*>(s.packet);
   ++stats_.packets_received;
   credits_[static_cast<std::size_t>(s.source)] += static_cast<int>(h->credits);
   if ((h->type & wire::control_bit) != 0) {
@@ -465,13 +526,14 @@ void mpi_backend::preprocess(recv_slot& s) {
   const std::size_t len = h->length;
   void* into = nullptr;
   if (wire::kind_of(h->type) == am_kind::long_msg) {
-    std::memcpy(&into, s.buffer + sizeof(packet_header), 8);
+    std::memcpy(&into, s.packet + sizeof(packet_header), 8);
   } else {
     s.data_buffer = std::malloc(std::max<std::size_t>(len, 1));
     if (s.data_buffer == nullptr) detail::fail("mpi: out of memory for a {}-byte message", len);
     into = s.data_buffer;
   }
-  check(MPI_Irecv(into, static_cast<int>(len), MPI_BYTE, s.source, data_tag, m_->comm, &s.data),
+  check(MPI_Irecv(into, static_cast<int>(len), MPI_BYTE, s.source, data_tag, m_->data_comm,
+                  &s.data),
         "MPI_Irecv (payload)");
 }
 
@@ -520,7 +582,7 @@ void mpi_backend::flush_reposts() {
 
 // Deliver the packet at the head (its payload is complete) and re-post it.
 void mpi_backend::retire(recv_slot& s, am_sink* sink) {
-  const auto* h = reinterpret_cast<const packet_header*>(s.buffer);
+  const auto* h = reinterpret_cast<const packet_header*>(s.packet);
   const bool control = (h->type & wire::control_bit) != 0;
   const bool counted = !control && (h->type & wire::request_bit) != 0;
   const int source = s.source;
@@ -531,7 +593,7 @@ void mpi_backend::retire(recv_slot& s, am_sink* sink) {
     m.kind = wire::kind_of(h->type);
     m.is_request = (h->type & wire::request_bit) != 0;
     m.nargs = h->nargs;
-    unsigned char* p = s.buffer + sizeof(packet_header);
+    unsigned char* p = s.packet + sizeof(packet_header);
     void* dst = nullptr;
     if (m.kind == am_kind::long_msg) {
       std::memcpy(&dst, p, 8);
@@ -594,6 +656,25 @@ int mpi_backend::deliver_loopback(am_sink sink) {
   return handled;
 }
 
+// The idle poll's delivery of the packet at the head, complete in its
+// receive buffer (which is posted again at the next poll).
+[[gnu::always_inline]] inline int mpi_backend::deliver_at_head(const am_message& m, int credits,
+                                                               am_sink sink) {
+  const auto source = static_cast<std::size_t>(m.source);
+  ++scan_;
+  ++stats_.packets_received;
+  credits_[source] += credits;
+  sink.deliver(sink.context, m);
+  ++head_;
+  if (m.is_request) {
+    int& owed = owed_[source];
+    if (++owed >= credit_threshold_) [[unlikely]] {
+      if (!send_control(m.source, wire::control_credit, 0)) credits_owed_ = busy_ = true;
+    }
+  }
+  return 1;
+}
+
 // The idle poll, the loop every waiting processor spins in, is kept to one
 // MPI_Test and a few loads: a message is noticed on average half a poll
 // after it lands, so every instruction here is latency (docs/mpi.md). The
@@ -604,40 +685,43 @@ int mpi_backend::poll(am_sink sink) {
     if (reposted_ != head_) flush_reposts();
     recv_slot& s = slot_at(head_);
     int done = 0;
-    check(MPI_Test(&s.request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    MPI_Status st;
+    check(MPI_Test(&s.request, &done, &st), "MPI_Test");
     if (done == 0) return 0;
-    s.active = false;
-    const auto* h = reinterpret_cast<const packet_header*>(s.buffer);
+    // The common arrivals, a compact packet or a short or medium message
+    // complete in its packet: delivered from here, without the general loop.
+    const int tag = st.MPI_TAG;
+    if (wire::is_compact(tag)) [[likely]] {
+      s.active = false;
+      if (!compact_packet_ok(st, myproc_)) [[unlikely]] foreign_message(st, myproc_);
+      am_message m;
+      m.source = st.MPI_SOURCE;
+      m.handler = static_cast<handler_id>(wire::compact_handler(tag));
+      m.kind = am_kind::short_msg;
+      m.is_request = wire::compact_is_request(tag);
+      m.nargs = wire::compact_nargs(tag);
+      m.args = reinterpret_cast<const am_word*>(s.buffer + wire::header_room);
+      m.payload = nullptr;
+      m.length = 0;
+      return deliver_at_head(m, wire::compact_credits(tag), sink);
+    }
+    landed(s, &st);
+    const auto* h = reinterpret_cast<const packet_header*>(s.packet);
     if (!header_ok(*h)) [[unlikely]] bad_packet(h);
     const std::uint8_t type = h->type;
-    // The common arrival, a short or medium message complete in its
-    // packet: deliver it from here, without the general loop.
     constexpr std::uint8_t not_fast =
         wire::control_bit | wire::mode_mask | static_cast<std::uint8_t>(am_kind::long_msg);
     if ((type & not_fast) == 0) [[likely]] {
-      const proc_t source = h->source;
-      ++scan_;
-      ++stats_.packets_received;
-      credits_[static_cast<std::size_t>(source)] += static_cast<int>(h->credits);
-      const bool is_request = (type & wire::request_bit) != 0;
       am_message m;
-      m.source = source;
+      m.source = h->source;
       m.handler = static_cast<handler_id>(h->handler);
       m.kind = wire::kind_of(type);
-      m.is_request = is_request;
+      m.is_request = (type & wire::request_bit) != 0;
       m.nargs = h->nargs;
-      m.args = reinterpret_cast<const am_word*>(s.buffer + sizeof(packet_header));
+      m.args = reinterpret_cast<const am_word*>(s.packet + sizeof(packet_header));
       m.payload = m.kind == am_kind::medium_msg ? const_cast<am_word*>(m.args) + m.nargs : nullptr;
       m.length = h->length;  // 0 for a short message (header_ok)
-      sink.deliver(sink.context, m);
-      ++head_;
-      if (is_request) {
-        int& owed = owed_[static_cast<std::size_t>(source)];
-        if (++owed >= credit_threshold_) [[unlikely]] {
-          if (!send_control(source, wire::control_credit, 0)) credits_owed_ = busy_ = true;
-        }
-      }
-      return 1;
+      return deliver_at_head(m, static_cast<int>(h->credits), sink);
     }
     s.source = h->source;
     preprocess(s);
@@ -668,7 +752,7 @@ int mpi_backend::poll_full(am_sink sink) {
       check(MPI_Test(&s.data, &done, MPI_STATUS_IGNORE), "MPI_Test (payload)");
       if (done == 0) break;  // in order: later packets wait for this payload
     }
-    const bool control = (reinterpret_cast<const packet_header*>(s.buffer)->type &
+    const bool control = (reinterpret_cast<const packet_header*>(s.packet)->type &
                           wire::control_bit) != 0;
     retire(s, &sink);
     ++head_;
@@ -891,9 +975,18 @@ am_status mpi_backend::send_short(proc_t p, bool is_request, handler_id h, const
     }
     --credits_[pi];
   }
+  int& owed = owed_[pi];
+  if (tuning_.compact && owed <= wire::compact_credits_max) [[likely]] {
+    // The header travels in the tag; the words are sent from where they are.
+    const int tag = wire::compact_tag(static_cast<std::uint16_t>(h), is_request, owed, n);
+    owed = 0;
+    ++stats_.packets_sent;
+    ++stats_.compact_sent;
+    check(MPI_Send(a, 8 * n, MPI_BYTE, p, tag, m_->comm), "MPI_Send");
+    return am_status::ok;
+  }
   alignas(16) unsigned char b[sizeof(packet_header) + 8 * am_max_args];
   auto* hdr = reinterpret_cast<packet_header*>(b);
-  int& owed = owed_[pi];
   hdr->handler = static_cast<std::uint16_t>(h);
   hdr->type = wire::packet_type(am_kind::short_msg, is_request, wire::mode_inline);
   hdr->nargs = static_cast<std::uint8_t>(n);
@@ -1052,14 +1145,14 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
   if (how == long_protocol::staged) {
     std::memcpy(staging, src, len);
     MPI_Request d;
-    check(MPI_Isend(staging, static_cast<int>(len), MPI_BYTE, p, data_tag, m_->comm, &d),
+    check(MPI_Isend(staging, static_cast<int>(len), MPI_BYTE, p, data_tag, m_->data_comm, &d),
           "MPI_Isend (payload)");
     staged_bytes_ += stage_capacity(len);
     ++stats_.staged;
     track(&d, nullptr, staging, stage_capacity(len));
   } else if (how == long_protocol::rendezvous) {
     MPI_Request d;
-    check(MPI_Isend(src, static_cast<int>(len), MPI_BYTE, p, data_tag, m_->comm, &d),
+    check(MPI_Isend(src, static_cast<int>(len), MPI_BYTE, p, data_tag, m_->data_comm, &d),
           "MPI_Isend (payload)");
     ++stats_.rendezvous;
     wait_request(&d);  // the source is the caller's until then (porting boundary)
@@ -1169,7 +1262,8 @@ void mpi_backend::finish(int) {
     std::fprintf(stderr,
                  "splitc mpi: processor %d: packets sent %llu received %llu, sends tracked %llu, "
                  "inline longs %llu, staged %llu, rendezvous %llu (waited %llu), rma %llu, "
-                 "no credit %llu, no buffer %llu, credit packets %llu, ring %zu (grown %llu)\n",
+                 "no credit %llu, no buffer %llu, credit packets %llu, ring %zu (grown %llu), "
+                 "compact %llu\n",
                  myproc_, static_cast<unsigned long long>(t.packets_sent),
                  static_cast<unsigned long long>(t.packets_received),
                  static_cast<unsigned long long>(t.sends_tracked),
@@ -1181,7 +1275,8 @@ void mpi_backend::finish(int) {
                  static_cast<unsigned long long>(t.no_credit),
                  static_cast<unsigned long long>(t.no_buffer),
                  static_cast<unsigned long long>(t.credit_packets), m_->slots.size(),
-                 static_cast<unsigned long long>(t.ring_grown));
+                 static_cast<unsigned long long>(t.ring_grown),
+                 static_cast<unsigned long long>(t.compact_sent));
   }
   if (procs_ > 1) quiesce();
   if (has_window_) {
@@ -1189,6 +1284,7 @@ void mpi_backend::finish(int) {
     MPI_Win_free(&m_->window);
     has_window_ = false;
   }
+  if (m_->data_comm != MPI_COMM_NULL) MPI_Comm_free(&m_->data_comm);
   if (m_->comm != MPI_COMM_NULL) MPI_Comm_free(&m_->comm);
   if (owns_mpi_) MPI_Finalize();
 }

@@ -8,8 +8,20 @@
 //   [payload]                           when it travels inline
 //
 // When the payload does not travel inline, it follows as one MPI message on
-// `data_tag` (mode_data), or is already at its destination (mode_in_place,
-// written by MPI_Put and flushed before the packet was sent).
+// `data_tag` of the backend's second communicator (mode_data), or is already
+// at its destination (mode_in_place, written by MPI_Put and flushed before
+// the packet was sent).
+//
+// A compact packet: a short message whose header fits in the MPI tag (the
+// common request and reply, docs/mpi.md "Compact packets") travels as its
+// argument words alone, tag = compact_tag(...):
+//
+//   bits 0-3 argument words, bit 4 request, bits 5-7 credits returned,
+//   bits 8-23 handler, bit 24 set (so it is never packet_tag).
+//
+// The sender is the message's MPI source. The receiver writes the header it
+// stands for in front of the words (receives land `header_room` bytes into
+// their buffer), so the rest of the backend sees an ordinary packet.
 #pragma once
 
 #include <splitc/am.hpp>
@@ -51,6 +63,27 @@ constexpr am_kind kind_of(std::uint8_t type) noexcept {
 }
 constexpr std::uint8_t mode_of(std::uint8_t type) noexcept {
   return static_cast<std::uint8_t>((type & mode_mask) >> mode_shift);
+}
+
+inline constexpr int compact_bit = 1 << 24;
+inline constexpr int compact_tag_max = (compact_bit << 1) - 1;  ///< MPI_TAG_UB needed
+inline constexpr int compact_credits_max = 7;
+inline constexpr std::size_t header_room = sizeof(packet_header);
+
+constexpr int compact_tag(std::uint16_t handler, bool is_request, int credits, int nargs) noexcept {
+  return compact_bit | (static_cast<int>(handler) << 8) | (credits << 5) |
+         (is_request ? 1 << 4 : 0) | nargs;
+}
+constexpr bool is_compact(int tag) noexcept { return (tag & compact_bit) != 0; }
+/// A tag that could be a compact packet's (a foreign message's may not be).
+constexpr bool compact_tag_ok(int tag) noexcept {
+  return tag >= 0 && (tag >> 25) == 0 && is_compact(tag) && (tag & 0x0f) <= am_max_args;
+}
+constexpr int compact_nargs(int tag) noexcept { return tag & 0x0f; }
+constexpr bool compact_is_request(int tag) noexcept { return (tag & (1 << 4)) != 0; }
+constexpr int compact_credits(int tag) noexcept { return (tag >> 5) & 0x07; }
+constexpr std::uint16_t compact_handler(int tag) noexcept {
+  return static_cast<std::uint16_t>((tag >> 8) & 0xffff);
 }
 
 /// Bytes before the payload.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -29,7 +30,7 @@ bool matches(const unsigned char* p, std::size_t n, int seed) {
 
 struct handlers_t {
   splitc::handler_id echo_short, got_short, medium, got_medium, long_in, got_long,
-      medium_reply_req, long_reply_req /* the medium reply */;
+      medium_reply_req, long_reply_req /* the medium reply */, words, got_words;
 } H;
 
 std::uint64_t replies = 0;
@@ -44,6 +45,49 @@ void on_got_short(const am_message& m) {
   ++replies;
   reply_words += m.args[0];
   if (m.is_request || m.args[1] != static_cast<am_word>(splitc::myproc())) ++errors;
+}
+// Short messages of every argument count (compact packets or not): word k
+// of a message of n words from processor p is word_value(p, n, k, reply?).
+am_word word_value(int from, int n, int k, bool reply) {
+  return (static_cast<am_word>(from) << 40) ^ (static_cast<am_word>(n) << 32) ^
+         (static_cast<am_word>(k) * 0x9e3779b97f4a7c15ULL) ^ (reply ? 0xffff0000ULL : 0);
+}
+bool words_ok(const am_message& m, bool reply) {
+  if (m.kind != splitc::am_kind::short_msg || m.is_request == reply) return false;
+  for (int k = 0; k < m.nargs; ++k)
+    if (m.args[k] != word_value(m.source, m.nargs, k, reply)) return false;
+  return true;
+}
+template <std::size_t... K>
+void send_words(int q, [[maybe_unused]] int n, std::index_sequence<K...>, const am_message* token) {
+  [[maybe_unused]] const int me = splitc::myproc();
+  if (token != nullptr)
+    splitc::am_reply(*token, H.got_words, word_value(me, n, static_cast<int>(K), true)...);
+  else
+    splitc::am_request(q, H.words, word_value(me, n, static_cast<int>(K), false)...);
+}
+void send_n_words(int q, int n, const am_message* token = nullptr) {
+  switch (n) {
+    case 0: return send_words(q, 0, std::make_index_sequence<0>{}, token);
+    case 1: return send_words(q, 1, std::make_index_sequence<1>{}, token);
+    case 2: return send_words(q, 2, std::make_index_sequence<2>{}, token);
+    case 3: return send_words(q, 3, std::make_index_sequence<3>{}, token);
+    case 4: return send_words(q, 4, std::make_index_sequence<4>{}, token);
+    case 5: return send_words(q, 5, std::make_index_sequence<5>{}, token);
+    case 6: return send_words(q, 6, std::make_index_sequence<6>{}, token);
+    case 7: return send_words(q, 7, std::make_index_sequence<7>{}, token);
+    default: return send_words(q, 8, std::make_index_sequence<8>{}, token);
+  }
+}
+// A request of n words is answered with a reply of 8 - n words.
+void on_words(const am_message& m) {
+  if (!words_ok(m, false)) ++errors;
+  send_n_words(m.source, splitc::am_max_args - m.nargs, &m);
+}
+void on_got_words(const am_message& m) {
+  if (!words_ok(m, true)) ++errors;
+  ++replies;
+  reply_words += static_cast<am_word>(m.nargs);
 }
 // medium (seed): check the payload, reply (length).
 void on_medium(const am_message& m) {
@@ -118,6 +162,8 @@ int main(int argc, char** argv) {
   H.got_long = splitc::register_handler(on_got_long);
   H.medium_reply_req = splitc::register_handler(on_medium_reply_req);
   H.long_reply_req = splitc::register_handler(on_medium_reply);
+  H.words = splitc::register_handler(on_words);
+  H.got_words = splitc::register_handler(on_got_words);
   splitc::barrier();  // everyone has registered (register_handler alone does not promise it yet)
 
   auto& b = mpitest::backend();
@@ -142,6 +188,32 @@ int main(int argc, char** argv) {
     wait_replies(expected);
   }
   CHECK_MSG(reply_words == expected_words, "{} != {}", reply_words, expected_words);
+  splitc::barrier();
+
+  // Every argument count, as compact packets (header in the MPI tag) and
+  // with a header, mixed in flight: this processor switches form each round.
+  // (Only where this MPI's tags are wide enough: compact is then on.)
+  const bool compact_possible = b.tune().compact;
+  const std::uint64_t compact_before = b.stats().compact_sent;
+  for (int round = 0; round < 4; ++round) {
+    b.tune().compact = compact_possible && (round + me) % 2 == 0;
+    for (int i = 0; i < 20; ++i) {
+      for (int n = 0; n <= splitc::am_max_args; ++n) {
+        for (int q = 0; q < P; ++q) {
+          send_n_words(q, n);
+          ++expected;
+          expected_words += static_cast<am_word>(splitc::am_max_args - n);
+        }
+      }
+    }
+    wait_replies(expected);
+  }
+  b.tune().compact = compact_possible;
+  CHECK_MSG(errors == 0, "{} argument words wrong", errors);
+  CHECK_MSG(reply_words == expected_words, "{} != {}", reply_words, expected_words);
+  CHECK_MSG(P == 1 || !compact_possible || b.stats().compact_sent > compact_before,
+            "no compact packet sent");
+  if (me == 0 && !compact_possible) std::printf("mpi_am: compact packets off\n");
   splitc::barrier();
 
   // Medium requests and medium replies around the packet size.

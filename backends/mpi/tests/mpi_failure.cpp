@@ -6,8 +6,12 @@
 //   mpi_failure kill    the last processor is killed by SIGKILL
 //   mpi_failure segv    the last processor dereferences a null pointer
 //   mpi_failure return  every processor returns from main without finalize
-//   mpi_failure foreign the last processor sends processor 0 a message that is
-//                       not a splitc packet on the backend's own communicator
+//   mpi_failure foreign [header|tag|compact]
+//                       the last processor sends processor 0 a message that is
+//                       not a splitc packet on the backend's own communicator:
+//                       a packet whose header names no processor, a message
+//                       on a tag the backend does not use, or a compact
+//                       packet (header in the tag) of the wrong length
 //
 // Meanwhile the others wait for it: in a barrier, or for a read from it.
 #include "mpi_test.hpp"
@@ -37,13 +41,22 @@ int main(int argc, char** argv) {
 
   if (mode == "return") return 0;  // no finalize anywhere
   if (mode == "foreign") {
+    const std::string_view kind = argc > 2 ? argv[2] : "header";
     if (me == victim && P > 1) {
-      // A header whose source field names no processor.
       unsigned char junk[24] = {};
-      const int source = 12345;
-      std::memcpy(junk + 12, &source, sizeof source);
+      int tag = splitc::backends::mpi::packet_tag;
+      if (kind == "header") {  // a header whose source field names no processor
+        const int source = 12345;
+        std::memcpy(junk + 12, &source, sizeof source);
+      } else if (kind == "tag") {
+        tag = 7;
+      } else if (kind == "compact") {  // 24 bytes, where the tag announces 1 word
+        tag = (1 << 24) | 1;
+      } else {
+        CHECK_MSG(false, "unknown foreign message {}", kind);
+      }
       const MPI_Comm comm = MPI_Comm_f2c(mpitest::backend().communicator_fortran());
-      MPI_Send(junk, sizeof junk, MPI_BYTE, 0, splitc::backends::mpi::packet_tag, comm);
+      MPI_Send(junk, sizeof junk, MPI_BYTE, 0, tag, comm);
     }
     splitc::barrier();
     CHECK_MSG(P == 1, "processor 0 accepted a foreign message as a packet");

@@ -6,12 +6,14 @@
 // (Luna 1994 §4.1.3, Appendix B for the SP-1's MPL):
 //
 //  * One kind of receive. Every process keeps a ring of receives pre-posted
-//    on one tag from MPI_ANY_SOURCE into fixed packet buffers. Receives that
+//    from MPI_ANY_SOURCE, any tag, into fixed packet buffers. Receives that
 //    match the same messages are matched in posting order, so poll() only
 //    tests the oldest: one MPI_Test per idle poll. A completed packet holds
 //    the handler index, kind, argument words and (for small payloads) the
 //    payload; it is delivered to the core inside poll() and the buffer is
-//    re-posted. The ring is small (a few receives: their requests and
+//    re-posted. A short message whose header fits in the MPI tag travels
+//    as its argument words alone (a compact packet: an 8-byte message for
+//    one word, where MPI is fastest). The ring is small (a few receives: their requests and
 //    buffers stay in the cache); packets beyond it wait in MPI as
 //    unexpected messages, and a send that must wait grows it.
 //  * Credits. Each sender may have `credits` packets outstanding to a
@@ -21,7 +23,7 @@
 //    explicit credit packet once half are owed. A sender without credit says
 //    am_status::no_resource; the core queues and retries.
 //  * Long messages without an extra copy (§4.2.3). Above the packet size the
-//    header goes first and the data follows on a second tag; the receiver's
+//    header goes first and the data follows on a second communicator; the receiver's
 //    poll posts the data receive *at the destination address* as soon as it
 //    sees the header, so MPI delivers the data in place. Into a peer's
 //    segment, large payloads may instead go by MPI_Put on an MPI-3 window
@@ -105,6 +107,11 @@ struct tuning {
   /// The ring's receives are persistent (MPI_Recv_init once, MPI_Start to
   /// re-post) rather than a new MPI_Irecv each time. Read at start-up only.
   bool persistent = true;
+  /// Short messages whose header fits in an MPI tag travel as their
+  /// argument words alone (docs/mpi.md "Compact packets"); off when the
+  /// MPI's MPI_TAG_UB is too small. Any process may change it at any time:
+  /// receivers take both forms.
+  bool compact = true;
 };
 
 /// Counters for tests and reports.
@@ -115,6 +122,7 @@ struct statistics {
   std::uint64_t send_waits = 0;  ///< rendezvous sends that had to wait for the receiver
   std::uint64_t sends_tracked = 0;  ///< MPI sends not complete at once (reclaimed later)
   std::uint64_t ring_grown = 0;  ///< times a waiting send found the ring full and doubled it
+  std::uint64_t compact_sent = 0;  ///< packets sent as argument words, header in the tag
 };
 
 class mpi_backend {
@@ -130,7 +138,7 @@ class mpi_backend {
       .max_args = am_max_args,
       .max_medium = max_medium_bytes,
       .max_long = max_long_bytes,
-      .ordered = true,   // one tag, non-overtaking, delivered in ring order
+      .ordered = true,   // any-tag receives, non-overtaking, delivered in ring order
       .reliable = true,  // MPI is
       .direct_access = false,
       .native_barrier = true,  // packets or MPI_Ibarrier, polled
@@ -232,7 +240,9 @@ class mpi_backend {
 
   recv_slot& slot_at(std::uint64_t seq) noexcept;
   bool advance_scan();
+  void landed(recv_slot& s, const void* status);  // status: the receive's MPI_Status
   void arrived(recv_slot& s);
+  int deliver_at_head(const am_message& m, int credits, am_sink sink);
   bool header_ok(const wire::packet_header& h) const noexcept;
   [[noreturn, gnu::cold]] void bad_packet(const void* header) const;
   int poll_full(am_sink sink);
@@ -294,7 +304,9 @@ class mpi_backend {
   int in_send_wait_ = 0;
 };
 
-/// MPI tags on the backend's communicator.
+/// MPI tags on the backend's communicators: packets with a header (compact
+/// packets use tags from 2^24 up, src/packet.hpp) and, on the second
+/// communicator, payloads sent apart from their packet.
 inline constexpr int packet_tag = 1;
 inline constexpr int data_tag = 2;
 
