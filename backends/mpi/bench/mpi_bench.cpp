@@ -246,6 +246,49 @@ void raw_bandwidth_partner(std::size_t size, long iters) {
   }
 }
 
+// The same, between the buffers splitc's bulk_put and bulk_get use (the
+// lead's private vector and the partner's segment, whose pages are huge):
+// the kernel's single copy moves huge pages into small ones at about half
+// the speed of small into small here, so a raw reference between other
+// buffers says little about the transfer (docs/mpi.md "Bandwidth").
+// `to_partner`: lead's private buffer -> partner's segment (bulk_put's
+// direction), else partner's segment -> lead's private buffer (bulk_get's).
+double raw_bandwidth_between(std::size_t size, long iters, unsigned char* mine, bool to_partner) {
+  char token = 0;
+  const auto t0 = now_ns();
+  for (long i = 0; i < iters; ++i) {
+    MPI_Request q[window];
+    for (int w = 0; w < window; ++w) {
+      unsigned char* at = mine + static_cast<std::size_t>(w) * size;
+      if (to_partner)
+        MPI_Isend(at, static_cast<int>(size), MPI_BYTE, 1, 8, MPI_COMM_WORLD, &q[w]);
+      else
+        MPI_Irecv(at, static_cast<int>(size), MPI_BYTE, 1, 8, MPI_COMM_WORLD, &q[w]);
+    }
+    if (!to_partner) MPI_Send(&token, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD);  // receives posted
+    MPI_Waitall(window, q, MPI_STATUSES_IGNORE);
+    if (to_partner) MPI_Recv(&token, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return static_cast<double>(now_ns() - t0) / static_cast<double>(iters * window);
+}
+void raw_bandwidth_between_partner(std::size_t size, long iters, unsigned char* theirs,
+                                   bool to_partner) {
+  char token = 0;
+  for (long i = 0; i < iters; ++i) {
+    MPI_Request q[window];
+    if (!to_partner) MPI_Recv(&token, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int w = 0; w < window; ++w) {
+      unsigned char* at = theirs + static_cast<std::size_t>(w) * size;
+      if (to_partner)
+        MPI_Irecv(at, static_cast<int>(size), MPI_BYTE, 0, 8, MPI_COMM_WORLD, &q[w]);
+      else
+        MPI_Isend(at, static_cast<int>(size), MPI_BYTE, 0, 8, MPI_COMM_WORLD, &q[w]);
+    }
+    MPI_Waitall(window, q, MPI_STATUSES_IGNORE);
+    if (to_partner) MPI_Send(&token, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD);
+  }
+}
+
 /// The cache-line round trip of this machine between processors 0 and 1,
 /// through an MPI shared-memory window.
 double cache_line_roundtrip() {
@@ -690,6 +733,18 @@ void bandwidth_section() {
     raw.partner = [size](long iters) { raw_bandwidth_partner(size, iters); };
     raw.bytes_per_event = static_cast<double>(size);
     m.push_back(raw);
+    for (const bool to_partner : {true, false}) {
+      member same;
+      same.name = to_partner ? "raw windowed, put's buffers" : "raw windowed, get's buffers";
+      same.lead = [size, to_partner](long iters) {
+        return raw_bandwidth_between(size, iters, local.data(), to_partner);
+      };
+      same.partner = [size, seg, to_partner](long iters) {
+        raw_bandwidth_between_partner(size, iters, seg, to_partner);
+      };
+      same.bytes_per_event = static_cast<double>(size);
+      m.push_back(same);
+    }
     auto add = [&](const char* name, std::function<void(long)> event,
                    std::function<void(long)> finish) {
       member x = splitc_member(name, std::move(event), std::move(finish));
@@ -743,6 +798,25 @@ void bandwidth_section() {
     const long iters = std::max(16L, static_cast<long>(total / static_cast<double>(size)));
     auto s = compare(m, iters);
     print_bandwidth_rows(m, s, 0, size);
+    if (me == 0) {
+      // bulk_put and bulk_get against raw MPI between the same buffers.
+      auto row = [&](const char* name) {
+        for (std::size_t i = 0; i < m.size(); ++i)
+          if (m[i].name.rfind(name, 0) == 0) return i;
+        return std::size_t{0};
+      };
+      auto ratio = [&](std::size_t a, std::size_t ref) {
+        std::vector<double> r;
+        for (std::size_t k = 0; k < s[a].size() && k < s[ref].size(); ++k)
+          r.push_back(s[ref][k] / s[a][k]);
+        return r.empty() ? 0.0 : median(r);  // 0: a row left out by --rows
+      };
+      const std::size_t put = row("splitc bulk_put"), get = row("splitc bulk_get");
+      const std::size_t put_ref = row("raw windowed, put's"), get_ref = row("raw windowed, get's");
+      if (put != 0 && get != 0 && put_ref != 0 && get_ref != 0)
+        std::printf("\n%zu B between the same buffers: bulk_put %.3f× raw, bulk_get %.3f× raw\n\n",
+                    size, ratio(put, put_ref), ratio(get, get_ref));
+    }
   }
 }
 
