@@ -326,7 +326,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   read_tuning(tuning_, procs_);
   {
     // Compact packets need tags up to wire::compact_tag_max (the standard
-    // promises only 32767; Open MPI and MPICH offer 2^31-1 or 2^29-1).
+    // promises only 32767; Open MPI 4.1 offers 2^31-1, MPICH 4.0 2^28-1).
     void* value = nullptr;
     int found = 0;
     check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");

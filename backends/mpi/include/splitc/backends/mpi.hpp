@@ -13,9 +13,9 @@
 //    payload; it is delivered to the core inside poll() and the buffer is
 //    re-posted. A short message whose header fits in the MPI tag travels
 //    as its argument words alone (a compact packet: an 8-byte message for
-//    one word, where MPI is fastest). The ring is small (a few receives: their requests and
-//    buffers stay in the cache); packets beyond it wait in MPI as
-//    unexpected messages, and a send that must wait grows it.
+//    one word, where MPI is fastest). The ring is small (a few receives:
+//    their requests and buffers stay in the cache); packets beyond it wait
+//    in MPI as unexpected messages, and a send that must wait grows it.
 //  * Credits. Each sender may have `credits` packets outstanding to a
 //    receiver (at most (P-1)*(2*credits+reserve) packets in flight to it,
 //    the largest the ring grows to). Consumed
@@ -23,12 +23,12 @@
 //    explicit credit packet once half are owed. A sender without credit says
 //    am_status::no_resource; the core queues and retries.
 //  * Long messages without an extra copy (§4.2.3). Above the packet size the
-//    header goes first and the data follows on a second communicator; the receiver's
-//    poll posts the data receive *at the destination address* as soon as it
-//    sees the header, so MPI delivers the data in place. Into a peer's
-//    segment, large payloads may instead go by MPI_Put on an MPI-3 window
-//    over the segments, flushed before the header is sent. The thresholds
-//    are measured (docs/mpi.md) and can be changed per process.
+//    header goes first and the data follows on a second communicator; the
+//    receiver's poll posts the data receive *at the destination address*
+//    as soon as it sees the header, so MPI delivers the data in place. Into
+//    a peer's segment, large payloads may instead go by MPI_Put on an MPI-3
+//    window over the segments, flushed before the header is sent. The
+//    thresholds are measured (docs/mpi.md) and can be changed per process.
 //  * No blocking MPI collectives (§4.3.3). The core's collectives run on
 //    these active messages; the backend's own barrier (start-up, shut-down)
 //    is a dissemination barrier of backend packets, or MPI_Ibarrier tested
