@@ -43,6 +43,82 @@ row make_row(const member& m, const member& pp) {
   return r;
 }
 
+/// Store outside the segments against the AM send of the same shape, timed
+/// in one loop: batches of 32 of each, alternating (and alternating which
+/// goes first), one clock read per batch. The separate one-way rows above
+/// each time a run of one kind, and what the receiver is doing meanwhile
+/// (how far behind it is, where in the ring the run starts) moves them by up
+/// to 2x from run to run (docs/performance.md, "The store bar"); here both
+/// kinds meet the same receiver and ring in the same run. Returns the rows
+/// "am_send_paired", "store_outside_paired" (ns per operation, medians over
+/// the rounds) and "store_paired_ratio" (the median of per-round ratios).
+std::vector<row> measure_paired_store(const context& ctx, splitc::global_ptr<u64> outside) {
+  constexpr int batch = 32;
+  const int batches = ctx.pol.smoke ? 2 : static_cast<int>(max_one_way / (2 * batch));
+  const int rounds = ctx.pol.smoke ? 1 : ctx.mode == "quick" ? 7 : 21;
+  std::vector<double> am_ns, store_ns, ratios;
+  long stored = 0;
+  for (int r = 0; r < rounds; ++r) {
+    std::int64_t am_total = 0, store_total = 0;
+    for (int b = 0; b < batches; ++b) {
+      auto am_batch = [&] {
+        const std::int64_t t0 = now_ns();
+        for (int i = 0; i < batch; ++i)
+          splitc::am_request(1, H.sink, static_cast<u64>(i), u64{1}, u64{2}, u64{3});
+        am_total += now_ns() - t0;
+      };
+      auto store_batch = [&, target = outside] {
+        // One address, as the AM send's words are constants: the loop
+        // around either operation is the same, only the operation differs.
+        const std::int64_t t0 = now_ns();
+        for (int i = 0; i < batch; ++i) splitc::store(target, static_cast<u64>(i));
+        store_total += now_ns() - t0;
+        stored += batch;
+      };
+      if (b % 2 == 0) {
+        am_batch();
+        store_batch();
+      } else {
+        store_batch();
+        am_batch();
+      }
+    }
+    flush();
+    command(command_kind::store_sync, static_cast<u64>(stored) * sizeof(u64));
+    wait_done();
+    stored = 0;
+    const double n = static_cast<double>(batches) * batch;
+    am_ns.push_back(static_cast<double>(am_total) / n);
+    store_ns.push_back(static_cast<double>(store_total) / n);
+    ratios.push_back(store_ns.back() / am_ns.back());
+  }
+  auto median_of = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  };
+  auto make = [&](const char* name, double value, const char* reference, double ref_value) {
+    row x;
+    x.part = part;
+    x.name = name;
+    x.value = value;
+    x.stats.mean = value;
+    x.stats.kept = rounds;
+    x.stats.iters = static_cast<long>(batches) * batch;
+    x.reference = reference;
+    x.reference_value = ref_value;
+    x.ratio = value / ref_value;
+    return x;
+  };
+  const double am = median_of(am_ns), store = median_of(store_ns), ratio = median_of(ratios);
+  std::vector<row> out;
+  out.push_back(make("am_send_paired", am, "am_send_paired", am));
+  out.push_back(make("store_outside_paired", store, "am_send_paired", am));
+  row q = make("store_paired_ratio", ratio, "", 1.0);
+  q.unit = "ratio";
+  out.push_back(q);
+  return out;
+}
+
 std::vector<row> measure_splitc(context& ctx) {
   const auto heap = ctx.t.heap;
   const auto outside = ctx.t.outside;
@@ -75,6 +151,8 @@ std::vector<row> measure_splitc(context& ctx) {
   ctx.progress(part, "one-way group (AM send, store)");
   group({&pp1, &am_send, &store_d, &store_a}, ctx.pol);
   for (const member* m : {&pp1, &am_send, &store_d, &store_a}) rows.push_back(make_row(*m, pp1));
+  ctx.progress(part, "store and AM send in one loop");
+  for (row& r : measure_paired_store(ctx, outside)) rows.push_back(std::move(r));
 
   // Group 2, pipelined: AM send+receive overhead, get and put.
   member pp2 = pingpong_member("pingpong_rt_pipelined");
@@ -269,6 +347,14 @@ void print(const context& ctx) {
     return r ? fmt::format("{} ns (±{})", format_ns(r->value), format_ci(r->stats))
              : std::string("not measured (no direct path to the peer)");
   };
+  const row* paired_am = ctx.find(part, "am_send_paired");
+  const row* paired_store = ctx.find(part, "store_outside_paired");
+  const row* paired_ratio = ctx.find(part, "store_paired_ratio");
+  if (paired_am != nullptr && paired_store != nullptr && paired_ratio != nullptr)
+    fmt::print("store outside ÷ AM send, timed in one loop (alternating batches of 32): {} "
+               "({} ns against {} ns)\n",
+               format_ratio(paired_ratio->value), format_ns(paired_store->value),
+               format_ns(paired_am->value));
   fmt::print("raw cache-line ping-pong RT, interleaved with each group: one-way rows {}, "
              "pipelined rows {}, blocking rows {}\n",
              pp("pingpong_rt_oneway"), pp("pingpong_rt_pipelined"), pp("pingpong_rt"));
