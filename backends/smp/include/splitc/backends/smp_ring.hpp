@@ -84,8 +84,8 @@ class ring_producer {
   /// Room for a record of `bytes`; nullptr when the ring is full (no_resource).
   /// After filling it, call publish(). The common case (room known, no wrap)
   /// is inlined into every sender: left to the compiler, the call stayed in
-  /// some senders and not in others (store's path paid ~1.5 ns more than
-  /// the AM send it is built on, docs/performance.md "The store bar").
+  /// some senders (store's path) and not in others; inlined, a send costs
+  /// ~0.4 ns less (docs/performance.md "The store bar").
   [[gnu::always_inline]] unsigned char* reserve(std::size_t bytes) noexcept {
     const std::uint64_t need = cells_for(bytes);
     const std::uint64_t pos = tail_ & (ncells_ - 1);
