@@ -146,15 +146,27 @@ std::vector<std::vector<double>> compare(std::vector<member>& members, long iter
   return samples;
 }
 
+/// The median over runs of s[a][run] / s[b][run] (NaN when a row was left out by --rows).
+double median_ratio(const std::vector<std::vector<double>>& s, std::size_t a, std::size_t b) {
+  std::vector<double> ratios;
+  for (std::size_t r = 0; r < s[a].size() && r < s[b].size(); ++r)
+    ratios.push_back(s[a][r] / s[b][r]);
+  return median(std::move(ratios));
+}
+
+/// The index of the member whose name starts with `prefix`, or 0 (the reference).
+std::size_t row_named(const std::vector<member>& m, std::string_view prefix) {
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m[i].name.rfind(prefix, 0) == 0) return i;
+  return 0;
+}
+
 void print_latency_rows(const std::vector<member>& m, const std::vector<std::vector<double>>& s,
                         std::size_t reference) {
   if (me != 0) return;
   for (std::size_t i = 0; i < m.size(); ++i) {
-    std::vector<double> ratios;
-    for (std::size_t r = 0; r < s[i].size() && r < s[reference].size(); ++r)
-      ratios.push_back(s[i][r] / s[reference][r]);
     std::printf("| %-40s | %10.3f | %10.3f | %7.3f |\n", m[i].name.c_str(), median(s[i]) / 1e3,
-                *std::min_element(s[i].begin(), s[i].end()) / 1e3, median(ratios));
+                *std::min_element(s[i].begin(), s[i].end()) / 1e3, median_ratio(s, i, reference));
   }
   std::fflush(stdout);
 }
@@ -163,12 +175,10 @@ void print_bandwidth_rows(const std::vector<member>& m, const std::vector<std::v
                           std::size_t reference, std::size_t size) {
   if (me != 0) return;
   for (std::size_t i = 0; i < m.size(); ++i) {
-    std::vector<double> ratios;
-    for (std::size_t r = 0; r < s[i].size() && r < s[reference].size(); ++r)
-      ratios.push_back(s[reference][r] / s[i][r]);  // bandwidth ratio = inverse time ratio
     const double gbs = m[i].bytes_per_event / median(s[i]);  // bytes per ns = GB/s
+    // bandwidth ratio = inverse time ratio
     std::printf("| %-32s | %9zu | %8.3f | %7.3f |\n", m[i].name.c_str(), size, gbs,
-                median(ratios));
+                median_ratio(s, reference, i));
   }
   std::fflush(stdout);
 }
@@ -220,70 +230,46 @@ void raw_pingpong24_partner(long iters) {
 }
 
 constexpr int window = 8;
-// Windowed bandwidth: `window` messages of `size` in flight, then an ack.
-double raw_bandwidth(std::size_t size, long iters) {
-  char ack = 0;
-  const auto t0 = now_ns();
-  for (long i = 0; i < iters; ++i) {
-    MPI_Request q[window];
-    for (int w = 0; w < window; ++w)
-      MPI_Isend(raw_buffer.data() + static_cast<std::size_t>(w) * size, static_cast<int>(size),
-                MPI_BYTE, 1, 8, MPI_COMM_WORLD, &q[w]);
-    MPI_Waitall(window, q, MPI_STATUSES_IGNORE);
-    MPI_Recv(&ack, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  return static_cast<double>(now_ns() - t0) / static_cast<double>(iters * window);
-}
-void raw_bandwidth_partner(std::size_t size, long iters) {
-  char ack = 0;
-  for (long i = 0; i < iters; ++i) {
-    MPI_Request q[window];
-    for (int w = 0; w < window; ++w)
-      MPI_Irecv(raw_buffer.data() + static_cast<std::size_t>(w) * size, static_cast<int>(size),
-                MPI_BYTE, 0, 8, MPI_COMM_WORLD, &q[w]);
-    MPI_Waitall(window, q, MPI_STATUSES_IGNORE);
-    MPI_Send(&ack, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD);
+/// `window` non-blocking sends (or receives) of `size` bytes from
+/// consecutive slices of `base`, to (or from) `peer`.
+void post_window(unsigned char* base, std::size_t size, int peer, bool send, MPI_Request* q) {
+  for (int w = 0; w < window; ++w) {
+    unsigned char* at = base + static_cast<std::size_t>(w) * size;
+    if (send)
+      MPI_Isend(at, static_cast<int>(size), MPI_BYTE, peer, 8, MPI_COMM_WORLD, &q[w]);
+    else
+      MPI_Irecv(at, static_cast<int>(size), MPI_BYTE, peer, 8, MPI_COMM_WORLD, &q[w]);
   }
 }
 
-// The same, between the buffers splitc's bulk_put and bulk_get use (the
-// lead's private vector and the partner's segment, whose pages are huge):
-// the kernel's single copy moves huge pages into small ones at about half
-// the speed of small into small here, so a raw reference between other
-// buffers says little about the transfer (docs/mpi.md "Bandwidth").
-// `to_partner`: lead's private buffer -> partner's segment (bulk_put's
-// direction), else partner's segment -> lead's private buffer (bulk_get's).
-double raw_bandwidth_between(std::size_t size, long iters, unsigned char* mine, bool to_partner) {
+// Windowed bandwidth: `window` messages of `size` in flight, then a 1-byte
+// token, between the lead's buffer `mine` and the partner's `theirs`.
+// `to_partner`: the lead sends and the partner acknowledges; otherwise the
+// partner sends once the lead says its receives are posted. The reference
+// row uses raw_buffer on both sides; the "same buffers" rows use those of
+// bulk_put and bulk_get (the lead's private vector, the partner's segment,
+// whose pages are huge): the kernel's single copy moves huge pages into
+// small ones at about half the speed of small into small here, so a raw
+// reference between other buffers says little about the transfer
+// (docs/mpi.md "Bandwidth").
+double raw_bandwidth(std::size_t size, long iters, unsigned char* mine, bool to_partner) {
   char token = 0;
   const auto t0 = now_ns();
   for (long i = 0; i < iters; ++i) {
     MPI_Request q[window];
-    for (int w = 0; w < window; ++w) {
-      unsigned char* at = mine + static_cast<std::size_t>(w) * size;
-      if (to_partner)
-        MPI_Isend(at, static_cast<int>(size), MPI_BYTE, 1, 8, MPI_COMM_WORLD, &q[w]);
-      else
-        MPI_Irecv(at, static_cast<int>(size), MPI_BYTE, 1, 8, MPI_COMM_WORLD, &q[w]);
-    }
+    post_window(mine, size, 1, to_partner, q);
     if (!to_partner) MPI_Send(&token, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD);  // receives posted
     MPI_Waitall(window, q, MPI_STATUSES_IGNORE);
     if (to_partner) MPI_Recv(&token, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
   return static_cast<double>(now_ns() - t0) / static_cast<double>(iters * window);
 }
-void raw_bandwidth_between_partner(std::size_t size, long iters, unsigned char* theirs,
-                                   bool to_partner) {
+void raw_bandwidth_partner(std::size_t size, long iters, unsigned char* theirs, bool to_partner) {
   char token = 0;
   for (long i = 0; i < iters; ++i) {
     MPI_Request q[window];
     if (!to_partner) MPI_Recv(&token, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    for (int w = 0; w < window; ++w) {
-      unsigned char* at = theirs + static_cast<std::size_t>(w) * size;
-      if (to_partner)
-        MPI_Irecv(at, static_cast<int>(size), MPI_BYTE, 0, 8, MPI_COMM_WORLD, &q[w]);
-      else
-        MPI_Isend(at, static_cast<int>(size), MPI_BYTE, 0, 8, MPI_COMM_WORLD, &q[w]);
-    }
+    post_window(theirs, size, 0, !to_partner, q);
     MPI_Waitall(window, q, MPI_STATUSES_IGNORE);
     if (to_partner) MPI_Send(&token, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD);
   }
@@ -563,24 +549,17 @@ void latency_section(double cache_line) {
   const long iters = quick ? 500 : 4000;
   auto s = compare(m, iters);
   print_latency_rows(m, s, 0);
-  std::size_t am_row = 0, raw24_row = 0;
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    if (m[i].name.rfind("splitc AM round trip", 0) == 0) am_row = i;
-    if (m[i].name.rfind("raw MPI ping-pong, 24 B", 0) == 0) raw24_row = i;
-  }
+  const std::size_t am_row = row_named(m, "splitc AM round trip");
+  const std::size_t raw24_row = row_named(m, "raw MPI ping-pong, 24 B");
   if (me == 0 && am_row != 0) {
-    std::vector<double> ratios;
-    for (std::size_t r = 0; r < s[0].size(); ++r) ratios.push_back(s[am_row][r] / s[0][r]);
     std::printf("\nThe AM layer adds %.0f %% to MPI's round trip (seed: NXAM/MPL added 13-35 %% "
                 "to message passing)",
-                (median(ratios) - 1) * 100);
+                (median_ratio(s, am_row, 0) - 1) * 100);
     if (backend().tune().compact) {
       std::printf("; its packets are compact (8 B, the header in the MPI tag)");
     } else if (raw24_row != 0) {
-      std::vector<double> to24;
-      for (std::size_t r = 0; r < s[0].size(); ++r) to24.push_back(s[am_row][r] / s[raw24_row][r]);
       std::printf("; %.0f %% to a raw ping-pong of its packet's size (24 B, with header)",
-                  (median(to24) - 1) * 100);
+                  (median_ratio(s, am_row, raw24_row) - 1) * 100);
     }
     std::printf(".\n");
   }
@@ -729,18 +708,20 @@ void bandwidth_section() {
     std::vector<member> m;
     member raw;
     raw.name = "raw MPI windowed (8 Isend)";
-    raw.lead = [size](long iters) { return raw_bandwidth(size, iters); };
-    raw.partner = [size](long iters) { raw_bandwidth_partner(size, iters); };
+    raw.lead = [size](long iters) { return raw_bandwidth(size, iters, raw_buffer.data(), true); };
+    raw.partner = [size](long iters) {
+      raw_bandwidth_partner(size, iters, raw_buffer.data(), true);
+    };
     raw.bytes_per_event = static_cast<double>(size);
     m.push_back(raw);
     for (const bool to_partner : {true, false}) {
       member same;
       same.name = to_partner ? "raw windowed, put's buffers" : "raw windowed, get's buffers";
       same.lead = [size, to_partner](long iters) {
-        return raw_bandwidth_between(size, iters, local.data(), to_partner);
+        return raw_bandwidth(size, iters, local.data(), to_partner);
       };
       same.partner = [size, seg, to_partner](long iters) {
-        raw_bandwidth_between_partner(size, iters, seg, to_partner);
+        raw_bandwidth_partner(size, iters, seg, to_partner);
       };
       same.bytes_per_event = static_cast<double>(size);
       m.push_back(same);
@@ -798,25 +779,14 @@ void bandwidth_section() {
     const long iters = std::max(16L, static_cast<long>(total / static_cast<double>(size)));
     auto s = compare(m, iters);
     print_bandwidth_rows(m, s, 0, size);
-    if (me == 0) {
-      // bulk_put and bulk_get against raw MPI between the same buffers.
-      auto row = [&](const char* name) {
-        for (std::size_t i = 0; i < m.size(); ++i)
-          if (m[i].name.rfind(name, 0) == 0) return i;
-        return std::size_t{0};
-      };
-      auto ratio = [&](std::size_t a, std::size_t ref) {
-        std::vector<double> r;
-        for (std::size_t k = 0; k < s[a].size() && k < s[ref].size(); ++k)
-          r.push_back(s[ref][k] / s[a][k]);
-        return r.empty() ? 0.0 : median(r);  // 0: a row left out by --rows
-      };
-      const std::size_t put = row("splitc bulk_put"), get = row("splitc bulk_get");
-      const std::size_t put_ref = row("raw windowed, put's"), get_ref = row("raw windowed, get's");
-      if (put != 0 && get != 0 && put_ref != 0 && get_ref != 0)
-        std::printf("\n%zu B between the same buffers: bulk_put %.3f× raw, bulk_get %.3f× raw\n\n",
-                    size, ratio(put, put_ref), ratio(get, get_ref));
-    }
+    // bulk_put and bulk_get against raw MPI between the same buffers
+    // (bandwidth ratio = inverse time ratio).
+    const std::size_t put = row_named(m, "splitc bulk_put"), get = row_named(m, "splitc bulk_get");
+    const std::size_t put_ref = row_named(m, "raw windowed, put's");
+    const std::size_t get_ref = row_named(m, "raw windowed, get's");
+    if (me == 0 && put != 0 && get != 0 && put_ref != 0 && get_ref != 0)
+      std::printf("\n%zu B between the same buffers: bulk_put %.3f× raw, bulk_get %.3f× raw\n\n",
+                  size, median_ratio(s, put_ref, put), median_ratio(s, get_ref, get));
   }
 }
 
@@ -845,8 +815,10 @@ void protocol_section() {
     std::vector<member> m;
     member raw;
     raw.name = "raw MPI windowed (8 Isend)";
-    raw.lead = [size](long iters) { return raw_bandwidth(size, iters); };
-    raw.partner = [size](long iters) { raw_bandwidth_partner(size, iters); };
+    raw.lead = [size](long iters) { return raw_bandwidth(size, iters, raw_buffer.data(), true); };
+    raw.partner = [size](long iters) {
+      raw_bandwidth_partner(size, iters, raw_buffer.data(), true);
+    };
     raw.bytes_per_event = static_cast<double>(size);
     m.push_back(raw);
     for (const auto& c : choices) {
