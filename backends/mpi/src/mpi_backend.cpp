@@ -580,6 +580,15 @@ void mpi_backend::flush_reposts() {
   }
 }
 
+// A request from `source` was delivered: its credit is owed back, piggy-backed
+// on the next packet there, or in a credit packet once half are owed.
+[[gnu::always_inline]] inline void mpi_backend::owe_credit(proc_t source) {
+  int& owed = owed_[static_cast<std::size_t>(source)];
+  if (++owed >= credit_threshold_) [[unlikely]] {
+    if (!send_control(source, wire::control_credit, 0)) credits_owed_ = busy_ = true;
+  }
+}
+
 // Deliver the packet at the head (its payload is complete) and re-post it.
 void mpi_backend::retire(recv_slot& s, am_sink* sink) {
   const auto* h = reinterpret_cast<const packet_header*>(s.packet);
@@ -626,12 +635,7 @@ void mpi_backend::retire(recv_slot& s, am_sink* sink) {
   }
   // The receive is posted again at the start of the next poll, not here:
   // a requester waiting for this reply sends its next request first.
-  if (counted) {
-    int& owed = owed_[static_cast<std::size_t>(source)];
-    if (++owed >= credit_threshold_) {
-      if (!send_control(source, wire::control_credit, 0)) credits_owed_ = busy_ = true;
-    }
-  }
+  if (counted) owe_credit(source);
 }
 
 int mpi_backend::deliver_loopback(am_sink sink) {
@@ -666,12 +670,7 @@ int mpi_backend::deliver_loopback(am_sink sink) {
   credits_[source] += credits;
   sink.deliver(sink.context, m);
   ++head_;
-  if (m.is_request) {
-    int& owed = owed_[source];
-    if (++owed >= credit_threshold_) [[unlikely]] {
-      if (!send_control(m.source, wire::control_credit, 0)) credits_owed_ = busy_ = true;
-    }
-  }
+  if (m.is_request) owe_credit(m.source);
   return 1;
 }
 

@@ -109,8 +109,9 @@ struct tuning {
   bool persistent = true;
   /// Short messages whose header fits in an MPI tag travel as their
   /// argument words alone (docs/mpi.md "Compact packets"); off when the
-  /// MPI's MPI_TAG_UB is too small. Any process may change it at any time:
-  /// receivers take both forms.
+  /// MPI's MPI_TAG_UB is too small (2^25-1 needed; then it must stay off).
+  /// Otherwise any process may change it at any time: receivers take both
+  /// forms.
   bool compact = true;
 };
 
@@ -243,6 +244,7 @@ class mpi_backend {
   void landed(recv_slot& s, const void* status);  // status: the receive's MPI_Status
   void arrived(recv_slot& s);
   int deliver_at_head(const am_message& m, int credits, am_sink sink);
+  void owe_credit(proc_t source);
   bool header_ok(const wire::packet_header& h) const noexcept;
   [[noreturn, gnu::cold]] void bad_packet(const void* header) const;
   int poll_full(am_sink sink);
