@@ -59,7 +59,8 @@ bool words_ok(const am_message& m, bool reply) {
   return true;
 }
 template <std::size_t... K>
-void send_words(int q, [[maybe_unused]] int n, std::index_sequence<K...>, const am_message* token) {
+void send_words(int q, std::index_sequence<K...>, const am_message* token) {
+  [[maybe_unused]] constexpr int n = sizeof...(K);
   [[maybe_unused]] const int me = splitc::myproc();
   if (token != nullptr)
     splitc::am_reply(*token, H.got_words, word_value(me, n, static_cast<int>(K), true)...);
@@ -68,15 +69,15 @@ void send_words(int q, [[maybe_unused]] int n, std::index_sequence<K...>, const 
 }
 void send_n_words(int q, int n, const am_message* token = nullptr) {
   switch (n) {
-    case 0: return send_words(q, 0, std::make_index_sequence<0>{}, token);
-    case 1: return send_words(q, 1, std::make_index_sequence<1>{}, token);
-    case 2: return send_words(q, 2, std::make_index_sequence<2>{}, token);
-    case 3: return send_words(q, 3, std::make_index_sequence<3>{}, token);
-    case 4: return send_words(q, 4, std::make_index_sequence<4>{}, token);
-    case 5: return send_words(q, 5, std::make_index_sequence<5>{}, token);
-    case 6: return send_words(q, 6, std::make_index_sequence<6>{}, token);
-    case 7: return send_words(q, 7, std::make_index_sequence<7>{}, token);
-    default: return send_words(q, 8, std::make_index_sequence<8>{}, token);
+    case 0: return send_words(q, std::make_index_sequence<0>{}, token);
+    case 1: return send_words(q, std::make_index_sequence<1>{}, token);
+    case 2: return send_words(q, std::make_index_sequence<2>{}, token);
+    case 3: return send_words(q, std::make_index_sequence<3>{}, token);
+    case 4: return send_words(q, std::make_index_sequence<4>{}, token);
+    case 5: return send_words(q, std::make_index_sequence<5>{}, token);
+    case 6: return send_words(q, std::make_index_sequence<6>{}, token);
+    case 7: return send_words(q, std::make_index_sequence<7>{}, token);
+    default: return send_words(q, std::make_index_sequence<8>{}, token);
   }
 }
 // A request of n words is answered with a reply of 8 - n words.

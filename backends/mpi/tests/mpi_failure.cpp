@@ -50,7 +50,9 @@ int main(int argc, char** argv) {
         std::memcpy(junk + 12, &source, sizeof source);
       } else if (kind == "tag") {
         tag = 7;
-      } else if (kind == "compact") {  // 24 bytes, where the tag announces 1 word
+      } else if (kind == "compact") {
+        // 24 bytes, where the tag announces 1 word (src/packet.hpp's
+        // compact_tag: bit 24, handler 0, a reply, 1 argument word)
         tag = (1 << 24) | 1;
       } else {
         CHECK_MSG(false, "unknown foreign message {}", kind);
