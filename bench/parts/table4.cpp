@@ -56,8 +56,8 @@ std::vector<row> measure_paired_store(const context& ctx, splitc::global_ptr<u64
   constexpr int batch = 32;
   const int batches = ctx.pol.smoke ? 2 : static_cast<int>(max_one_way / (2 * batch));
   const int rounds = ctx.pol.smoke ? 1 : ctx.mode == "quick" ? 7 : 21;
+  const double per_kind = static_cast<double>(batches) * batch;  // operations of each kind a round
   std::vector<double> am_ns, store_ns, ratios;
-  long stored = 0;
   for (int r = 0; r < rounds; ++r) {
     std::int64_t am_total = 0, store_total = 0;
     for (int b = 0; b < batches; ++b) {
@@ -73,7 +73,6 @@ std::vector<row> measure_paired_store(const context& ctx, splitc::global_ptr<u64
         const std::int64_t t0 = now_ns();
         for (int i = 0; i < batch; ++i) splitc::store(target, static_cast<u64>(i));
         store_total += now_ns() - t0;
-        stored += batch;
       };
       if (b % 2 == 0) {
         am_batch();
@@ -84,12 +83,10 @@ std::vector<row> measure_paired_store(const context& ctx, splitc::global_ptr<u64
       }
     }
     flush();
-    command(command_kind::store_sync, static_cast<u64>(stored) * sizeof(u64));
+    command(command_kind::store_sync, static_cast<u64>(per_kind) * sizeof(u64));
     wait_done();
-    stored = 0;
-    const double n = static_cast<double>(batches) * batch;
-    am_ns.push_back(static_cast<double>(am_total) / n);
-    store_ns.push_back(static_cast<double>(store_total) / n);
+    am_ns.push_back(static_cast<double>(am_total) / per_kind);
+    store_ns.push_back(static_cast<double>(store_total) / per_kind);
     ratios.push_back(store_ns.back() / am_ns.back());
   }
   auto median_of = [](std::vector<double> v) {
@@ -103,7 +100,7 @@ std::vector<row> measure_paired_store(const context& ctx, splitc::global_ptr<u64
     x.value = value;
     x.stats.mean = value;
     x.stats.kept = rounds;
-    x.stats.iters = static_cast<long>(batches) * batch;
+    x.stats.iters = static_cast<long>(per_kind);
     x.reference = reference;
     x.reference_value = ref_value;
     x.ratio = value / ref_value;
