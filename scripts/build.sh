@@ -11,7 +11,10 @@ packages=(cmake g++ make pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           openmpi-bin libopenmpi-dev mpich libmpich-dev      # mpi backends and MPI comparisons
           clang libclang-rt-14-dev                           # libFuzzer target of the udp parser
           iproute2 nftables                                  # udp tests across network namespaces
-          gnuplot-nox procps)                                # plots of the benchmark suite; pgrep
+          gnuplot-nox procps                                 # plots of the benchmark suite; pgrep
+          gfortran                                           # DOLIB's Fortran interface and test
+          libglobalarrays-dev libarmci-mpi-dev               # DOLIB's Global Arrays comparison
+          libscalapack-openmpi-dev liblapack-dev libblas-dev)  # (what ga-config --libs names)
 
 missing=()
 for p in "${packages[@]}"; do

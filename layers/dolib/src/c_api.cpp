@@ -1,0 +1,147 @@
+// The C entry points of dolib.h: each names itself in errors, serves arrived DOLIB requests
+// first (the polling discipline of the seed's section 6) and calls the implementation with
+// 0-based indices.
+#include <dolib.h>
+
+#include "state.hpp"
+
+#include <splitc/errors.hpp>
+
+#include <fmt/format.h>
+
+using namespace dolib;
+
+namespace {
+state& enter(const char* call) {
+  state& s = state_for(call);
+  splitc::poll();
+  return s;
+}
+array& typed(state& s, const call_info& c, int iaf, elem want) {
+  array& a = array_for(s, c.name, iaf);
+  if (a.type != want) type_error(c, a, want);
+  return a;
+}
+}  // namespace
+
+extern "C" {
+
+void do_init(int myid, int nproc) {
+  if (!splitc::initialized())
+    splitc::fatal_error("do_init: splitc is not initialized (call splitc_init, or define "
+                        "splitc_main, before do_init)");
+  if (myid != splitc::myproc() || nproc != splitc::procs())
+    splitc::fatal_error(fmt::format("do_init: myid {} and nproc {} are not this processor's "
+                                    "number and the processor count ({} and {})",
+                                    myid, nproc, splitc::myproc(), splitc::procs()));
+  create_state();
+  state& s = state_of();
+  s.me = myid;
+  s.procs = nproc;
+  register_handlers(s);  // collective
+  splitc::barrier();     // the seed's implicit global synchronization
+}
+
+void do_declare(int* Iaf, const char* name, int gsize, const char* ctype, int pagesize,
+                int blocksize) {
+  *Iaf = declare("do_declare", name != nullptr ? name : "", gsize, ctype != nullptr ? ctype : "",
+                 pagesize, blocksize);
+}
+
+void do_destroy(int Iaf) { destroy("do_destroy", Iaf); }
+
+void do_gather(int Iaf, int nsize, const int* list, void* buf) {
+  state& s = enter("do_gather");
+  const call_info c{"do_gather", 0};
+  gather_sync(s, c, array_for(s, c.name, Iaf), nsize, list, 0, buf);
+}
+
+int do_bgather(int Iaf, int nsize, int istart, void* buf) {
+  state& s = enter("do_bgather");
+  const call_info c{"do_bgather", 0};
+  return gather_async(s, c, array_for(s, c.name, Iaf), nsize, nullptr, istart, buf);
+}
+
+int do_agather(int Iaf, int nsize, const int* list, void* buf) {
+  state& s = enter("do_agather");
+  const call_info c{"do_agather", 0};
+  return gather_async(s, c, array_for(s, c.name, Iaf), nsize, list, 0, buf);
+}
+
+int do_isavail(int reqid) { return request_test(enter("do_isavail"), "do_isavail", reqid) ? 1 : 0; }
+
+void do_wait(int reqid) { request_wait(enter("do_wait"), "do_wait", reqid); }
+
+void do_scatter(int Iaf, int nsize, const int* list, const void* buf) {
+  state& s = enter("do_scatter");
+  const call_info c{"do_scatter", 0};
+  update(s, c, array_for(s, c.name, Iaf), update_kind::scatter, nsize, list, 0, buf, 1, 0);
+}
+
+void do_bscatter(int Iaf, int nsize, int istart, const void* buf) {
+  state& s = enter("do_bscatter");
+  const call_info c{"do_bscatter", 0};
+  update(s, c, array_for(s, c.name, Iaf), update_kind::scatter, nsize, nullptr, istart, buf, 1, 0);
+}
+
+void do_iaxpby(int Iaf, int nsize, const int* list, const int* xarray, int ialpha, int ibeta) {
+  state& s = enter("do_iaxpby");
+  const call_info c{"do_iaxpby", 0};
+  update(s, c, typed(s, c, Iaf, elem::int32), update_kind::axpby, nsize, list, 0, xarray, ialpha,
+         ibeta);
+}
+
+void do_daxpby(int Iaf, int nsize, const int* list, const double* xarray, double dalpha,
+               double dbeta) {
+  state& s = enter("do_daxpby");
+  const call_info c{"do_daxpby", 0};
+  update(s, c, typed(s, c, Iaf, elem::float64), update_kind::axpby, nsize, list, 0, xarray,
+         dalpha, dbeta);
+}
+
+void do_biaxpby(int Iaf, int nsize, int start, const int* xarray, int ialpha, int ibeta) {
+  state& s = enter("do_biaxpby");
+  const call_info c{"do_biaxpby", 0};
+  update(s, c, typed(s, c, Iaf, elem::int32), update_kind::axpby, nsize, nullptr, start, xarray,
+         ialpha, ibeta);
+}
+
+void do_bdaxpby(int Iaf, int nsize, int start, const double* xarray, double dalpha,
+                double dbeta) {
+  state& s = enter("do_bdaxpby");
+  const call_info c{"do_bdaxpby", 0};
+  update(s, c, typed(s, c, Iaf, elem::float64), update_kind::axpby, nsize, nullptr, start,
+         xarray, dalpha, dbeta);
+}
+
+void do_gsync(void) {
+  state& s = enter("do_gsync");
+  wait_all_requests(s);
+  while (s.updates_pending > 0) splitc::poll();
+  splitc::barrier();
+}
+
+void do_check(void) { enter("do_check"); }
+
+void do_enable(int Iaf) {
+  state& s = enter("do_enable");
+  cache_enable(s, array_for(s, "do_enable", Iaf));
+}
+
+void do_disable(int Iaf) {
+  state& s = enter("do_disable");
+  cache_purge_array(s, array_for(s, "do_disable", Iaf));
+}
+
+int do_setchsize(int npages) { return cache_resize(enter("do_setchsize"), npages); }
+
+void do_getstats(long long out[5]) {
+  const state& s = enter("do_getstats");
+  out[0] = s.st.messages;
+  out[1] = s.st.items;
+  out[2] = s.st.hits;
+  out[3] = s.st.misses;
+  out[4] = s.st.evictions;
+}
+
+}  // extern "C"

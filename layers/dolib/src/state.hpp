@@ -1,0 +1,142 @@
+// DOLIB's per-process state: the arrays (their layout over the processors), the requests in
+// flight, the page cache and the handler ids. One object per process, created by do_init;
+// handlers reach it through dolib::state_of() (handlers are plain functions).
+#pragma once
+
+#include <splitc/splitc.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace dolib {
+
+enum class elem : int { int32 = 0, float64 = 1, byte = 2 };
+
+const char* elem_name(elem e) noexcept;
+std::size_t elem_size(elem e) noexcept;
+
+/// Where global index i lives: processor `owner`, element `offset` of its local storage.
+struct place {
+  int owner;
+  std::uint32_t offset;
+};
+
+/// One global array: gsize items, pages of pagesize, blocks of blocksize pages; block b on
+/// processor b mod P at local block b div P (the seed's wrap mapping, section 4).
+struct array {
+  int id = 0;
+  std::string name;
+  elem type = elem::float64;
+  std::int64_t gsize = 0, pagesize = 1, blocksize = 1, block_items = 1, npages = 0;
+  std::size_t esize = 8;
+  splitc::spread_ptr<void> storage;  // one object per processor, same local address everywhere
+  char* local = nullptr;             // this processor's part
+  bool caching = false;
+  std::vector<int> slot_of_page;  // page -> cache slot, or -1 (only while caching)
+
+  place locate(std::int64_t i, int procs) const noexcept {
+    const std::int64_t b = i / block_items;
+    return {static_cast<int>(b % procs),
+            static_cast<std::uint32_t>((b / procs) * block_items + i % block_items)};
+  }
+};
+
+/// A gather in flight: list gathers wait for their replies (pending), contiguous ones for
+/// their bulk gets (ctr).
+struct request {
+  char* buf = nullptr;
+  std::size_t esize = 0;
+  int pending = 0;
+  std::vector<int> positions;          // buffer positions of the remote items, by chunk
+  std::vector<std::size_t> chunk_at;   // where each chunk's positions start
+  std::unique_ptr<splitc::counter> ctr;
+  bool done() const noexcept { return pending == 0 && (!ctr || ctr->value() == 0); }
+};
+
+/// A cached remote page.
+struct cache_slot {
+  int array = 0;  // 0: free
+  std::int64_t page = 0;
+  bool referenced = false;
+  bool pinned = false;  // being fetched by the current gather: not a victim
+  std::unique_ptr<char[]> data;
+};
+
+struct stats {
+  long long messages = 0, items = 0, hits = 0, misses = 0, evictions = 0;
+};
+
+struct state {
+  int me = 0, procs = 1;
+  std::vector<std::unique_ptr<array>> arrays;  // descriptor d at d - 1; null once destroyed
+  std::vector<std::string> names;              // kept after destroy, for messages
+  std::unordered_map<int, request> requests;
+  int next_request = 1;
+  long long updates_pending = 0;  // scatter/axpby messages not yet acknowledged
+  // The page cache (section 4.1): one pool for every array, CLOCK replacement.
+  std::vector<cache_slot> slots;
+  int cache_pages = 128;
+  std::size_t clock_hand = 0;
+  stats st;
+  std::vector<char> scratch;  // a handler's reply buffer
+  splitc::handler_id h_gather{}, h_gather_reply{}, h_update{}, h_ack{};
+  std::size_t chunk_gather = 1;  // items per gather request / reply message
+};
+
+/// The state, or a fatal error naming `call` before do_init.
+state& state_for(std::string_view call);
+/// The state from inside a handler (do_init has run).
+state& state_of() noexcept;
+void create_state();
+
+/// do_declare and do_destroy (arrays.cpp), with the caller's name for messages.
+int declare(std::string_view call, std::string_view name, std::int64_t gsize,
+            std::string_view ctype, std::int64_t pagesize, std::int64_t blocksize);
+void destroy(std::string_view call, int iaf);
+
+/// The live array with descriptor iaf, or a fatal error (unknown, destroyed).
+array& array_for(state& s, std::string_view call, int iaf);
+
+/// How a call names its indices in messages: 0 from C, 1 from Fortran.
+struct call_info {
+  std::string_view name;
+  int base = 0;
+};
+
+/// Fatal errors with DOLIB's wording: "<call>: <cause>".
+[[noreturn]] void index_error(const call_info& c, const array& a, std::int64_t index);
+[[noreturn]] void count_error(const call_info& c, const array& a, std::int64_t nsize);
+[[noreturn]] void type_error(const call_info& c, const array& a, elem wanted);
+
+// Operations (gather.cpp, update.cpp, cache.cpp), with 0-based indices. `list` is null for
+// the contiguous forms (start .. start + n - 1).
+void gather_sync(state& s, const call_info& c, array& a, int n, const int* list, int start,
+                 void* buf);
+int gather_async(state& s, const call_info& c, array& a, int n, const int* list, int start,
+                 void* buf);
+bool request_test(state& s, std::string_view call, int id);
+void request_wait(state& s, std::string_view call, int id);
+void wait_all_requests(state& s);
+enum class update_kind : int { scatter = 0, axpby = 1 };
+void update(state& s, const call_info& c, array& a, update_kind k, int n, const int* list,
+            int start, const void* values, double alpha, double beta);
+void register_handlers(state& s);
+splitc::handler_id register_update_handler();
+
+// The page cache (cache.cpp).
+void cache_enable(state& s, array& a);
+void cache_purge_array(state& s, array& a);
+int cache_resize(state& s, int npages);
+/// Gather through the cache: remote items come from cached pages (fetched whole on a miss).
+void cache_gather(state& s, const call_info& c, array& a, int n, const int* list, int start,
+                  char* buf);
+
+/// Checks every index of a list (or range) against gsize; fatal on the first bad one.
+void check_indices(const call_info& c, const array& a, int n, const int* list, int start);
+
+}  // namespace dolib
