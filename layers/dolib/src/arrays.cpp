@@ -132,6 +132,7 @@ int declare(std::string_view call, std::string_view name, std::int64_t gsize,
                                     "per processor; raise SPLITC_SEGMENT_SIZE)", call, name,
                                     bytes));
   a->local = static_cast<char*>(a->storage.local());
+  a->local_bytes = static_cast<std::size_t>(items) * a->esize;
   s.arrays.push_back(std::move(a));
   s.names.emplace_back(name);
   // The seed's implicit global synchronization: no processor sends to the array before

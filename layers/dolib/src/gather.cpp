@@ -70,6 +70,12 @@ void on_gather_reply(const splitc::am_message& m) {
 
 void on_ack(const splitc::am_message&) { --state_of().updates_pending; }
 
+template <std::size_t E>
+void copy_local(int me, const char* local, const std::vector<place>& where, char* buf) noexcept {
+  for (std::size_t k = 0; k < where.size(); ++k)
+    if (where[k].owner == me) copy_item<E>(buf + k * E, local + std::size_t{where[k].offset} * E);
+}
+
 // A list gather without the cache: local items now, one request per owner (per chunk).
 void issue_list(state& s, array& a, int n, const int* list, char* buf, request& r, int id) {
   const int P = s.procs;
@@ -79,12 +85,13 @@ void issue_list(state& s, array& a, int n, const int* list, char* buf, request& 
   for (int k = 0; k < n; ++k) {
     const place w = a.locate(list[k], P);
     where[static_cast<std::size_t>(k)] = w;
-    if (w.owner == s.me) {
-      std::memcpy(buf + static_cast<std::size_t>(k) * e, a.local + w.offset * e, e);
-    } else {
-      ++count[static_cast<std::size_t>(w.owner) + 1];
-    }
+    ++count[static_cast<std::size_t>(w.owner) + 1];
   }
+  // The local items, with constant-size copies (plain loads and stores).
+  if (e == 8) copy_local<8>(s.me, a.local, where, buf);
+  else if (e == 4) copy_local<4>(s.me, a.local, where, buf);
+  else copy_local<1>(s.me, a.local, where, buf);
+  count[static_cast<std::size_t>(s.me) + 1] = 0;
   for (int q = 0; q < P; ++q) count[static_cast<std::size_t>(q) + 1] += count[static_cast<std::size_t>(q)];
   const std::size_t remote = count[static_cast<std::size_t>(P)];
   if (remote == 0) return;

@@ -36,8 +36,18 @@ struct array {
   std::size_t esize = 8;
   splitc::spread_ptr<void> storage;  // one object per processor, same local address everywhere
   char* local = nullptr;             // this processor's part
+  std::size_t local_bytes = 0;
   bool caching = false;
   std::vector<int> slot_of_page;  // page -> cache slot, or -1 (only while caching)
+  // While caching: page -> its data here (a local page in place, or its cache slot), or null;
+  // and the CLOCK reference bit of each cached page.
+  std::vector<const char*> page_data;
+  std::vector<unsigned char> page_ref;
+  int page_shift = -1;  // log2(pagesize) when it is a power of two
+
+  std::int64_t page_of(std::int64_t i) const noexcept {
+    return page_shift >= 0 ? i >> page_shift : i / pagesize;
+  }
 
   place locate(std::int64_t i, int procs) const noexcept {
     const std::int64_t b = i / block_items;
@@ -62,9 +72,8 @@ struct request {
 struct cache_slot {
   int array = 0;  // 0: free
   std::int64_t page = 0;
-  bool referenced = false;
   bool pinned = false;  // being fetched by the current gather: not a victim
-  std::unique_ptr<char[]> data;
+  char* data = nullptr;  // its place in the slab
 };
 
 struct stats {
@@ -82,6 +91,11 @@ struct state {
   std::vector<cache_slot> slots;
   int cache_pages = 128;
   std::size_t clock_hand = 0;
+  // The slots' memory: one mapping of cache_pages slots of slot_bytes (the largest page of the
+  // arrays cached so far), transparent huge pages advised (4 KiB pages cost a TLB miss per
+  // random access).
+  char* slab = nullptr;
+  std::size_t slab_bytes = 0, slot_bytes = 0;
   stats st;
   std::vector<char> scratch;  // a handler's reply buffer
   splitc::handler_id h_gather{}, h_gather_reply{}, h_update{}, h_ack{};

@@ -1,0 +1,99 @@
+// The splitc side of the DOLIB comparison: do_gather, do_scatter and do_daxpby of the index
+// lists of bench_lists.h into a double array of n elements laid out as Global Arrays lays it
+// out (one contiguous share per processor: pages of 1024 items, a block of ceil(n/P) items
+// per processor), without and with the page cache. Run under splitc-run; prints one CSV line
+// per measurement, the columns of ga_bench: impl,op,n,m,locality,cache,rep,seconds (slowest
+// processor). With --cache the gather is repeated on a read-only array with caching on (the
+// first gather, which fills the cache, is not timed).
+#include <dolib.h>
+
+#include <splitc/splitc.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "bench_lists.h"
+
+namespace {
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double slowest(double t) { return splitc::reduce_to_all(t, splitc::ops::max{}); }
+}  // namespace
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  CLI::App app{"dolib-bench: DOLIB gather/scatter/axpby on splitc"};
+  int n = 10'000'000, m = 100'000, locality = 0, reps = 5, pagesize = 1024;
+  unsigned long long seed = 1;
+  bool cache = false;
+  app.add_option("-n,--size", n, "array elements");
+  app.add_option("-m,--list", m, "list length per processor");
+  app.add_option("--locality", locality, "0: uniform over the array, 1: the caller's own share");
+  app.add_option("-r,--reps", reps, "repetitions");
+  app.add_option("--seed", seed, "index stream seed");
+  app.add_option("--pagesize", pagesize, "items per page");
+  app.add_flag("--cache", cache, "time repeated gathers with the page cache on");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    splitc::finalize();
+    return status;
+  }
+  const int me = splitc::myproc(), P = splitc::procs();
+  do_init(me, P);
+  const int share = (n + P - 1) / P;
+  const int blocksize = (share + pagesize - 1) / pagesize;
+  int A = 0;
+  do_declare(&A, "x", n, "double", pagesize, blocksize);
+  {
+    // Initialise: each processor its own contiguous part (local writes).
+    const long long first = static_cast<long long>(me) * pagesize * blocksize;
+    const long long last = std::min<long long>(n, first + static_cast<long long>(pagesize) * blocksize);
+    std::vector<double> v(static_cast<std::size_t>(std::max(0LL, last - first)), 0.0);
+    do_bscatter(A, static_cast<int>(v.size()), static_cast<int>(std::min<long long>(first, n)), v.data());
+    do_gsync();
+  }
+  std::vector<int> list(static_cast<std::size_t>(m));
+  std::vector<double> v(static_cast<std::size_t>(m));
+  for (int k = 0; k < m; ++k) v[static_cast<std::size_t>(k)] = k;
+  if (cache) {
+    do_setchsize(static_cast<int>((n + pagesize - 1) / pagesize));
+    do_enable(A);
+  }
+  for (int rep = 0; rep < reps; ++rep) {
+    bench_fill_list(list.data(), m, n, me, P, locality, seed + static_cast<unsigned long long>(rep));
+    static const char* names[3] = {"gather", "scatter", "axpby"};
+    if (cache) do_gather(A, m, list.data(), v.data());  // fills the cache: not timed
+    for (int op = 0; op < (cache ? 1 : 3); ++op) {
+      do_gsync();
+      const double t0 = now();
+      if (op == 0) do_gather(A, m, list.data(), v.data());
+      if (op == 1) do_scatter(A, m, list.data(), v.data());
+      if (op == 2) do_daxpby(A, m, list.data(), v.data(), 1.0, 1.0);
+      // A gather is complete when it returns; scatters and axpbys when do_gsync returns.
+      if (op != 0) do_gsync();
+      const double mine = now() - t0;
+      const double t = slowest(mine);
+      if (std::getenv("DOLIB_BENCH_STATS") != nullptr) {
+        long long st[5];
+        do_getstats(st);
+        std::fprintf(stderr, "processor %d: %.6f s, messages %lld items %lld hits %lld misses %lld evictions %lld\n", me, mine, st[0], st[1], st[2], st[3], st[4]);
+      }
+      if (me == 0)
+        std::printf("dolib,%s,%d,%d,%d,%s,%d,%.9f\n", names[op], n, m, locality,
+                    cache ? "on" : "off", rep, t);
+    }
+  }
+  std::fflush(stdout);
+  if (cache) do_disable(A);
+  do_destroy(A);
+  splitc::finalize();
+  return 0;
+}
