@@ -79,8 +79,8 @@ void ensure_slab(state& s, std::size_t page_bytes) {
 // appends the others' positions to todo. Returns the items served from cached pages.
 template <std::size_t E>
 long long serve_present(array& a, int n, const int* list, int start, char* __restrict buf,
-                        std::vector<int>& todo) {
-  // Everything the loop reads, in locals: stores into buf cannot change them.
+                        std::vector<int>& todo, std::vector<const char*>& src) {
+  // Everything the loops read, in locals: stores into buf cannot change them.
   long long remote = 0;
   const char* const local = a.local;
   const char* const local_end = a.local + a.local_bytes;
@@ -88,20 +88,31 @@ long long serve_present(array& a, int n, const int* list, int start, char* __res
   const int shift = a.page_shift;
   const char* const* __restrict pages = a.page_data.data();
   unsigned char* __restrict refs = a.page_ref.data();
+  // First the source of each item (table lookups only: the table is small and stays in the
+  // processor's caches), then the copies in a loop of a few instructions, so that many of
+  // their cache misses are in flight at once.
+  src.resize(static_cast<std::size_t>(n));
   for (int k = 0; k < n; ++k) {
     const std::int64_t i = list != nullptr ? list[k] : static_cast<std::int64_t>(start) + k;
     const std::int64_t p = shift >= 0 ? i >> shift : i / ps;
     const char* page = pages[p];
     if (page != nullptr) [[likely]] {
-      std::memcpy(buf + static_cast<std::size_t>(k) * E,
-                  page + static_cast<std::size_t>(i - p * ps) * E, E);
+      src[static_cast<std::size_t>(k)] = page + static_cast<std::size_t>(i - p * ps) * E;
       if (page < local || page >= local_end) {
         ++remote;
         refs[p] = 1;
       }
     } else {
+      src[static_cast<std::size_t>(k)] = nullptr;
       todo.push_back(k);
     }
+  }
+  const char* const* __restrict from = src.data();
+  if (todo.empty()) {
+    for (int k = 0; k < n; ++k) std::memcpy(buf + static_cast<std::size_t>(k) * E, from[k], E);
+  } else {
+    for (int k = 0; k < n; ++k)
+      if (from[k] != nullptr) std::memcpy(buf + static_cast<std::size_t>(k) * E, from[k], E);
   }
   return remote;
 }
@@ -154,9 +165,10 @@ void cache_gather(state& s, const call_info&, array& a, int n, const int* list, 
   // Pass 1: items on local or cached pages now (a table lookup and a copy); misses later.
   std::vector<int> todo;
   long long remote_hits = 0;
-  if (e == 8) remote_hits = serve_present<8>(a, n, list, start, buf, todo);
-  else if (e == 4) remote_hits = serve_present<4>(a, n, list, start, buf, todo);
-  else remote_hits = serve_present<1>(a, n, list, start, buf, todo);
+  std::vector<const char*>& src = s.sources;
+  if (e == 8) remote_hits = serve_present<8>(a, n, list, start, buf, todo, src);
+  else if (e == 4) remote_hits = serve_present<4>(a, n, list, start, buf, todo, src);
+  else remote_hits = serve_present<1>(a, n, list, start, buf, todo, src);
   s.st.hits += remote_hits;
   // Rounds of at most cache_pages distinct missing pages: fetch them (bulk gets in flight
   // together), then serve the items that needed them.
