@@ -6,12 +6,12 @@
 # summary.csv and plots (gnuplot) into OUT.
 #
 #   run.sh [--build DIR] [--out DIR] [--procs P] [--rounds R] [--reps K] [--size N]
-#          [--lists "M1 M2 ..."] [--smoke]
+#          [--lists "M1 M2 ..."] [--localities "0 1"] [--smoke]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=$here/../../../build
 out=dolib-bench-results
-procs=2 rounds=5 reps=3 size=10000000 lists="1000 10000 100000"
+procs=2 rounds=5 reps=3 size=10000000 lists="1000 10000 100000" localities="0 1"
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -21,6 +21,7 @@ while [[ $# -gt 0 ]]; do
     --reps) reps=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --lists) lists=$2; shift 2 ;;
+    --localities) localities=$2; shift 2 ;;
     --smoke) rounds=1 reps=1 size=100000 lists="1000"; shift ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -40,7 +41,7 @@ have_ga=0
 # Each round runs every configuration once, the three programs one after the other.
 for ((round = 0; round < rounds; ++round)); do
   for m in $lists; do
-    for loc in 0 1; do
+    for loc in $localities; do
       seed=$((1000 * round + 1))
       "$run" -n "$procs" "$dolib" -n "$size" -m "$m" --locality "$loc" -r "$reps" --seed "$seed" >> "$raw"
       "$run" -n "$procs" "$dolib" -n "$size" -m "$m" --locality "$loc" -r "$reps" --seed "$seed" --cache >> "$raw"
