@@ -146,7 +146,7 @@ void destroy(std::string_view call, int iaf) {
   array& a = array_for(s, call, iaf);
   // Everything in flight completes first (section 4.3), then the storage goes.
   wait_all_requests(s);
-  while (s.updates_pending > 0) splitc::poll();
+  wait_for("do_destroy", [&] { return s.updates_pending == 0; });
   splitc::barrier();
   cache_purge_array(s, a);
   splitc::all_spread_free(a.storage);

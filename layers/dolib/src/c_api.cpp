@@ -117,7 +117,7 @@ void do_bdaxpby(int Iaf, int nsize, int start, const double* xarray, double dalp
 void do_gsync(void) {
   state& s = enter("do_gsync");
   wait_all_requests(s);
-  while (s.updates_pending > 0) splitc::poll();
+  wait_for("do_gsync", [&] { return s.updates_pending == 0; });
   splitc::barrier();
 }
 

@@ -164,7 +164,7 @@ void issue(state& s, const call_info& c, array& a, int n, const int* list, int s
 }
 
 void wait_request(request& r) {
-  while (!r.done()) splitc::poll();
+  wait_for("a DOLIB gather", [&] { return r.done(); });
 }
 
 }  // namespace

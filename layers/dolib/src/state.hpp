@@ -3,6 +3,7 @@
 // handlers reach it through dolib::state_of() (handlers are plain functions).
 #pragma once
 
+#include <splitc/detail/wait.hpp>
 #include <splitc/splitc.hpp>
 
 #include <cstddef>
@@ -102,6 +103,13 @@ struct state {
   splitc::handler_id h_gather{}, h_gather_reply{}, h_update{}, h_ack{};
   std::size_t chunk_gather = 1;  // items per gather request / reply message
 };
+
+/// Waits, polling and backing off from spinning to sleeping as splitc's own waits do (more
+/// processes than cores must work), until done() holds.
+template <class Done>
+void wait_for(const char* what, Done done) {
+  splitc::detail::wait_until(splitc::detail::ctx(), what, done);
+}
 
 /// The state, or a fatal error naming `call` before do_init.
 state& state_for(std::string_view call);
