@@ -61,6 +61,30 @@ struct bit_and {
   template <class T> requires std::is_integral_v<T>
   constexpr T operator()(T a, T b) const { return a & b; }
 };
+// Logical forms (the Libsplit-C report, Luna 1994 §3, calls its or, xor and
+// and reductions "logical"; its C names, like the CM-5 control network, are
+// bitwise: see docs/decisions.md). Each operand counts as true when non-zero
+// and every result is 1 or 0, also on one processor and for processor 0 of
+// a scan: the collectives first turn each processor's values into truth
+// values (`truth`), then combine.
+struct logical_or {
+  template <class T> requires std::is_arithmetic_v<T>
+  static constexpr T truth(T a) { return static_cast<T>(a != T{}); }
+  template <class T> requires std::is_arithmetic_v<T>
+  constexpr T operator()(T a, T b) const { return static_cast<T>(a != T{} || b != T{}); }
+};
+struct logical_xor {
+  template <class T> requires std::is_arithmetic_v<T>
+  static constexpr T truth(T a) { return static_cast<T>(a != T{}); }
+  template <class T> requires std::is_arithmetic_v<T>
+  constexpr T operator()(T a, T b) const { return static_cast<T>((a != T{}) != (b != T{})); }
+};
+struct logical_and {
+  template <class T> requires std::is_arithmetic_v<T>
+  static constexpr T truth(T a) { return static_cast<T>(a != T{}); }
+  template <class T> requires std::is_arithmetic_v<T>
+  constexpr T operator()(T a, T b) const { return static_cast<T>(a != T{} && b != T{}); }
+};
 }  // namespace ops
 
 /// Operators whose operands may be combined in any order; large vector
@@ -75,6 +99,9 @@ template <> inline constexpr bool is_commutative<ops::min> = true;
 template <> inline constexpr bool is_commutative<ops::bit_or> = true;
 template <> inline constexpr bool is_commutative<ops::bit_xor> = true;
 template <> inline constexpr bool is_commutative<ops::bit_and> = true;
+template <> inline constexpr bool is_commutative<ops::logical_or> = true;
+template <> inline constexpr bool is_commutative<ops::logical_xor> = true;
+template <> inline constexpr bool is_commutative<ops::logical_and> = true;
 
 /// Vectors at least this large (bytes) are reduced by binary swap when the
 /// operator is commutative.
@@ -171,6 +198,14 @@ class signature_scope {
   context& c_;
   std::uint64_t saved_;
 };
+
+/// Operators with a `truth` (the logical ones) see every value as 1 or 0
+/// before anything is combined.
+template <class T, class Op>
+inline void prepare_operands(std::span<T> data, const Op&) {
+  if constexpr (requires(T v) { Op::truth(v); })
+    for (T& v : data) v = Op::truth(v);
+}
 
 /// Signs the messages of one broadcast: its signature and its root.
 class broadcast_scope {
@@ -462,6 +497,7 @@ template <collective_element T, class Op>
 inline void reduce_to_one(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_one");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_one, T, Op>);
+  detail::prepare_operands(data, op);
   detail::reduce_up(c, data, op);
 }
 template <collective_element T, class Op>
@@ -475,6 +511,7 @@ template <collective_element T, class Op>
 inline void reduce_to_all(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_all");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_all, T, Op>);
+  detail::prepare_operands(data, op);
   if (c.procs == 1) return;
   const bool power_of_two = (c.procs & (c.procs - 1)) == 0;
   if constexpr (is_commutative<Op>) {
@@ -501,6 +538,7 @@ template <collective_element T, class Op>
 inline void scan(std::span<T> data, Op op) {
   auto& c = detail::collective_context("scan");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::scan, T, Op>);
+  detail::prepare_operands(data, op);
   detail::scan_chunks(c, data, op, std::span<T>{});
 }
 template <collective_element T, class Op>
@@ -514,6 +552,7 @@ template <collective_element T, class Op>
 inline T exclusive_scan(T value, Op op, T identity) {
   auto& c = detail::collective_context("exclusive_scan");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::exclusive_scan, T, Op>);
+  detail::prepare_operands(std::span<T>(&value, 1), op);
   T before = identity;
   detail::scan_chunks(c, std::span<T>(&value, 1), op, std::span<T>(&before, 1));
   return c.myproc > 0 ? before : identity;
