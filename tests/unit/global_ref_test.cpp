@@ -108,6 +108,16 @@ TEST(GlobalRef, StructFieldsThroughAGlobalPointer) {
   EXPECT_EQ(copy.tag[2], 'f');
 }
 
+TEST(GlobalRef, StructFieldsThroughASpreadPointer) {
+  particle ps[2] = {{1.0, 1, {}}, {2.0, 2, {}}};
+  // One processor: a spread pointer steps through local memory.
+  splitc::spread_ptr<particle> sp(splitc::myproc(), ps);
+  ++sp;
+  sp->*&particle::charge += 40;
+  EXPECT_EQ(ps[1].charge, 42);
+  EXPECT_EQ(static_cast<double>(sp->*&particle::x), 2.0);
+}
+
 TEST(GlobalRef, ThroughAPointerToConstOnlyReads) {
   particle p{3.0, 4, {'x', 'y', 'z'}};
   const global_ptr<const particle> gp = splitc::toglobal(splitc::myproc(), static_cast<const particle*>(&p));
