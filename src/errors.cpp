@@ -98,7 +98,17 @@ void collective_mismatch(context&, proc_t from, std::size_t got, std::size_t exp
        from, got, expected);
 }
 
-void collective_kind_mismatch(context&, proc_t from) {
+void collective_kind_mismatch(context& c, proc_t from, std::uint64_t got) {
+  if (c.collective_root >= 0) {
+    // The same broadcast with another root differs only in the root's part.
+    const std::uint64_t base = c.collective_signature ^ root_mix(c.collective_root);
+    const std::uint64_t theirs = root_unmix(got ^ base);
+    if (theirs < static_cast<std::uint64_t>(c.procs)) {
+      fail("collective mismatch: processor {} broadcasts from root {}, processor {} from root {} "
+           "(every processor must name the same root)",
+           from, theirs, c.myproc, c.collective_root);
+    }
+  }
   fail("collective mismatch: processor {} is in a different collective, or the same one with "
        "another element type or operator (every processor must call the same collectives in "
        "the same order with the same types)",

@@ -61,6 +61,30 @@ struct bit_and {
   template <class T> requires std::is_integral_v<T>
   constexpr T operator()(T a, T b) const { return a & b; }
 };
+// Logical forms (the Libsplit-C report, Luna 1994 §3, calls its or, xor and
+// and reductions "logical"; its C names, like the CM-5 control network, are
+// bitwise: see docs/decisions.md). Each operand counts as true when non-zero
+// and every result is 1 or 0, also on one processor and for processor 0 of
+// a scan: the collectives first turn each processor's values into truth
+// values (`truth`), then combine.
+struct logical_or {
+  template <class T> requires std::is_arithmetic_v<T>
+  static constexpr T truth(T a) { return static_cast<T>(a != T{}); }
+  template <class T> requires std::is_arithmetic_v<T>
+  constexpr T operator()(T a, T b) const { return static_cast<T>(a != T{} || b != T{}); }
+};
+struct logical_xor {
+  template <class T> requires std::is_arithmetic_v<T>
+  static constexpr T truth(T a) { return static_cast<T>(a != T{}); }
+  template <class T> requires std::is_arithmetic_v<T>
+  constexpr T operator()(T a, T b) const { return static_cast<T>((a != T{}) != (b != T{})); }
+};
+struct logical_and {
+  template <class T> requires std::is_arithmetic_v<T>
+  static constexpr T truth(T a) { return static_cast<T>(a != T{}); }
+  template <class T> requires std::is_arithmetic_v<T>
+  constexpr T operator()(T a, T b) const { return static_cast<T>(a != T{} && b != T{}); }
+};
 }  // namespace ops
 
 /// Operators whose operands may be combined in any order; large vector
@@ -75,6 +99,9 @@ template <> inline constexpr bool is_commutative<ops::min> = true;
 template <> inline constexpr bool is_commutative<ops::bit_or> = true;
 template <> inline constexpr bool is_commutative<ops::bit_xor> = true;
 template <> inline constexpr bool is_commutative<ops::bit_and> = true;
+template <> inline constexpr bool is_commutative<ops::logical_or> = true;
+template <> inline constexpr bool is_commutative<ops::logical_xor> = true;
+template <> inline constexpr bool is_commutative<ops::logical_and> = true;
 
 /// Vectors at least this large (bytes) are reduced by binary swap when the
 /// operator is commutative.
@@ -119,7 +146,8 @@ inline tree_node physical_tree(const context& c, proc_t root) noexcept {
 
 [[gnu::cold, noreturn]] void collective_mismatch(context& c, proc_t from, std::size_t got,
                                                  std::size_t expected);
-[[gnu::cold, noreturn]] void collective_kind_mismatch(context& c, proc_t from);
+/// `got` is the signature processor `from` sent; a broadcast's names its root.
+[[gnu::cold, noreturn]] void collective_kind_mismatch(context& c, proc_t from, std::uint64_t got);
 
 constexpr std::uint64_t fnv1a(const char* s, std::uint64_t h = 1469598103934665603ULL) {
   for (; *s != '\0'; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ULL;
@@ -142,6 +170,20 @@ template <collective_kind Kind, class T, class Op>
 inline constexpr std::uint64_t collective_signature =
     type_hash<T, Op>() ^ (static_cast<std::uint64_t>(Kind) * 0x9E3779B97F4A7C15ULL);
 
+/// A broadcast's signature also names its root: processors that disagree on
+/// it see each other's messages as mismatched, and the root can be read back
+/// (multiplication by an odd constant is invertible modulo 2^64).
+inline constexpr std::uint64_t root_multiplier = 0xD6E8FEB86659FD93ULL;
+constexpr std::uint64_t root_mix(proc_t root) noexcept {
+  return (static_cast<std::uint64_t>(root) + 1) * root_multiplier;
+}
+constexpr std::uint64_t root_unmix(std::uint64_t mixed) noexcept {
+  std::uint64_t inverse = root_multiplier;  // Newton's iteration: 5 steps give 64 bits
+  for (int i = 0; i < 5; ++i) inverse *= 2 - root_multiplier * inverse;
+  return mixed * inverse - 1;
+}
+static_assert(root_unmix(root_mix(0)) == 0 && root_unmix(root_mix(4095)) == 4095);
+
 /// Signs the messages of one collective call.
 class signature_scope {
  public:
@@ -157,6 +199,31 @@ class signature_scope {
   std::uint64_t saved_;
 };
 
+/// Operators with a `truth` (the logical ones) see every value as 1 or 0
+/// before anything is combined.
+template <class T, class Op>
+inline void prepare_operands(std::span<T> data, const Op&) {
+  if constexpr (requires(T v) { Op::truth(v); })
+    for (T& v : data) v = Op::truth(v);
+}
+
+/// Signs the messages of one broadcast: its signature and its root.
+class broadcast_scope {
+ public:
+  broadcast_scope(context& c, std::uint64_t signature, proc_t root)
+      : sign_(c, signature ^ root_mix(root)), c_(c), saved_(c.collective_root) {
+    c.collective_root = root;
+  }
+  ~broadcast_scope() { c_.collective_root = saved_; }
+  broadcast_scope(const broadcast_scope&) = delete;
+  broadcast_scope& operator=(const broadcast_scope&) = delete;
+
+ private:
+  signature_scope sign_;
+  context& c_;
+  proc_t saved_;
+};
+
 /// Elements of T per mailbox message.
 template <class T>
 constexpr std::size_t chunk_elements = mailbox_payload_bytes / sizeof(T);
@@ -167,7 +234,7 @@ inline void receive_chunk(context& c, proc_t p, std::size_t count, Use use) {
   std::size_t len = 0;
   std::uint64_t signature = 0;
   const unsigned char* data = mailbox_receive(c, p, &len, &signature);
-  if (signature != c.collective_signature) [[unlikely]] collective_kind_mismatch(c, p);
+  if (signature != c.collective_signature) [[unlikely]] collective_kind_mismatch(c, p, signature);
   if (len != count * sizeof(T)) [[unlikely]] collective_mismatch(c, p, len, count * sizeof(T));
   use(data);
   mailbox_release(c, p);
@@ -215,6 +282,20 @@ inline void broadcast_down(context& c, std::span<T> data, proc_t root) {
     if (n.right >= 0) mailbox_send(c, n.right, data.data() + at, count * sizeof(T));
     if (data.empty()) break;
   }
+}
+
+/// Before a broadcast's data moves: every processor takes an empty message
+/// from each child in the tree rooted at 0 and sends one to its parent. The
+/// pattern does not depend on the root, so it always completes, and every
+/// edge compares the two ends' signatures, which name the root: processors
+/// that disagree on it are caught here (by the parent of some disagreeing
+/// edge) instead of exchanging the wrong data or waiting for each other.
+inline void agree_on_root(context& c) {
+  const tree_node n = physical_tree(c, 0);
+  if (n.left >= 0) receive_chunk<unsigned char>(c, n.left, 0, [](const unsigned char*) {});
+  if (n.right >= 0) receive_chunk<unsigned char>(c, n.right, 0, [](const unsigned char*) {});
+  static constexpr unsigned char nothing = 0;
+  if (n.parent >= 0) mailbox_send(c, n.parent, &nothing, 0);
 }
 
 /// Exchange data[lo, hi) with `partner`: send ours, receive theirs, in chunks.
@@ -396,8 +477,9 @@ inline void broadcast(std::span<T> data, proc_t root = 0) {
   auto& c = detail::collective_context("broadcast");
   if (static_cast<unsigned>(root) >= static_cast<unsigned>(c.procs)) [[unlikely]]
     detail::bad_root(c, root);
-  const detail::signature_scope sign(
-      c, detail::collective_signature<detail::collective_kind::broadcast, T, void>);
+  const detail::broadcast_scope sign(
+      c, detail::collective_signature<detail::collective_kind::broadcast, T, void>, root);
+  if (c.procs > 1) detail::agree_on_root(c);
   detail::broadcast_down(c, std::span<unsigned char>(reinterpret_cast<unsigned char*>(data.data()),
                                                      data.size_bytes()),
                          root);
@@ -415,6 +497,7 @@ template <collective_element T, class Op>
 inline void reduce_to_one(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_one");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_one, T, Op>);
+  detail::prepare_operands(data, op);
   detail::reduce_up(c, data, op);
 }
 template <collective_element T, class Op>
@@ -428,6 +511,7 @@ template <collective_element T, class Op>
 inline void reduce_to_all(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_all");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_all, T, Op>);
+  detail::prepare_operands(data, op);
   if (c.procs == 1) return;
   const bool power_of_two = (c.procs & (c.procs - 1)) == 0;
   if constexpr (is_commutative<Op>) {
@@ -454,6 +538,7 @@ template <collective_element T, class Op>
 inline void scan(std::span<T> data, Op op) {
   auto& c = detail::collective_context("scan");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::scan, T, Op>);
+  detail::prepare_operands(data, op);
   detail::scan_chunks(c, data, op, std::span<T>{});
 }
 template <collective_element T, class Op>
@@ -467,6 +552,7 @@ template <collective_element T, class Op>
 inline T exclusive_scan(T value, Op op, T identity) {
   auto& c = detail::collective_context("exclusive_scan");
   const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::exclusive_scan, T, Op>);
+  detail::prepare_operands(std::span<T>(&value, 1), op);
   T before = identity;
   detail::scan_chunks(c, std::span<T>(&value, 1), op, std::span<T>(&before, 1));
   return c.myproc > 0 ? before : identity;

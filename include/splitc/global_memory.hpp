@@ -179,9 +179,9 @@ inline void put(global_ptr<T> dst, const T& value) {
 // ---- read / write: blocking; each waits only for itself ------------------
 
 template <transferable T>
-inline T read(global_ptr<T> src) {
+inline std::remove_const_t<T> read(global_ptr<T> src) {
   auto& c = detail::ctx();
-  T value;
+  std::remove_const_t<T> value;
   if (src.proc() == c.myproc && src.local() != nullptr) [[likely]] {
     std::memcpy(&value, src.local(), sizeof(T));
     return value;
@@ -272,24 +272,135 @@ void all_store_sync();
 
 // ---- dereference proxy ------------------------------------------------------
 
-/// What `*gp` and `gp[i]` yield: reading converts, assignment writes.
+/// What `*gp` and `gp[i]` yield: reading converts, assignment writes. As in
+/// Split-C, a compound assignment or an increment through a global pointer
+/// is a read followed by a write (two operations, not an atomic one: use
+/// splitc/atomics.hpp for that). `ref.member(&S::field)` is the field of a
+/// struct element (gp->field cannot yield a proxy in C++); `&ref` gives the
+/// pointer back.
 template <class T>
 class global_ref {
  public:
   explicit global_ref(global_ptr<T> p) noexcept : p_(p) {}
-  operator T() const { return read(p_); }
-  const global_ref& operator=(const T& value) const {
+  operator std::remove_const_t<T>() const { return read(p_); }
+  const global_ref& operator=(const std::remove_const_t<T>& value) const
+    requires(!std::is_const_v<T>)
+  {
     write(p_, value);
     return *this;
   }
-  const global_ref& operator=(const global_ref& other) const {
+  const global_ref& operator=(const global_ref& other) const
+    requires(!std::is_const_v<T>)
+  {
     write(p_, static_cast<T>(other));
     return *this;
   }
   global_ptr<T> operator&() const noexcept { return p_; }
 
+  /// The field `m` of the struct this refers to, as a reference (an array
+  /// field: &ref.member is not available, use member_of(&ref, m)).
+  template <class M, class S>
+    requires(detail::data_member_of<T, M, S> && !std::is_array_v<M>)
+  global_ref<detail::member_type<T, M>> member(M S::* m) const noexcept {
+    return global_ref<detail::member_type<T, M>>(member_of(p_, m));
+  }
+
+  // Compound assignment: read, combine locally, write back.
+#define SPLITC_COMPOUND(op)                                                   \
+  template <class U>                                                          \
+    requires(!std::is_const_v<T> && requires(T& a, const U& b) { a op b; })   \
+  const global_ref& operator op(const U& rhs) const {                         \
+    T value = read(p_);                                                       \
+    value op rhs;                                                             \
+    write(p_, value);                                                         \
+    return *this;                                                             \
+  }
+  SPLITC_COMPOUND(+=)
+  SPLITC_COMPOUND(-=)
+  SPLITC_COMPOUND(*=)
+  SPLITC_COMPOUND(/=)
+  SPLITC_COMPOUND(%=)
+  SPLITC_COMPOUND(&=)
+  SPLITC_COMPOUND(|=)
+  SPLITC_COMPOUND(^=)
+  SPLITC_COMPOUND(<<=)
+  SPLITC_COMPOUND(>>=)
+#undef SPLITC_COMPOUND
+
+  /// ++*gp, --*gp: read, step, write; the reference again.
+  const global_ref& operator++() const
+    requires(!std::is_const_v<T> && requires(T& a) { ++a; })
+  {
+    T value = read(p_);
+    ++value;
+    write(p_, value);
+    return *this;
+  }
+  const global_ref& operator--() const
+    requires(!std::is_const_v<T> && requires(T& a) { --a; })
+  {
+    T value = read(p_);
+    --value;
+    write(p_, value);
+    return *this;
+  }
+  /// (*gp)++, (*gp)--: read, step, write; the value read.
+  T operator++(int) const
+    requires(!std::is_const_v<T> && requires(T& a) { ++a; })
+  {
+    T value = read(p_);
+    const T old = value;
+    ++value;
+    write(p_, value);
+    return old;
+  }
+  T operator--(int) const
+    requires(!std::is_const_v<T> && requires(T& a) { --a; })
+  {
+    T value = read(p_);
+    const T old = value;
+    --value;
+    write(p_, value);
+    return old;
+  }
+
  private:
   global_ptr<T> p_;
 };
+
+// ---- what must not be written -------------------------------------------------
+
+namespace detail {
+template <class>
+inline constexpr bool always_false = false;
+}  // namespace detail
+
+/// store(gp, *other): a store's value must be local (Split-C's `:-` stores a
+/// local value); read the remote one first.
+template <class T, class U>
+void store(global_ptr<T>, const global_ref<U>&) {
+  static_assert(detail::always_false<U>,
+                "splitc::store: the value stored must be local, not a remote reference; read it "
+                "first (T v = *gp;) and store v");
+}
+template <class T, class U>
+void store(global_ptr<T>, const global_ref<U>&, counter&, counter&) {
+  static_assert(detail::always_false<U>,
+                "splitc::store: the value stored must be local, not a remote reference; read it "
+                "first (T v = *gp;) and store v");
+}
+/// put(gp, *other): likewise, a put sends a local value.
+template <class T, class U>
+void put(global_ptr<T>, const global_ref<U>&) {
+  static_assert(detail::always_false<U>,
+                "splitc::put: the value put must be local, not a remote reference; read it first "
+                "(T v = *gp;) and put v");
+}
+template <class T, class U>
+void put(global_ptr<T>, const global_ref<U>&, counter&) {
+  static_assert(detail::always_false<U>,
+                "splitc::put: the value put must be local, not a remote reference; read it first "
+                "(T v = *gp;) and put v");
+}
 
 }  // namespace splitc

@@ -2,12 +2,14 @@
 // moves along the processor dimension and wraps, incrementing the local
 // address each time the processor number wraps back to zero (seed 003 §7.2):
 // element i of a cyclic spread array lives on processor i mod PROCS at
-// offset i div PROCS.
+// offset i div PROCS. As for global pointers, a spread pointer to void has
+// no arithmetic and no dereference.
 #pragma once
 
 #include <splitc/global_ptr.hpp>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace splitc {
 
@@ -48,51 +50,93 @@ class spread_ptr {
   constexpr explicit operator bool() const noexcept { return local_ != nullptr; }
 
   /// Advance by n elements over `nprocs` processors.
-  constexpr spread_ptr advanced(std::ptrdiff_t n, proc_t nprocs) const noexcept {
+  constexpr spread_ptr advanced(std::ptrdiff_t n, proc_t nprocs) const noexcept
+    requires(!std::is_void_v<T>)
+  {
     const spread_step step = spread_advance(proc_, n, nprocs);
     return {step.proc, local_ + step.rows};
   }
   /// Element distance between two spread pointers over `nprocs` processors.
-  constexpr std::ptrdiff_t distance_from(const spread_ptr& other, proc_t nprocs) const noexcept {
+  constexpr std::ptrdiff_t distance_from(const spread_ptr& other, proc_t nprocs) const noexcept
+    requires(!std::is_void_v<T>)
+  {
     return (local_ - other.local_) * nprocs + (proc_ - other.proc_);
   }
 
-  spread_ptr operator+(std::ptrdiff_t n) const noexcept { return advanced(n, procs()); }
-  spread_ptr operator-(std::ptrdiff_t n) const noexcept { return advanced(-n, procs()); }
-  std::ptrdiff_t operator-(const spread_ptr& other) const noexcept {
+  spread_ptr operator+(std::ptrdiff_t n) const noexcept
+    requires(!std::is_void_v<T>)
+  {
+    return advanced(n, procs());
+  }
+  spread_ptr operator-(std::ptrdiff_t n) const noexcept
+    requires(!std::is_void_v<T>)
+  {
+    return advanced(-n, procs());
+  }
+  std::ptrdiff_t operator-(const spread_ptr& other) const noexcept
+    requires(!std::is_void_v<T>)
+  {
     return distance_from(other, procs());
   }
-  spread_ptr& operator+=(std::ptrdiff_t n) noexcept { return *this = *this + n; }
-  spread_ptr& operator-=(std::ptrdiff_t n) noexcept { return *this = *this - n; }
+  spread_ptr& operator+=(std::ptrdiff_t n) noexcept
+    requires(!std::is_void_v<T>)
+  {
+    return *this = *this + n;
+  }
+  spread_ptr& operator-=(std::ptrdiff_t n) noexcept
+    requires(!std::is_void_v<T>)
+  {
+    return *this = *this - n;
+  }
   // Stepping by one wraps with a compare instead of a division (seed Table 7's sptr++).
-  spread_ptr& operator++() noexcept {
+  spread_ptr& operator++() noexcept
+    requires(!std::is_void_v<T>)
+  {
     if (++proc_ == procs()) {
       proc_ = 0;
       ++local_;
     }
     return *this;
   }
-  spread_ptr& operator--() noexcept {
+  spread_ptr& operator--() noexcept
+    requires(!std::is_void_v<T>)
+  {
     if (proc_-- == 0) {
       proc_ = procs() - 1;
       --local_;
     }
     return *this;
   }
-  spread_ptr operator++(int) noexcept {
+  spread_ptr operator++(int) noexcept
+    requires(!std::is_void_v<T>)
+  {
     auto old = *this;
     ++*this;
     return old;
   }
-  spread_ptr operator--(int) noexcept {
+  spread_ptr operator--(int) noexcept
+    requires(!std::is_void_v<T>)
+  {
     auto old = *this;
     --*this;
     return old;
   }
 
-  global_ref<T> operator*() const noexcept { return global_ref<T>(global_ptr<T>(*this)); }
-  global_ref<T> operator[](std::ptrdiff_t i) const noexcept {
+  global_ref<T> operator*() const noexcept
+    requires(!std::is_void_v<T>)
+  {
+    return global_ref<T>(global_ptr<T>(*this));
+  }
+  global_ref<T> operator[](std::ptrdiff_t i) const noexcept
+    requires(!std::is_void_v<T>)
+  {
     return global_ref<T>(global_ptr<T>(*this + i));
+  }
+  /// `sp->*&S::field`: the field of the element sp points to (see global_ptr).
+  template <class M, class S>
+    requires(detail::data_member_of<T, M, S> && !std::is_array_v<M>)
+  global_ref<detail::member_type<T, M>> operator->*(M S::* m) const noexcept {
+    return global_ptr<T>(*this)->*m;
   }
 
   friend constexpr bool operator==(const spread_ptr&, const spread_ptr&) noexcept = default;

@@ -139,6 +139,63 @@ void check_pipelining(int count) {
 
 }  // namespace
 
+/// or, xor, and: bit_* combine bits (the C names all_reduce_to_one_or etc.), logical_* truth
+/// values (non-zero is true, every result 1 or 0). Values are chosen so the two differ.
+void check_bitwise_and_logical() {
+  namespace ops = splitc::ops;
+  // Processor q contributes 2(q+1): every value true, no two share a bit pattern's low bit.
+  const int even = 2 * (me + 1);
+  int all_or = 0, all_xor = 0, all_and = ~0, prefix_or = 0;
+  for (int q = 0; q < P; ++q) {
+    all_or |= 2 * (q + 1);
+    all_xor ^= 2 * (q + 1);
+    all_and &= 2 * (q + 1);
+    if (q <= me) prefix_or |= 2 * (q + 1);
+  }
+  CHECK(splitc::reduce_to_all(even, ops::bit_or{}) == all_or);
+  CHECK(splitc::reduce_to_all(even, ops::bit_xor{}) == all_xor);
+  CHECK(splitc::reduce_to_all(even, ops::bit_and{}) == all_and);
+  CHECK(splitc::scan(even, ops::bit_or{}) == prefix_or);
+  CHECK(splitc::reduce_to_all(even, ops::logical_or{}) == 1);
+  CHECK(splitc::reduce_to_all(even, ops::logical_and{}) == 1);
+  CHECK(splitc::reduce_to_all(even, ops::logical_xor{}) == P % 2);  // parity of the true values
+  const int on_zero = splitc::reduce_to_one(even, ops::logical_or{});
+  if (me == 0) CHECK(on_zero == 1);  // 1 even on one processor, where nothing is combined
+  CHECK(splitc::scan(even, ops::logical_or{}) == 1);
+  CHECK(splitc::scan(even, ops::logical_xor{}) == (me + 1) % 2);
+
+  // Processor 0 contributes 0 (false), the others 2q (true).
+  const int zero_first = 2 * me;
+  CHECK(splitc::reduce_to_all(zero_first, ops::logical_and{}) == 0);
+  CHECK(splitc::reduce_to_all(zero_first, ops::logical_or{}) == (P > 1 ? 1 : 0));
+  CHECK(splitc::scan(zero_first, ops::logical_or{}) == (me > 0 ? 1 : 0));
+  CHECK(splitc::exclusive_scan(zero_first, ops::logical_or{}, 0) == (me > 1 ? 1 : 0));
+  CHECK(splitc::reduce_to_all(0.25 * me, ops::logical_or{}) == (P > 1 ? 1.0 : 0.0));
+
+  // Vectors, tree and binary-swap sizes: element i of processor q is 4 * ((q + i) % 3).
+  for (std::size_t n : {std::size_t{7}, std::size_t{5000}}) {
+    std::vector<long long> any(n), all(n), bits(n);
+    for (std::size_t i = 0; i < n; ++i)
+      any[i] = all[i] = bits[i] = 4 * ((me + static_cast<long long>(i)) % 3);
+    splitc::reduce_to_all(std::span<long long>(any), ops::logical_or{});
+    splitc::reduce_to_all(std::span<long long>(all), ops::logical_and{});
+    splitc::reduce_to_all(std::span<long long>(bits), ops::bit_or{});
+    for (std::size_t i = 0; i < n; ++i) {
+      bool some = false, every = true;
+      long long ored = 0;
+      for (int q = 0; q < P; ++q) {
+        const long long v = 4 * ((q + static_cast<long long>(i)) % 3);
+        some = some || v != 0;
+        every = every && v != 0;
+        ored |= v;
+      }
+      CHECK_MSG(any[i] == (some ? 1 : 0), "logical_or n={} i={}", n, i);
+      CHECK_MSG(all[i] == (every ? 1 : 0), "logical_and n={} i={}", n, i);
+      CHECK_MSG(bits[i] == ored, "bit_or n={} i={}", n, i);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   me = splitc::myproc();
@@ -152,6 +209,7 @@ int main(int argc, char** argv) {
   check_arithmetic<float>("float");
   check_arithmetic<double>("double");
   check_order();
+  check_bitwise_and_logical();
   check_broadcast();
   check_pipelining(pipelined);
   splitc::barrier();

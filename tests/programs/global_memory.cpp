@@ -253,6 +253,33 @@ void every_target() {
   std::free(mem);
 }
 
+/// Compound assignment, increment and struct fields through a global pointer to the right
+/// neighbour (one writer per cell: each is a read then a write, not an atomic operation).
+struct cell {
+  long count;
+  int hits;
+  double scale;
+};
+
+void through_the_proxy() {
+  auto* mine = reinterpret_cast<cell*>(harness::heap() + (2 << 20));
+  *mine = cell{10, 0, 1.0};
+  splitc::barrier();
+  const int me = splitc::myproc(), nprocs = splitc::procs();
+  const splitc::global_ptr<cell> right = splitc::toglobal((me + 1) % nprocs, mine);
+  right->*&cell::count += me + 1;
+  CHECK((right->*&cell::count)++ == 10 + me + 1);
+  ++*splitc::member_of(right, &cell::hits);
+  (right->*&cell::scale) *= 2.5;
+  CHECK(static_cast<cell>(*right).hits == 1);
+  splitc::barrier();
+  const int left = (me + nprocs - 1) % nprocs;
+  CHECK(mine->count == 10 + left + 2);
+  CHECK(mine->hits == 1);
+  CHECK(mine->scale == 2.5);
+  splitc::barrier();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -268,5 +295,6 @@ int main(int argc, char** argv) {
   every_target<long long>();
   every_target<testvals::s24>();
   every_target<testvals::s64>();
+  through_the_proxy();
   return harness::pass("global_memory");
 }

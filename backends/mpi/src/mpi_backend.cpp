@@ -3,6 +3,8 @@
 #include <splitc/backends/mpi.hpp>
 #include <splitc/detail/backoff.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
+#include <splitc/port/segment.hpp>
 
 #include "packet.hpp"
 
@@ -48,29 +50,9 @@ constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept {
   return (n + to - 1) / to * to;
 }
 
-std::size_t env_size(const char* name, std::size_t fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  unsigned long long n = std::strtoull(v, &end, 0);
-  switch (*end) {
-    case 'k': case 'K': n <<= 10; ++end; break;
-    case 'm': case 'M': n <<= 20; ++end; break;
-    case 'g': case 'G': n <<= 30; ++end; break;
-    default: break;
-  }
-  if (*end != '\0') detail::fail("environment variable {}={} is not a size", name, v);
-  return static_cast<std::size_t>(n);
-}
-
-long env_number(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const long n = std::strtol(v, &end, 10);
-  if (*end != '\0') detail::fail("environment variable {}={} is not a number", name, v);
-  return n;
-}
+using port::env_flag;
+using port::env_integer;
+using port::env_size;
 
 void read_tuning(tuning& t, int procs) {
   t.packet_bytes = env_size("SPLITC_MPI_PACKET_BYTES", t.packet_bytes);
@@ -82,9 +64,9 @@ void read_tuning(tuning& t, int procs) {
   // Fewer credits per peer in large jobs, so the ring stays a few MiB.
   const long peers = std::max(1, procs - 1);
   const long fair = std::clamp(2048L / peers, 4L, static_cast<long>(t.credits));
-  t.credits = static_cast<int>(env_number("SPLITC_MPI_CREDITS", fair));
+  t.credits = static_cast<int>(env_integer("SPLITC_MPI_CREDITS", fair));
   if (t.credits < 1) detail::fail("SPLITC_MPI_CREDITS must be at least 1");
-  t.ring = static_cast<int>(env_number("SPLITC_MPI_RING", t.ring));
+  t.ring = static_cast<int>(env_integer("SPLITC_MPI_RING", t.ring));
   if (t.ring < 0 || t.ring > (1 << 20)) detail::fail("SPLITC_MPI_RING must be between 0 and 1M");
   if (const char* v = std::getenv("SPLITC_MPI_LONG"); v != nullptr && *v != '\0') {
     const std::string_view s = v;
@@ -108,8 +90,8 @@ void read_tuning(tuning& t, int procs) {
   if (t.stage_limit < mpi_backend::max_long_bytes) t.stage_limit = mpi_backend::max_long_bytes;
   t.blocking_send_max = std::min(env_size("SPLITC_MPI_BLOCKING_SEND_MAX", t.blocking_send_max),
                                  small_packet_max);
-  t.persistent = env_number("SPLITC_MPI_PERSISTENT", t.persistent ? 1 : 0) != 0;
-  t.compact = env_number("SPLITC_MPI_COMPACT", t.compact ? 1 : 0) != 0;
+  t.persistent = env_flag("SPLITC_MPI_PERSISTENT", t.persistent);
+  t.compact = env_flag("SPLITC_MPI_COMPACT", t.compact);
   if (const char* v = std::getenv("SPLITC_MPI_BARRIER"); v != nullptr && *v != '\0') {
     const std::string_view s = v;
     if (s == "ibarrier") t.barrier = barrier_protocol::ibarrier;
@@ -271,24 +253,14 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   if (initialized == 0) reexec_without_aslr(args);
 
   // The symmetric segment: the same address in every process.
-  segment_size_ = round_up(env_size("SPLITC_SEGMENT_SIZE", std::size_t{1} << 30), 1 << 21);
-  segment_base_ = env_size("SPLITC_SEGMENT_BASE", std::size_t{0x100000000000});
-  auto* base = reinterpret_cast<void*>(segment_base_);
-  void* mapped = mmap(base, segment_size_, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  if (mapped == MAP_FAILED || mapped != base) {
-    const int error = errno;
-    if (mapped != MAP_FAILED) munmap(mapped, segment_size_);
-    segment_base_ = 0;
-    detail::fail(
-        "mpi: cannot reserve the spread heap ({} bytes at {}): {}; choose another address with "
-        "SPLITC_SEGMENT_BASE or a smaller SPLITC_SEGMENT_SIZE",
-        segment_size_, base, mapped == MAP_FAILED ? std::strerror(error) : "address taken");
-  }
+  const port::segment_geometry segment = port::segment_from_environment();
+  auto* base = port::reserve_segment("mpi", segment, 1, true);
+  segment_base_ = segment.base;
+  segment_size_ = segment.size;
 
   // Transparent huge pages for the segment where the kernel offers them on
   // request (SPLITC_MPI_HUGEPAGES=0 to leave it to the default).
-  if (env_number("SPLITC_MPI_HUGEPAGES", 1) != 0) madvise(base, segment_size_, MADV_HUGEPAGE);
+  if (env_flag("SPLITC_MPI_HUGEPAGES", true)) madvise(base, segment_size_, MADV_HUGEPAGE);
 
   if (initialized == 0) {
     int provided = 0;
@@ -344,10 +316,9 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   if (procs_ > 1) {
     // The window over every segment, for MPI_Put of large payloads. Created
     // when the tuning may use it (SPLITC_MPI_WINDOW=1 forces, 0 forbids).
-    const long want = env_number(
-        "SPLITC_MPI_WINDOW",
-        (tuning_.long_mode == long_protocol::rma || tuning_.rma_min != 0) ? 1 : 0);
-    if (want != 0) {
+    const bool want = env_flag(
+        "SPLITC_MPI_WINDOW", tuning_.long_mode == long_protocol::rma || tuning_.rma_min != 0);
+    if (want) {
       MPI_Info info;
       MPI_Info_create(&info);
       MPI_Info_set(info, "accumulate_ordering", "none");

@@ -3,6 +3,8 @@
 #include <splitc/backends/smp.hpp>
 #include <splitc/detail/backoff.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
+#include <splitc/port/segment.hpp>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -14,15 +16,6 @@
 
 namespace splitc::backends::smp {
 namespace {
-
-long env_number(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const long n = std::strtol(v, &end, 10);
-  if (*end != '\0') detail::fail("environment variable {}={} is not a number", name, v);
-  return n;
-}
 
 void* map_or_die(void* at, std::size_t len, int prot, int flags, int fd, std::size_t offset,
                  const char* what) {
@@ -39,14 +32,14 @@ void* map_or_die(void* at, std::size_t len, int prot, int flags, int fd, std::si
 }  // namespace
 
 smp_backend::smp_backend(start_arguments) {
-  const long fd = env_number("SPLITC_SMP_FD", -1);
+  const long fd = port::env_integer("SPLITC_SMP_FD", -1);
   if (fd < 0) {
     // Started plainly: a job of one.
     fd_ = create_job_memory(1);
     myproc_ = 0;
   } else {
     fd_ = static_cast<int>(fd);
-    myproc_ = static_cast<proc_t>(env_number("SPLITC_MYPROC", -1));
+    myproc_ = static_cast<proc_t>(port::env_integer("SPLITC_MYPROC", -1));
   }
 
   // The job header tells the geometry.
@@ -71,16 +64,8 @@ smp_backend::smp_backend(start_arguments) {
                                                     "the control area"));
 
   // Reserve the symmetric range, then map our segment and everyone's.
-  auto* base = reinterpret_cast<void*>(segment_base_);
-  const std::size_t span = segment_size_ * (static_cast<std::size_t>(procs_) + 1);
-  void* reserved = mmap(base, span, PROT_NONE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  if (reserved == MAP_FAILED || reserved != base) {
-    detail::fail(
-        "smp: cannot reserve the spread heap ({} bytes at {}): {}; choose another address with "
-        "SPLITC_SEGMENT_BASE or a smaller SPLITC_SEGMENT_SIZE",
-        span, base, reserved == MAP_FAILED ? std::strerror(errno) : "address taken");
-  }
+  void* base = port::reserve_segment("smp", {segment_base_, segment_size_},
+                                     static_cast<std::size_t>(procs_) + 1, false);
   map_or_die(base, segment_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
              layout_.segment_offset(myproc_), "this processor's segment");
   map_or_die(static_cast<char*>(base) + segment_size_, segment_size_ * procs_,

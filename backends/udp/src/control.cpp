@@ -75,31 +75,6 @@ bool read_control(int fd, const wire_keys& keys, std::uint64_t job, control_fram
   return tag == control_tag(keys, frame, payload.data(), payload.size());
 }
 
-std::size_t env_size(const char* name, std::size_t fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  unsigned long long n = std::strtoull(v, &end, 0);
-  switch (*end) {
-    case 'k': case 'K': n <<= 10; ++end; break;
-    case 'm': case 'M': n <<= 20; ++end; break;
-    case 'g': case 'G': n <<= 30; ++end; break;
-    default: break;
-  }
-  if (*end != '\0' || end == v) detail::fail("environment variable {}={} is not a size", name, v);
-  return static_cast<std::size_t>(n);
-}
-
-double env_number(const char* name, double fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const double n = std::strtod(v, &end);
-  if (*end != '\0' || end == v || n < 0)
-    detail::fail("environment variable {}={} is not a number", name, v);
-  return n;
-}
-
 std::optional<std::string> env_string(const char* name) {
   const char* v = std::getenv(name);
   if (v == nullptr || *v == '\0') return std::nullopt;

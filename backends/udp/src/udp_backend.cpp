@@ -7,6 +7,7 @@
 #include <splitc/detail/backoff.hpp>
 #include <splitc/detail/context.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/segment.hpp>
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -138,18 +139,10 @@ udp_backend::udp_backend(start_arguments) {
 }
 
 void udp_backend::map_segment() {
-  segment_base_ = env_size("SPLITC_SEGMENT_BASE", std::size_t{0x100000000000});
-  segment_size_ = (env_size("SPLITC_SEGMENT_SIZE", std::size_t{1} << 30) + (std::size_t{1} << 21) - 1) &
-                  ~((std::size_t{1} << 21) - 1);
-  auto* base = reinterpret_cast<void*>(segment_base_);
-  void* p = mmap(base, segment_size_, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  if (p == MAP_FAILED || p != base) {
-    detail::fail(
-        "udp: cannot reserve the spread heap ({} bytes at {}): {}; choose another address with "
-        "SPLITC_SEGMENT_BASE or a smaller SPLITC_SEGMENT_SIZE",
-        segment_size_, base, p == MAP_FAILED ? std::strerror(errno) : "address taken");
-  }
+  const port::segment_geometry g = port::segment_from_environment();
+  port::reserve_segment("udp", g, 1, true);
+  segment_base_ = g.base;
+  segment_size_ = g.size;
 }
 
 void udp_backend::connect_to_job() {

@@ -70,6 +70,7 @@ struct context : splitc_context_prefix {
   std::deque<pending_message> pending;
   mailbox_state mail;          ///< channels of the collectives
   std::uint64_t collective_signature = 0;  ///< what the running collective signs its messages with
+  proc_t collective_root = -1;  ///< the running broadcast's root (part of its signature), or -1
   std::size_t reserved_bytes;  ///< runtime part at the start of the segment
   range_allocator symmetric_heap;  ///< job-wide spread heap (used on processor 0)
   range_allocator private_heap;    ///< this processor's global_malloc space

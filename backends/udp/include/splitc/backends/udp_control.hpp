@@ -11,6 +11,7 @@
 #pragma once
 
 #include <splitc/backends/udp_wire.hpp>
+#include <splitc/port/env.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -44,10 +45,10 @@ bool read_control(int fd, const wire_keys& keys, std::uint64_t job, control_fram
 
 // ---- environment ------------------------------------------------------------------
 
-/// A size with an optional k/M/G suffix; `fallback` when unset or empty.
-std::size_t env_size(const char* name, std::size_t fallback);
-/// A decimal number (fractions allowed); `fallback` when unset or empty.
-double env_number(const char* name, double fallback);
+// Sizes (k/M/G suffixes) and non-negative numbers (fractions allowed): the
+// porting kit's parsers, with its one error format.
+using port::env_number;
+using port::env_size;
 /// The value, or nullopt when unset or empty.
 std::optional<std::string> env_string(const char* name);
 

@@ -1,0 +1,35 @@
+// Porting kit: the symmetric segment every backend maps at the same address in
+// every process. Its geometry comes from SPLITC_SEGMENT_SIZE (default 1 GiB,
+// rounded up to 2 MiB) and SPLITC_SEGMENT_BASE (default 0x100000000000, a
+// multiple of the page size); the address range is reserved with
+// MAP_FIXED_NOREPLACE so that nothing already mapped there is overwritten.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace splitc::port {
+
+inline constexpr std::uintptr_t default_segment_base = 0x100000000000;
+inline constexpr std::size_t default_segment_size = std::size_t{1} << 30;
+/// Segment sizes are rounded up to a multiple of this (a huge page).
+inline constexpr std::size_t segment_granule = std::size_t{2} << 20;
+
+struct segment_geometry {
+  std::uintptr_t base;
+  std::size_t size;
+};
+
+/// The geometry the environment asks for. A size that is not a size, or 0,
+/// and a base that is 0 or not page-aligned, end the job naming the variable.
+segment_geometry segment_from_environment();
+
+/// Reserve `copies` consecutive segments from g.base: readable and writable
+/// private memory when `accessible`, else an inaccessible placeholder the
+/// caller maps over with MAP_FIXED. Ends the job (naming `backend`, the
+/// range and the cause) when the range cannot be had exactly.
+void* reserve_segment(std::string_view backend, const segment_geometry& g, std::size_t copies,
+                      bool accessible);
+
+}  // namespace splitc::port
