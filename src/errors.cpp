@@ -98,17 +98,33 @@ void collective_mismatch(context&, proc_t from, std::size_t got, std::size_t exp
        from, got, expected);
 }
 
+namespace {
+/// The root a broadcast message names, if `got` is a message of the broadcast signed
+/// `base` (its signature without the root).
+bool broadcast_root_of(const context& c, std::uint64_t got, std::uint64_t base, proc_t* root) {
+  const std::uint64_t theirs = root_unmix(got ^ base);
+  if (theirs >= static_cast<std::uint64_t>(c.procs)) return false;
+  *root = static_cast<proc_t>(theirs);
+  return true;
+}
+[[noreturn]] void roots_differ(context& c, proc_t from, proc_t theirs, proc_t ours) {
+  fail("collective mismatch: processor {} broadcasts from root {}, processor {} from root {} "
+       "(every processor must name the same root)",
+       from, theirs, c.myproc, ours);
+}
+}  // namespace
+
 void collective_kind_mismatch(context& c, proc_t from, std::uint64_t got) {
-  if (c.collective_root >= 0) {
-    // The same broadcast with another root differs only in the root's part.
-    const std::uint64_t base = c.collective_signature ^ root_mix(c.collective_root);
-    const std::uint64_t theirs = root_unmix(got ^ base);
-    if (theirs < static_cast<std::uint64_t>(c.procs)) {
-      fail("collective mismatch: processor {} broadcasts from root {}, processor {} from root {} "
-           "(every processor must name the same root)",
-           from, theirs, c.myproc, c.collective_root);
-    }
-  }
+  proc_t theirs = -1;
+  // The same broadcast with another root differs only in the root's part.
+  if (c.collective_root >= 0 &&
+      broadcast_root_of(c, got, c.collective_signature ^ root_mix(c.collective_root), &theirs))
+    roots_differ(c, from, theirs, c.collective_root);
+  // A processor that named another root in the broadcast this one has finished.
+  if (c.last_broadcast_root >= 0 &&
+      broadcast_root_of(c, got, c.last_broadcast_signature, &theirs) &&
+      theirs != c.last_broadcast_root)
+    roots_differ(c, from, theirs, c.last_broadcast_root);
   fail("collective mismatch: processor {} is in a different collective, or the same one with "
        "another element type or operator (every processor must call the same collectives in "
        "the same order with the same types)",

@@ -211,16 +211,22 @@ inline void prepare_operands(std::span<T> data, const Op&) {
 class broadcast_scope {
  public:
   broadcast_scope(context& c, std::uint64_t signature, proc_t root)
-      : sign_(c, signature ^ root_mix(root)), c_(c), saved_(c.collective_root) {
+      : sign_(c, signature ^ root_mix(root)), c_(c), signature_(signature),
+        saved_(c.collective_root) {
     c.collective_root = root;
   }
-  ~broadcast_scope() { c_.collective_root = saved_; }
+  ~broadcast_scope() {
+    c_.last_broadcast_signature = signature_;
+    c_.last_broadcast_root = c_.collective_root;
+    c_.collective_root = saved_;
+  }
   broadcast_scope(const broadcast_scope&) = delete;
   broadcast_scope& operator=(const broadcast_scope&) = delete;
 
  private:
   signature_scope sign_;
   context& c_;
+  std::uint64_t signature_;  ///< without the root
   proc_t saved_;
 };
 
@@ -284,18 +290,42 @@ inline void broadcast_down(context& c, std::span<T> data, proc_t root) {
   }
 }
 
-/// Before a broadcast's data moves: every processor takes an empty message
-/// from each child in the tree rooted at 0 and sends one to its parent. The
-/// pattern does not depend on the root, so it always completes, and every
-/// edge compares the two ends' signatures, which name the root: processors
-/// that disagree on it are caught here (by the parent of some disagreeing
-/// edge) instead of exchanging the wrong data or waiting for each other.
-inline void agree_on_root(context& c) {
+/// Processors that name different roots must be caught, not left to exchange
+/// the wrong data or wait for each other. The tree rooted at 0 does not depend
+/// on anyone's root, so every processor first announces itself to its parent
+/// there (an empty message signed with the root it believes in), and every
+/// processor checks its children's announcements: some edge of that tree
+/// joins two processors that disagree, and its parent names them. The
+/// announcement is the first message a processor sends in a broadcast, so on
+/// every channel it comes before any data.
+inline void announce_root(context& c) {
+  static constexpr unsigned char nothing = 0;
+  const tree_node n = physical_tree(c, 0);
+  if (n.parent >= 0) mailbox_send(c, n.parent, &nothing, 0);
+}
+inline void check_children_roots(context& c) {
   const tree_node n = physical_tree(c, 0);
   if (n.left >= 0) receive_chunk<unsigned char>(c, n.left, 0, [](const unsigned char*) {});
   if (n.right >= 0) receive_chunk<unsigned char>(c, n.right, 0, [](const unsigned char*) {});
-  static constexpr unsigned char nothing = 0;
-  if (n.parent >= 0) mailbox_send(c, n.parent, &nothing, 0);
+}
+
+/// A broadcast with the root check overlapped with the data: announcements
+/// travel while the root sends. The check waits only for announcements, which
+/// everyone sends first, so it always completes. The root sends a one-chunk
+/// broadcast before checking (the check then costs no latency); a longer one
+/// after, because its sends could wait for room that a disagreeing processor
+/// never frees.
+template <class T>
+inline void checked_broadcast(context& c, std::span<T> data, proc_t root) {
+  if (c.procs == 1) return;
+  announce_root(c);
+  if (c.myproc == root && data.size() <= chunk_elements<T>) {
+    broadcast_down(c, data, root);
+    check_children_roots(c);
+    return;
+  }
+  check_children_roots(c);
+  broadcast_down(c, data, root);
 }
 
 /// Exchange data[lo, hi) with `partner`: send ours, receive theirs, in chunks.
@@ -479,10 +509,9 @@ inline void broadcast(std::span<T> data, proc_t root = 0) {
     detail::bad_root(c, root);
   const detail::broadcast_scope sign(
       c, detail::collective_signature<detail::collective_kind::broadcast, T, void>, root);
-  if (c.procs > 1) detail::agree_on_root(c);
-  detail::broadcast_down(c, std::span<unsigned char>(reinterpret_cast<unsigned char*>(data.data()),
-                                                     data.size_bytes()),
-                         root);
+  detail::checked_broadcast(
+      c, std::span<unsigned char>(reinterpret_cast<unsigned char*>(data.data()), data.size_bytes()),
+      root);
 }
 template <class T>
   requires std::is_trivially_copyable_v<T>

@@ -1,13 +1,20 @@
 // Error: processors calling broadcast with different roots end the job with a
 // "collective mismatch" that names both roots (processor 1 says root 1, the
-// others root 0), instead of returning wrong values.
+// others root 0), instead of returning wrong values. With the argument
+// "long", the broadcast is many mailbox chunks long (the root sends after
+// its check rather than before).
 #include "harness.hpp"
+
+#include <cstring>
+#include <vector>
 
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   const splitc::proc_t root = splitc::myproc() == 1 ? 1 : 0;
-  const int value = splitc::broadcast(100 + splitc::myproc(), root);
-  std::printf("processor %d got %d\n", splitc::myproc(), value);
+  const bool long_vector = argc > 1 && std::strcmp(argv[1], "long") == 0;
+  std::vector<int> values(long_vector ? 100000 : 1, 100 + splitc::myproc());
+  splitc::broadcast(std::span<int>(values), root);
+  std::printf("processor %d got %d\n", splitc::myproc(), values[0]);
   splitc::barrier();
   return harness::pass("xf_broadcast_root");
 }

@@ -71,6 +71,10 @@ struct context : splitc_context_prefix {
   mailbox_state mail;          ///< channels of the collectives
   std::uint64_t collective_signature = 0;  ///< what the running collective signs its messages with
   proc_t collective_root = -1;  ///< the running broadcast's root (part of its signature), or -1
+  /// The last broadcast this processor finished: a processor that named another root may
+  /// still be sending its messages, and the mismatch they cause should name both roots.
+  std::uint64_t last_broadcast_signature = 0;
+  proc_t last_broadcast_root = -1;
   std::size_t reserved_bytes;  ///< runtime part at the start of the segment
   range_allocator symmetric_heap;  ///< job-wide spread heap (used on processor 0)
   range_allocator private_heap;    ///< this processor's global_malloc space
