@@ -146,7 +146,8 @@ cmd_launcher() {
 build_c() {
   local prefix=$1 libdir=$2 source=$3 output=$4 backend=$5 form=$6
   local cc=${CC:-cc} flags
-  export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  [[ :${PKG_CONFIG_PATH:-}: == *":$prefix/$libdir/pkgconfig:"* ]] ||
+    export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
   if [[ $form == main ]]; then
     flags=$("$PKG_CONFIG" --cflags --libs splitc-main "splitc-$backend") \
       || die "pkg-config splitc-main splitc-$backend failed"
