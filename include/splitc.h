@@ -340,12 +340,17 @@ void atomic_return_d(double val);
  * for_my_2d(i, j, n, m) { ... } the (i, j) of the n x m spread index space
  *                               (row-major, cyclic) that MYPROC owns
  * Each declares its loop variables (size_t), evaluates n and m once, and
- * break and continue work as in any loop. The same definitions serve C++
- * (splitc/spread_array.hpp keeps them when this header came first). */
+ * break and continue work as in any loop. A definition made earlier wins:
+ * in C++, these serve when this header comes before splitc/spread_array.hpp,
+ * and that header's (the same loops, const loop variables) when it comes
+ * first. */
 #ifndef SPLITC_NO_SEED_MACROS
+#ifndef for_my_1d
 #define for_my_1d(i, n)                                                                 \
   for (size_t splitc_end_##i = (size_t)(n), i = (size_t)splitc_myproc(); i < splitc_end_##i; \
        i += (size_t)splitc_procs())
+#endif
+#ifndef for_my_2d
 #define for_my_2d(i, j, n, m)                                                           \
   for (size_t splitc_m_##i##_##j = (size_t)(m),                                         \
               splitc_end_##i##_##j = (size_t)(n) * splitc_m_##i##_##j,                  \
@@ -356,6 +361,7 @@ void atomic_return_d(double val);
        splitc_k_##i##_##j += (size_t)splitc_procs(),                                    \
               i = splitc_k_##i##_##j / splitc_m_##i##_##j,                              \
               j = splitc_k_##i##_##j % splitc_m_##i##_##j)
+#endif
 #endif
 
 /* ---- spread-array layouts (docs/spread_arrays.md) ------------------------------ */
