@@ -170,7 +170,18 @@ install(FILES
   DESTINATION "${SPLITC_INSTALL_CMAKEDIR}"
   COMPONENT splitc_development)
 
-# --- pkg-config: splitc-<backend>.pc ------------------------------------------
+# --- pkg-config: splitc-<backend>.pc, splitc-main.pc ---------------------------
+# _splitc_install_pc(<name>): install ${_splitc_pc_dir}/<name>.pc.in as
+# <name>.pc with the install prefix filled in.
+function(_splitc_install_pc name)
+  install(CODE "
+    file(READ \"${_splitc_pc_dir}/${name}.pc.in\" _splitc_pc)
+    string(REPLACE \"@SPLITC_PC_PREFIX@\" \"\${CMAKE_INSTALL_PREFIX}\" _splitc_pc \"\${_splitc_pc}\")
+    file(WRITE \"${_splitc_pc_dir}/install/${name}.pc\" \"\${_splitc_pc}\")
+    file(INSTALL DESTINATION \"${_splitc_pc_dest}\"
+      TYPE FILE FILES \"${_splitc_pc_dir}/install/${name}.pc\")"
+    COMPONENT splitc_development)
+endfunction()
 # The file is configured now with every field but the prefix, which is filled
 # in at install time so that `cmake --install build --prefix DIR` (and DESTDIR
 # staging) yields a .pc naming the real prefix.
@@ -188,6 +199,35 @@ else()
   set(_splitc_pc_dest "\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 endif()
 set(_splitc_pc_dir "${PROJECT_BINARY_DIR}/pkgconfig")
+
+# The libraries are C++ and static: a program linked by the C compiler
+# (`cc prog.c $(pkg-config ...)`) must name the C++ runtime itself. It is what
+# the C++ compiler links implicitly and the C compiler does not (libstdc++ and
+# libm with g++; libc++ and friends with clang++ -stdlib=libc++), taken from
+# CMake's record of both compilers' implicit link lines, with any directory
+# the C++ compiler searches and the C compiler does not.
+set(_splitc_cxx_runtime "")
+foreach(_l IN LISTS CMAKE_CXX_IMPLICIT_LINK_LIBRARIES)
+  if(NOT _l IN_LIST CMAKE_C_IMPLICIT_LINK_LIBRARIES AND NOT "-l${_l}" IN_LIST _splitc_cxx_runtime)
+    if(_l MATCHES "^-" OR IS_ABSOLUTE "${_l}")
+      list(APPEND _splitc_cxx_runtime "${_l}")
+    else()
+      list(APPEND _splitc_cxx_runtime "-l${_l}")
+    endif()
+  endif()
+endforeach()
+foreach(_d IN LISTS CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES)
+  if(NOT _d IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+    list(PREPEND _splitc_cxx_runtime "-L${_d}")
+  endif()
+endforeach()
+if(NOT _splitc_cxx_runtime)
+  # No record (a C compiler that links the C++ runtime itself would be odd):
+  # the GNU toolchain's names.
+  set(_splitc_cxx_runtime -lstdc++ -lm)
+endif()
+list(JOIN _splitc_cxx_runtime " " SPLITC_PC_CXX_RUNTIME)
+
 foreach(_b IN LISTS _splitc_backends)
   _splitc_link_items(splitc-${_b} _items)
   _splitc_map_deps(_pc fmt::fmt Threads::Threads ${_splitc_header_items} ${_items})
@@ -217,11 +257,17 @@ foreach(_b IN LISTS _splitc_backends)
   endforeach()
   configure_file("${PROJECT_SOURCE_DIR}/cmake/splitc-backend.pc.in"
     "${_splitc_pc_dir}/splitc-${_b}.pc.in" @ONLY)
-  install(CODE "
-    file(READ \"${_splitc_pc_dir}/splitc-${_b}.pc.in\" _splitc_pc)
-    string(REPLACE \"@SPLITC_PC_PREFIX@\" \"\${CMAKE_INSTALL_PREFIX}\" _splitc_pc \"\${_splitc_pc}\")
-    file(WRITE \"${_splitc_pc_dir}/install/splitc-${_b}.pc\" \"\${_splitc_pc}\")
-    file(INSTALL DESTINATION \"${_splitc_pc_dest}\"
-      TYPE FILE FILES \"${_splitc_pc_dir}/install/splitc-${_b}.pc\")"
-    COMPONENT splitc_development)
+  _splitc_install_pc(splitc-${_b})
 endforeach()
+
+# splitc-main.pc: the entry-point library alone (main() calling splitc_main).
+# It names no backend; `pkg-config --libs splitc-main splitc-<backend>` puts
+# it before the backend's library, as a static link needs.
+get_target_property(_out splitc-main OUTPUT_NAME)
+if(NOT _out)
+  set(_out splitc-main)
+endif()
+set(SPLITC_PC_LIBNAME "${_out}")
+configure_file("${PROJECT_SOURCE_DIR}/cmake/splitc-main.pc.in"
+  "${_splitc_pc_dir}/splitc-main.pc.in" @ONLY)
+_splitc_install_pc(splitc-main)

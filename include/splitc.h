@@ -9,7 +9,9 @@
  *
  * Names that clash with POSIX get a prefix: sync() is splitc_sync(). Define
  * SPLITC_SEED_NAMES before including this header to get the seed's spelling
- * `sync()` as a macro. The seed's typos are accepted as aliases:
+ * `sync()` as a macro (this header then includes <unistd.h> first, so that
+ * POSIX's declaration of sync is not rewritten). The seed's typos are
+ * accepted as aliases:
  * all_reduce_to_one_fmull / all_scan_fmull (= ..._fmult) and all_scan_ymax
  * (= all_scan_umax).
  *
@@ -17,7 +19,14 @@
  * the entry-point library (CMake: splitc::main before the backend;
  * otherwise -lsplitc-main before -lsplitc-<backend>) runs it on every
  * processor. A program with its own main() calls splitc_init(&argc, &argv)
- * and splitc_finalize() itself. */
+ * and splitc_finalize() itself.
+ *
+ * Standard C11: it compiles without warnings under -std=c11 -pedantic. The
+ * one extension it uses is the __atomic_add_fetch builtin (GCC, Clang and
+ * compatible compilers) in the inlined local store, because the C++ side
+ * updates the same counters with std::atomic_ref on a plain int64_t. Errors
+ * are reported by the runtime (docs/api.md): each names the operation the
+ * program called and the bad value. */
 #ifndef SPLITC_H
 #define SPLITC_H
 
@@ -39,10 +48,13 @@ typedef struct {
   void *addr;
 } __globPtrType;
 
-/* A counter for split-phase operations (opaque: pass it, sync on it). */
+/* A counter for split-phase operations (opaque: pass it, sync on it). A
+ * counter starts at zero: static ones are, automatic ones are initialised
+ * with SPLITC_COUNTER_INIT (`Counter c = SPLITC_COUNTER_INIT;`). */
 typedef struct splitc_counter {
   int64_t value_;
 } splitc_counter_t;
+#define SPLITC_COUNTER_INIT {0}
 #ifndef SPLITC_NO_SEED_NAMES
 typedef splitc_counter_t Counter;
 #endif
@@ -94,74 +106,79 @@ long splitc_spread_diff(__globPtrType a, __globPtrType b, size_t elem_size);
 
 /* ---- global memory: out-of-line paths (any target) ------------------------ */
 
-void splitc_read_bytes(void *dst, __globPtrType src, size_t n);
-void splitc_write_bytes(__globPtrType dst, const void *src, size_t n);
-void splitc_get_bytes(void *dst, __globPtrType src, size_t n, splitc_counter_t *ctr);
-void splitc_put_bytes(__globPtrType dst, const void *src, size_t n, splitc_counter_t *ctr);
+/* `op` is the name of the operation the program called (a compiler passes
+ * its own): error messages name it. NULL names the path itself. A null
+ * counter means the library's. */
+void splitc_read_bytes(void *dst, __globPtrType src, size_t n, const char *op);
+void splitc_write_bytes(__globPtrType dst, const void *src, size_t n, const char *op);
+void splitc_get_bytes(void *dst, __globPtrType src, size_t n, splitc_counter_t *ctr,
+                      const char *op);
+void splitc_put_bytes(__globPtrType dst, const void *src, size_t n, splitc_counter_t *ctr,
+                      const char *op);
 void splitc_store_bytes(__globPtrType dst, const void *src, size_t n, splitc_counter_t *rbytes,
-                        splitc_counter_t *sbytes);
+                        splitc_counter_t *sbytes, const char *op);
 
 /* ---- global memory: the seed's names, inlined (Figure 2) ------------------- */
 
 #define SPLITC_LOCAL_(g) ((g).proc == splitc_context_()->myproc && (g).addr != NULL)
 
-#define SPLITC_FAMILY_(P, T)                                                          \
-  static inline T __##P##_read(__globPtrType src) {                                   \
-    T v;                                                                              \
-    if (SPLITC_LOCAL_(src)) return *(T *)src.addr;                                    \
-    splitc_read_bytes(&v, src, sizeof(T));                                            \
-    return v;                                                                         \
-  }                                                                                   \
-  static inline T __##P##_write(__globPtrType dst, T val) {                           \
-    if (SPLITC_LOCAL_(dst))                                                           \
-      *(T *)dst.addr = val;                                                           \
-    else                                                                              \
-      splitc_write_bytes(dst, &val, sizeof(T));                                       \
-    return val;                                                                       \
-  }                                                                                   \
-  static inline void __##P##_get(T *dst, __globPtrType src) {                         \
-    if (SPLITC_LOCAL_(src))                                                           \
-      *dst = *(T *)src.addr;                                                          \
-    else                                                                              \
-      splitc_get_bytes(dst, src, sizeof(T), NULL);                                    \
-  }                                                                                   \
-  static inline void __##P##_put(__globPtrType dst, T val) {                          \
-    if (SPLITC_LOCAL_(dst))                                                           \
-      *(T *)dst.addr = val;                                                           \
-    else                                                                              \
-      splitc_put_bytes(dst, &val, sizeof(T), NULL);                                   \
-  }                                                                                   \
-  static inline void __##P##_store(__globPtrType dst, T val) {                        \
-    if (SPLITC_LOCAL_(dst)) {                                                         \
-      struct splitc_context_prefix *c_ = splitc_current_context;                      \
-      *c_->store_sent += (int64_t)sizeof(T);                                          \
-      *(T *)dst.addr = val;                                                           \
-      __atomic_add_fetch(c_->store_received, (int64_t)sizeof(T), __ATOMIC_ACQ_REL);   \
-    } else {                                                                          \
-      splitc_store_bytes(dst, &val, sizeof(T), NULL, NULL);                           \
-    }                                                                                 \
-  }                                                                                   \
+#define SPLITC_FAMILY_(P, T)                                                            \
+  static inline T __##P##_read(__globPtrType src) {                                     \
+    T v;                                                                                \
+    if (SPLITC_LOCAL_(src)) return *(T *)src.addr;                                      \
+    splitc_read_bytes(&v, src, sizeof(T), "__" #P "_read");                             \
+    return v;                                                                           \
+  }                                                                                     \
+  static inline T __##P##_write(__globPtrType dst, T val) {                             \
+    if (SPLITC_LOCAL_(dst))                                                             \
+      *(T *)dst.addr = val;                                                             \
+    else                                                                                \
+      splitc_write_bytes(dst, &val, sizeof(T), "__" #P "_write");                       \
+    return val;                                                                         \
+  }                                                                                     \
+  static inline void __##P##_get(T *dst, __globPtrType src) {                           \
+    if (SPLITC_LOCAL_(src))                                                             \
+      *dst = *(T *)src.addr;                                                            \
+    else                                                                                \
+      splitc_get_bytes(dst, src, sizeof(T), NULL, "__" #P "_get");                      \
+  }                                                                                     \
+  static inline void __##P##_put(__globPtrType dst, T val) {                            \
+    if (SPLITC_LOCAL_(dst))                                                             \
+      *(T *)dst.addr = val;                                                             \
+    else                                                                                \
+      splitc_put_bytes(dst, &val, sizeof(T), NULL, "__" #P "_put");                     \
+  }                                                                                     \
+  static inline void __##P##_store(__globPtrType dst, T val) {                          \
+    if (SPLITC_LOCAL_(dst)) {                                                           \
+      struct splitc_context_prefix *c_ = splitc_current_context;                        \
+      *c_->store_sent += (int64_t)sizeof(T);                                            \
+      *(T *)dst.addr = val;                                                             \
+      __atomic_add_fetch(c_->store_received, (int64_t)sizeof(T), __ATOMIC_ACQ_REL);     \
+    } else {                                                                            \
+      splitc_store_bytes(dst, &val, sizeof(T), NULL, NULL, "__" #P "_store");           \
+    }                                                                                   \
+  }                                                                                     \
   static inline void __##P##_get_ctr(T *dst, __globPtrType src, splitc_counter_t *ctr) { \
-    if (SPLITC_LOCAL_(src))                                                           \
-      *dst = *(T *)src.addr;                                                          \
-    else                                                                              \
-      splitc_get_bytes(dst, src, sizeof(T), ctr);                                     \
-  }                                                                                   \
+    if (SPLITC_LOCAL_(src))                                                             \
+      *dst = *(T *)src.addr;                                                            \
+    else                                                                                \
+      splitc_get_bytes(dst, src, sizeof(T), ctr, "__" #P "_get_ctr");                   \
+  }                                                                                     \
   static inline void __##P##_put_ctr(__globPtrType dst, T val, splitc_counter_t *ctr) { \
-    if (SPLITC_LOCAL_(dst))                                                           \
-      *(T *)dst.addr = val;                                                           \
-    else                                                                              \
-      splitc_put_bytes(dst, &val, sizeof(T), ctr);                                    \
-  }                                                                                   \
+    if (SPLITC_LOCAL_(dst))                                                             \
+      *(T *)dst.addr = val;                                                             \
+    else                                                                                \
+      splitc_put_bytes(dst, &val, sizeof(T), ctr, "__" #P "_put_ctr");                  \
+  }                                                                                     \
   static inline void __##P##_store_ctr(__globPtrType dst, T val, splitc_counter_t *rbytes, \
-                                       splitc_counter_t *sbytes) {                    \
-    if (SPLITC_LOCAL_(dst)) {                                                         \
-      sbytes->value_ += (int64_t)sizeof(T);                                           \
-      *(T *)dst.addr = val;                                                           \
-      __atomic_add_fetch(&rbytes->value_, (int64_t)sizeof(T), __ATOMIC_ACQ_REL);      \
-    } else {                                                                          \
-      splitc_store_bytes(dst, &val, sizeof(T), rbytes, sbytes);                       \
-    }                                                                                 \
+                                       splitc_counter_t *sbytes) {                      \
+    if (SPLITC_LOCAL_(dst)) {                                                           \
+      sbytes->value_ += (int64_t)sizeof(T);                                             \
+      *(T *)dst.addr = val;                                                             \
+      __atomic_add_fetch(&rbytes->value_, (int64_t)sizeof(T), __ATOMIC_ACQ_REL);        \
+    } else {                                                                            \
+      splitc_store_bytes(dst, &val, sizeof(T), rbytes, sbytes, "__" #P "_store_ctr");   \
+    }                                                                                   \
   }
 
 SPLITC_FAMILY_(c, char)
@@ -184,6 +201,12 @@ void store_sync_ctr(int bytes_expected, splitc_counter_t *rbytes, splitc_counter
 int is_store_sync_ctr(int bytes_expected, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
 void all_store_sync(void);
 #ifdef SPLITC_SEED_NAMES
+/* POSIX declares `void sync(void)` in <unistd.h>; declared first, it is not
+ * rewritten by the macro (its include guard keeps it from being read again).
+ * POSIX's sync stays reachable as (sync)(). */
+#if defined(__unix__) || defined(__unix) || defined(__APPLE__)
+#include <unistd.h>
+#endif
 #define sync() splitc_sync()
 #endif
 
@@ -201,17 +224,17 @@ void bulk_store_ctr(__globPtrType gp, char *lp, int len, splitc_counter_t *rbyte
 
 /* ---- global communication (all processors call them, in the same order) ------ */
 
-#define SPLITC_COLLECTIVE_OPS_(X, KIND)                                              \
-  X(KIND, add, int) X(KIND, uadd, unsigned) X(KIND, fadd, float) X(KIND, dadd, double) \
-  X(KIND, lladd, long long)                                                          \
-  X(KIND, mult, int) X(KIND, umult, unsigned) X(KIND, fmult, float)                  \
-  X(KIND, dmult, double) X(KIND, llmult, long long)                                  \
-  X(KIND, max, int) X(KIND, umax, unsigned) X(KIND, fmax, float) X(KIND, dmax, double) \
-  X(KIND, llmax, long long)                                                          \
-  X(KIND, min, int) X(KIND, umin, unsigned) X(KIND, fmin, float) X(KIND, dmin, double) \
-  X(KIND, llmin, long long)                                                          \
-  X(KIND, or, int) X(KIND, uor, unsigned) X(KIND, llor, long long)                   \
-  X(KIND, xor, int) X(KIND, uxor, unsigned) X(KIND, llxor, long long)                \
+#define SPLITC_COLLECTIVE_OPS_(X, KIND)                                                 \
+  X(KIND, add, int) X(KIND, uadd, unsigned) X(KIND, fadd, float) X(KIND, dadd, double)  \
+  X(KIND, lladd, long long)                                                             \
+  X(KIND, mult, int) X(KIND, umult, unsigned) X(KIND, fmult, float)                     \
+  X(KIND, dmult, double) X(KIND, llmult, long long)                                     \
+  X(KIND, max, int) X(KIND, umax, unsigned) X(KIND, fmax, float) X(KIND, dmax, double)  \
+  X(KIND, llmax, long long)                                                             \
+  X(KIND, min, int) X(KIND, umin, unsigned) X(KIND, fmin, float) X(KIND, dmin, double)  \
+  X(KIND, llmin, long long)                                                             \
+  X(KIND, or, int) X(KIND, uor, unsigned) X(KIND, llor, long long)                      \
+  X(KIND, xor, int) X(KIND, uxor, unsigned) X(KIND, llxor, long long)                   \
   X(KIND, and, int) X(KIND, uand, unsigned) X(KIND, lland, long long)
 
 #define SPLITC_DECLARE_COLLECTIVE_(KIND, NAME, T) T all_##KIND##_##NAME(T val);
@@ -258,7 +281,7 @@ int fetch_and_add(__globPtrType loc, int val);
  * passed like the seed's four-word active messages. Inside fun,
  * atomic_return_i / atomic_return_d set the value that atomic_i / atomic_d
  * return. */
-typedef void (*splitc_atomic_fn)();
+typedef void (*splitc_atomic_fn)(void); /* any procedure, cast (the macros do) */
 void splitc_atomic_call(splitc_atomic_fn fun, __globPtrType gptr, int nargs, ...);
 int splitc_atomic_call_i(splitc_atomic_fn fun, __globPtrType gptr, int nargs, ...);
 double splitc_atomic_call_d(splitc_atomic_fn fun, __globPtrType gptr, int nargs, ...);
@@ -266,18 +289,162 @@ void atomic_return_i(int val);
 void atomic_return_d(double val);
 
 #ifndef __cplusplus /* C++ programs use splitc::atomic */
-#define SPLITC_NARGS_(...) SPLITC_NARGS_N_(0, ##__VA_ARGS__, 4, 3, 2, 1, 0)
-#define SPLITC_NARGS_N_(_0, _1, _2, _3, _4, N, ...) N
-#define atomic(fun, gptr, ...)                                                     \
-  splitc_atomic_call((splitc_atomic_fn)(fun), (gptr), SPLITC_NARGS_(__VA_ARGS__), \
-                     ##__VA_ARGS__)
-#define atomic_i(fun, gptr, ...)                                                     \
-  splitc_atomic_call_i((splitc_atomic_fn)(fun), (gptr), SPLITC_NARGS_(__VA_ARGS__), \
-                       ##__VA_ARGS__)
-#define atomic_d(fun, gptr, ...)                                                     \
-  splitc_atomic_call_d((splitc_atomic_fn)(fun), (gptr), SPLITC_NARGS_(__VA_ARGS__), \
-                       ##__VA_ARGS__)
+/* atomic(fun, gptr, ...) counts the words after gptr and calls
+ * splitc_atomic_call(fun, gptr, n, (long)a0, ...). The count is taken from
+ * the number of arguments, never from their values; fewer than two or more
+ * than six arguments stop the compilation with a static assertion. Plain
+ * C11: no GNU comma pasting. */
+#define atomic(...) SPLITC_ATOMIC_(splitc_atomic_call, __VA_ARGS__)
+#define atomic_i(...) SPLITC_ATOMIC_(splitc_atomic_call_i, __VA_ARGS__)
+#define atomic_d(...) SPLITC_ATOMIC_(splitc_atomic_call_d, __VA_ARGS__)
+
+#define SPLITC_ATOMIC_(call, ...)                                                       \
+  SPLITC_APPLY_(SPLITC_ATOMIC_PICK_, (__VA_ARGS__, SPLITC_ATOMIC_TOO_MANY_LIST_,        \
+                SPLITC_ATOMIC_4_, SPLITC_ATOMIC_3_, SPLITC_ATOMIC_2_, SPLITC_ATOMIC_1_, \
+                SPLITC_ATOMIC_0_, SPLITC_ATOMIC_TOO_FEW_, SPLITC_ATOMIC_TOO_FEW_))      \
+  (call, __VA_ARGS__)
+#define SPLITC_APPLY_(macro, args) macro args /* expands args (the list) first */
+/* Expands its 63rd argument: with 2..6 arguments in front, one of the forms
+ * below; with 7..62, SPLITC_ATOMIC_TOO_MANY_ (56 copies). */
+#define SPLITC_ATOMIC_PICK_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, \
+  a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, a33, a34, \
+  a35, a36, a37, a38, a39, a40, a41, a42, a43, a44, a45, a46, a47, a48, a49, a50, a51, a52, a53, \
+  a54, a55, a56, a57, a58, a59, a60, a61, a62, form, ...) form
+#define SPLITC_ATOMIC_TOO_MANY_8_ SPLITC_ATOMIC_TOO_MANY_, SPLITC_ATOMIC_TOO_MANY_,     \
+  SPLITC_ATOMIC_TOO_MANY_, SPLITC_ATOMIC_TOO_MANY_, SPLITC_ATOMIC_TOO_MANY_,            \
+  SPLITC_ATOMIC_TOO_MANY_, SPLITC_ATOMIC_TOO_MANY_, SPLITC_ATOMIC_TOO_MANY_
+#define SPLITC_ATOMIC_TOO_MANY_LIST_ SPLITC_ATOMIC_TOO_MANY_8_, SPLITC_ATOMIC_TOO_MANY_8_, \
+  SPLITC_ATOMIC_TOO_MANY_8_, SPLITC_ATOMIC_TOO_MANY_8_, SPLITC_ATOMIC_TOO_MANY_8_,      \
+  SPLITC_ATOMIC_TOO_MANY_8_, SPLITC_ATOMIC_TOO_MANY_8_
+
+#define SPLITC_ATOMIC_0_(call, f, g) call((splitc_atomic_fn)(f), (g), 0)
+#define SPLITC_ATOMIC_1_(call, f, g, a0) call((splitc_atomic_fn)(f), (g), 1, (long)(a0))
+#define SPLITC_ATOMIC_2_(call, f, g, a0, a1)                                            \
+  call((splitc_atomic_fn)(f), (g), 2, (long)(a0), (long)(a1))
+#define SPLITC_ATOMIC_3_(call, f, g, a0, a1, a2)                                        \
+  call((splitc_atomic_fn)(f), (g), 3, (long)(a0), (long)(a1), (long)(a2))
+#define SPLITC_ATOMIC_4_(call, f, g, a0, a1, a2, a3)                                    \
+  call((splitc_atomic_fn)(f), (g), 4, (long)(a0), (long)(a1), (long)(a2), (long)(a3))
+/* A compile-time error inside an expression (C11 allows a static assertion
+ * as a member declaration). */
+#define SPLITC_STATIC_ERROR_(message) ((int)sizeof(struct { _Static_assert(0, message); int x_; }))
+#define SPLITC_ATOMIC_TOO_MANY_(call, ...)                                              \
+  SPLITC_STATIC_ERROR_("atomic, atomic_i, atomic_d: at most 4 arguments after the global pointer")
+#define SPLITC_ATOMIC_TOO_FEW_(call, ...)                                               \
+  SPLITC_STATIC_ERROR_("atomic, atomic_i, atomic_d: a procedure and a global pointer come first")
 #endif
+
+/* ---- owner-computes loops (seed: for_my_1d, for_my_2d) ------------------------ */
+
+/* for_my_1d(i, n) { ... }       i = MYPROC, MYPROC+PROCS, ... below n
+ * for_my_2d(i, j, n, m) { ... } the (i, j) of the n x m spread index space
+ *                               (row-major, cyclic) that MYPROC owns
+ * Each declares its loop variables (size_t), evaluates n and m once, and
+ * break and continue work as in any loop. A definition made earlier wins:
+ * in C++, these serve when this header comes before splitc/spread_array.hpp,
+ * and that header's (the same loops, const loop variables) when it comes
+ * first. */
+#ifndef SPLITC_NO_SEED_MACROS
+#ifndef for_my_1d
+#define for_my_1d(i, n)                                                                 \
+  for (size_t splitc_end_##i = (size_t)(n), i = (size_t)splitc_myproc(); i < splitc_end_##i; \
+       i += (size_t)splitc_procs())
+#endif
+#ifndef for_my_2d
+#define for_my_2d(i, j, n, m)                                                           \
+  for (size_t splitc_m_##i##_##j = (size_t)(m),                                         \
+              splitc_end_##i##_##j = (size_t)(n) * splitc_m_##i##_##j,                  \
+              splitc_k_##i##_##j = (size_t)splitc_myproc(),                             \
+              i = splitc_m_##i##_##j ? splitc_k_##i##_##j / splitc_m_##i##_##j : 0,     \
+              j = splitc_m_##i##_##j ? splitc_k_##i##_##j % splitc_m_##i##_##j : 0;     \
+       splitc_k_##i##_##j < splitc_end_##i##_##j;                                       \
+       splitc_k_##i##_##j += (size_t)splitc_procs(),                                    \
+              i = splitc_k_##i##_##j / splitc_m_##i##_##j,                              \
+              j = splitc_k_##i##_##j % splitc_m_##i##_##j)
+#endif
+#endif
+
+/* ---- spread-array layouts (docs/spread_arrays.md) ------------------------------ */
+
+/* A spread array is allocated with all_spread_malloc(blocks, block_bytes):
+ * block k is on processor k mod PROCS at block-row k div PROCS, at the same
+ * address everywhere. A layout turns a logical index into a block number and
+ * an element offset inside the block (splitc_placement_t); the same rules as
+ * the C++ layouts (include/splitc/spread_array.hpp):
+ *
+ *   T A[n]::       cyclic:            splitc_place_cyclic(i)
+ *   T A[m]::[b]    block-cyclic:      splitc_place_block_cyclic(x, b)
+ *   T A[PROCS]::[b] blocked:          the same with m = PROCS
+ *   T M[n/(r*b1)][m/(c*b2)][r][c]::[b1][b2]  (Split-C Figure 8):
+ *                                     splitc_place_blocked_cyclic_2d(&l, x, y)
+ *
+ * splitc_spread_element(A, place, block_elems, sizeof(T)) is the element's
+ * global pointer; splitc_spread_block(A, k, block_bytes) a block's first
+ * byte. The placement functions need no running job. */
+typedef struct {
+  size_t block;  /* spread block number */
+  size_t within; /* element offset inside the block */
+} splitc_placement_t;
+
+/* n x m elements in b1 x b2 blocks over an r x c grid of spread dimensions;
+ * n is a multiple of r*b1 and m of c*b2. */
+typedef struct {
+  size_t n, m, r, c, b1, b2;
+} splitc_layout_2d_t;
+
+static inline splitc_placement_t splitc_place_cyclic(size_t i) {
+  splitc_placement_t p;
+  p.block = i;
+  p.within = 0;
+  return p;
+}
+static inline splitc_placement_t splitc_place_block_cyclic(size_t x, size_t b) {
+  splitc_placement_t p;
+  p.block = x / b;
+  p.within = x % b;
+  return p;
+}
+/* Blocks of the 2-D layout: (n/b1) * (m/b2), of b1*b2 elements each. */
+static inline size_t splitc_layout_2d_blocks(const splitc_layout_2d_t *l) {
+  return (l->n / l->b1) * (l->m / l->b2);
+}
+/* Block (bi, bj) of the block grid has the spread index
+ * (bi div r, bj div c, bi mod r, bj mod c), linearized row-major. */
+static inline size_t splitc_layout_2d_block_number(const splitc_layout_2d_t *l, size_t bi,
+                                                   size_t bj) {
+  const size_t e1 = l->m / (l->c * l->b2);
+  return ((bi / l->r * e1 + bj / l->c) * l->r + bi % l->r) * l->c + bj % l->c;
+}
+/* The inverse: block number k to (bi, bj). */
+static inline void splitc_layout_2d_block_coords(const splitc_layout_2d_t *l, size_t k,
+                                                 size_t *bi, size_t *bj) {
+  const size_t e1 = l->m / (l->c * l->b2);
+  const size_t s3 = k % l->c, s2 = k / l->c % l->r, s1 = k / (l->c * l->r) % e1,
+               s0 = k / (l->c * l->r * e1);
+  *bi = s0 * l->r + s2;
+  *bj = s1 * l->c + s3;
+}
+static inline splitc_placement_t splitc_place_blocked_cyclic_2d(const splitc_layout_2d_t *l,
+                                                                size_t x, size_t y) {
+  splitc_placement_t p;
+  p.block = splitc_layout_2d_block_number(l, x / l->b1, y / l->b2);
+  p.within = (x % l->b1) * l->b2 + y % l->b2;
+  return p;
+}
+/* Where block k of a spread array A (all_spread_malloc's result) starts. */
+static inline __globPtrType splitc_spread_block(__globPtrType A, size_t k, size_t block_bytes) {
+  const size_t procs = (size_t)splitc_procs();
+  const size_t k_from_row0 = (size_t)A.proc + k; /* A may start on any processor */
+  return toglobal((int)(k_from_row0 % procs), (char *)A.addr + k_from_row0 / procs * block_bytes);
+}
+/* The element at `place` of a spread array of blocks of block_elems
+ * elements of elem_size bytes. */
+static inline __globPtrType splitc_spread_element(__globPtrType A, splitc_placement_t place,
+                                                  size_t block_elems, size_t elem_size) {
+  __globPtrType g = splitc_spread_block(A, place.block, block_elems * elem_size);
+  g.addr = (char *)g.addr + place.within * elem_size;
+  return g;
+}
 
 #ifdef __cplusplus
 }

@@ -18,8 +18,8 @@ __globPtrType c_pointer(splitc::spread_ptr<void> p) { return {p.proc(), p.local(
 splitc::spread_ptr<void> cpp_spread(__globPtrType g) { return {g.proc, g.addr}; }
 splitc::global_ptr<int> cpp_int(__globPtrType g) { return {g.proc, static_cast<int*>(g.addr)}; }
 
-std::size_t count(int n, const char* op) {
-  if (n < 0) splitc::detail::fail("{}: negative count or size {}", op, n);
+std::size_t count(int n, const char* what, const char* op) {
+  if (n < 0) splitc::detail::fail("{}: negative {} {}", op, what, n);
   return static_cast<std::size_t>(n);
 }
 
@@ -43,18 +43,21 @@ std::size_t run_c_procedure(const splitc::detail::atomic_call& call, const void*
 // The owner calls it through this type (src/atomics.cpp).
 static_assert(std::is_same_v<decltype(&run_c_procedure), splitc::detail::atomic_runner>);
 
-std::uint64_t call_procedure(splitc_atomic_fn fun, __globPtrType gptr, int nargs, va_list ap) {
-  if (nargs > max_words) splitc::detail::fail("atomic: at most {} arguments, got {}", max_words, nargs);
+std::uint64_t call_procedure(splitc_atomic_fn fun, __globPtrType gptr, int nargs, va_list ap,
+                             const char* op) {
+  if (nargs < 0 || nargs > max_words)
+    splitc::detail::fail("{}: {} arguments after the global pointer; it takes 0 to {}", op, nargs,
+                         max_words);
   long w[max_words] = {};
   for (int i = 0; i < nargs; ++i) w[i] = va_arg(ap, long);
-  context& c = splitc::detail::blocking_context("atomic");
+  context& c = splitc::detail::blocking_context(op);
   if (gptr.proc == c.myproc) {
-    if (gptr.addr == nullptr) splitc::detail::null_target(c, gptr.proc, "atomic");
+    if (gptr.addr == nullptr) splitc::detail::null_target(c, gptr.proc, op);
     c.c_atomic_return = 0;
     reinterpret_cast<c_procedure>(fun)(gptr.addr, w[0], w[1], w[2], w[3]);
     return c.c_atomic_return;
   }
-  splitc::detail::check_remote(c, gptr.proc, gptr.addr, "atomic");
+  splitc::detail::check_remote(c, gptr.proc, gptr.addr, op);
   std::uint64_t result = 0;
   splitc::counter done;
   done.add_local(1);
@@ -63,7 +66,7 @@ std::uint64_t call_procedure(splitc_atomic_fn fun, __globPtrType gptr, int nargs
       splitc::detail::function_offset(reinterpret_cast<const void*>(fun)), gptr.addr, &result,
       &done};
   splitc::detail::atomic_call_am(c, gptr.proc, call, w, sizeof w);
-  splitc::detail::wait_until(c, "atomic", [&] { return done.value() == 0; });
+  splitc::detail::wait_until(c, op, [&] { return done.value() == 0; });
   return result;
 }
 
@@ -72,13 +75,14 @@ std::uint64_t call_procedure(splitc_atomic_fn fun, __globPtrType gptr, int nargs
 extern "C" {
 
 __globPtrType all_spread_malloc(int count_, int object_size) {
-  return c_pointer(splitc::all_spread_malloc(count(count_, "all_spread_malloc"),
-                                             count(object_size, "all_spread_malloc")));
+  return c_pointer(splitc::all_spread_malloc(count(count_, "count", "all_spread_malloc"),
+                                             count(object_size, "object size", "all_spread_malloc")));
 }
 void all_spread_free(__globPtrType sptr) { splitc::all_spread_free(cpp_spread(sptr)); }
 __globPtrType spread_malloc(int count_, int object_size) {
   return c_pointer(
-      splitc::spread_malloc(count(count_, "spread_malloc"), count(object_size, "spread_malloc")));
+      splitc::spread_malloc(count(count_, "count", "spread_malloc"),
+                            count(object_size, "object size", "spread_malloc")));
 }
 void spread_free(__globPtrType sptr) { splitc::spread_free(cpp_spread(sptr)); }
 
@@ -92,13 +96,13 @@ int fetch_and_add(__globPtrType loc, int val) { return splitc::fetch_and_add(cpp
 void splitc_atomic_call(splitc_atomic_fn fun, __globPtrType gptr, int nargs, ...) {
   va_list ap;
   va_start(ap, nargs);
-  call_procedure(fun, gptr, nargs, ap);
+  call_procedure(fun, gptr, nargs, ap, "atomic");
   va_end(ap);
 }
 int splitc_atomic_call_i(splitc_atomic_fn fun, __globPtrType gptr, int nargs, ...) {
   va_list ap;
   va_start(ap, nargs);
-  const std::uint64_t bits = call_procedure(fun, gptr, nargs, ap);
+  const std::uint64_t bits = call_procedure(fun, gptr, nargs, ap, "atomic_i");
   va_end(ap);
   int value;
   std::memcpy(&value, &bits, sizeof value);
@@ -107,7 +111,7 @@ int splitc_atomic_call_i(splitc_atomic_fn fun, __globPtrType gptr, int nargs, ..
 double splitc_atomic_call_d(splitc_atomic_fn fun, __globPtrType gptr, int nargs, ...) {
   va_list ap;
   va_start(ap, nargs);
-  const std::uint64_t bits = call_procedure(fun, gptr, nargs, ap);
+  const std::uint64_t bits = call_procedure(fun, gptr, nargs, ap, "atomic_d");
   va_end(ap);
   double value;
   std::memcpy(&value, &bits, sizeof value);

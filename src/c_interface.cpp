@@ -16,9 +16,22 @@ splitc::global_ptr<void> cpp(__globPtrType g) { return {g.proc, g.addr}; }
 counter& cpp(splitc_counter_t* c) { return *reinterpret_cast<counter*>(c); }
 static_assert(sizeof(splitc_counter_t) == sizeof(counter));
 
-std::size_t length(int len, const char* op) {
-  if (len < 0) splitc::detail::bad_length(splitc::detail::ctx(), static_cast<std::size_t>(len), op);
+/// A C length or count (an int): negative is an error naming the call.
+std::size_t length(context& c, int len, const char* op) {
+  if (len < 0) splitc::detail::bad_length(c, static_cast<std::size_t>(len), op);
   return static_cast<std::size_t>(len);
+}
+std::int64_t byte_count(context& c, int bytes, const char* op) {
+  if (bytes < 0) splitc::detail::bad_count(c, bytes, "byte count", op);
+  return bytes;
+}
+std::size_t element_size(size_t size, const char* op) {
+  if (size == 0) splitc::detail::fail("{}: element size 0", op);
+  return size;
+}
+/// The library's counter when the C caller passed none.
+counter& or_library(context& c, splitc_counter_t* ctr) {
+  return ctr == nullptr ? c.get_put : cpp(ctr);
 }
 
 }  // namespace
@@ -38,74 +51,109 @@ __globPtrType splitc_spread_add(__globPtrType s, long n, size_t elem_size) {
 
 long splitc_spread_diff(__globPtrType a, __globPtrType b, size_t elem_size) {
   const long rows = (static_cast<char*>(a.addr) - static_cast<char*>(b.addr)) /
-                    static_cast<long>(elem_size);
+                    static_cast<long>(element_size(elem_size, "splitc_spread_diff"));
   return rows * splitc::procs() + (a.proc - b.proc);
 }
 
-void splitc_read_bytes(void* dst, __globPtrType src, size_t n) {
-  splitc::bulk_read(dst, cpp(src), n);
+void splitc_read_bytes(void* dst, __globPtrType src, size_t n, const char* op) {
+  splitc::detail::bulk_read_as(splitc::detail::ctx(), dst, cpp(src), n,
+                               op != nullptr ? op : "splitc_read_bytes");
 }
-void splitc_write_bytes(__globPtrType dst, const void* src, size_t n) {
-  splitc::bulk_write(cpp(dst), src, n);
+void splitc_write_bytes(__globPtrType dst, const void* src, size_t n, const char* op) {
+  splitc::detail::bulk_write_as(splitc::detail::ctx(), cpp(dst), src, n,
+                                op != nullptr ? op : "splitc_write_bytes");
 }
-void splitc_get_bytes(void* dst, __globPtrType src, size_t n, splitc_counter_t* ctr) {
-  if (ctr == nullptr)
-    splitc::bulk_get(dst, cpp(src), n);
-  else
-    splitc::bulk_get(dst, cpp(src), n, cpp(ctr));
+void splitc_get_bytes(void* dst, __globPtrType src, size_t n, splitc_counter_t* ctr,
+                      const char* op) {
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_get_as(c, dst, cpp(src), n, or_library(c, ctr),
+                              op != nullptr ? op : "splitc_get_bytes");
 }
-void splitc_put_bytes(__globPtrType dst, const void* src, size_t n, splitc_counter_t* ctr) {
-  if (ctr == nullptr)
-    splitc::bulk_put(cpp(dst), src, n);
-  else
-    splitc::bulk_put(cpp(dst), src, n, cpp(ctr));
+void splitc_put_bytes(__globPtrType dst, const void* src, size_t n, splitc_counter_t* ctr,
+                      const char* op) {
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_put_as(c, cpp(dst), src, n, or_library(c, ctr),
+                              op != nullptr ? op : "splitc_put_bytes");
 }
 void splitc_store_bytes(__globPtrType dst, const void* src, size_t n, splitc_counter_t* rbytes,
-                        splitc_counter_t* sbytes) {
+                        splitc_counter_t* sbytes, const char* op) {
+  context& c = splitc::detail::ctx();
+  if (op == nullptr) op = "splitc_store_bytes";
   if (rbytes == nullptr)
-    splitc::bulk_store(cpp(dst), src, n);
+    splitc::detail::bulk_store_as(c, cpp(dst), src, n, *splitc::detail::library_store_counter(c),
+                                  c.store_sent_bytes, op);
   else
-    splitc::bulk_store(cpp(dst), src, n, cpp(rbytes), cpp(sbytes));
+    splitc::detail::bulk_store_as(c, cpp(dst), src, n, cpp(rbytes), cpp(sbytes), op);
 }
 
 void splitc_sync(void) { splitc::sync(); }
 int is_sync(void) { return splitc::is_sync(); }
 void sync_ctr(splitc_counter_t* ctr) { splitc::sync(cpp(ctr)); }
 int is_sync_ctr(splitc_counter_t* ctr) { return splitc::is_sync(cpp(ctr)); }
-void store_sync(int bytes) { splitc::store_sync(bytes); }
-int is_store_sync(int bytes) { return splitc::is_store_sync(bytes); }
+void store_sync(int bytes) {
+  context& c = splitc::detail::ctx();
+  splitc::detail::store_sync_as(c, byte_count(c, bytes, "store_sync"),
+                                *splitc::detail::library_store_counter(c), c.store_sent_bytes,
+                                "store_sync");
+}
+int is_store_sync(int bytes) {
+  context& c = splitc::detail::ctx();
+  return splitc::detail::is_store_sync_as(c, byte_count(c, bytes, "is_store_sync"),
+                                          *splitc::detail::library_store_counter(c),
+                                          c.store_sent_bytes, "is_store_sync");
+}
 void store_sync_ctr(int bytes, splitc_counter_t* rbytes, splitc_counter_t* sbytes) {
-  splitc::store_sync(bytes, cpp(rbytes), cpp(sbytes));
+  context& c = splitc::detail::ctx();
+  splitc::detail::store_sync_as(c, byte_count(c, bytes, "store_sync_ctr"), cpp(rbytes),
+                                cpp(sbytes), "store_sync_ctr");
 }
 int is_store_sync_ctr(int bytes, splitc_counter_t* rbytes, splitc_counter_t* sbytes) {
-  return splitc::is_store_sync(bytes, cpp(rbytes), cpp(sbytes));
+  context& c = splitc::detail::ctx();
+  return splitc::detail::is_store_sync_as(c, byte_count(c, bytes, "is_store_sync_ctr"),
+                                          cpp(rbytes), cpp(sbytes), "is_store_sync_ctr");
 }
 void all_store_sync(void) { splitc::all_store_sync(); }
 
+// The bulk operations, under their C names.
 void bulk_read(void* dst, __globPtrType src, int len) {
-  splitc::bulk_read(dst, cpp(src), length(len, "bulk_read"));
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_read_as(c, dst, cpp(src), length(c, len, "bulk_read"), "bulk_read");
 }
 void bulk_write(__globPtrType dst, void* src, int len) {
-  splitc::bulk_write(cpp(dst), src, length(len, "bulk_write"));
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_write_as(c, cpp(dst), src, length(c, len, "bulk_write"), "bulk_write");
 }
 void bulk_get(void* dst, __globPtrType src, int len) {
-  splitc::bulk_get(dst, cpp(src), length(len, "bulk_get"));
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_get_as(c, dst, cpp(src), length(c, len, "bulk_get"), c.get_put,
+                              "bulk_get");
 }
 void bulk_put(__globPtrType dst, void* src, int len) {
-  splitc::bulk_put(cpp(dst), src, length(len, "bulk_put"));
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_put_as(c, cpp(dst), src, length(c, len, "bulk_put"), c.get_put,
+                              "bulk_put");
 }
 void bulk_store(__globPtrType dst, void* src, int len) {
-  splitc::bulk_store(cpp(dst), src, length(len, "bulk_store"));
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_store_as(c, cpp(dst), src, length(c, len, "bulk_store"),
+                                *splitc::detail::library_store_counter(c), c.store_sent_bytes,
+                                "bulk_store");
 }
 void bulk_get_ctr(void* dst, __globPtrType src, int len, splitc_counter_t* ctr) {
-  splitc::bulk_get(dst, cpp(src), length(len, "bulk_get_ctr"), cpp(ctr));
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_get_as(c, dst, cpp(src), length(c, len, "bulk_get_ctr"), cpp(ctr),
+                              "bulk_get_ctr");
 }
 void bulk_put_ctr(__globPtrType dst, void* src, int len, splitc_counter_t* ctr) {
-  splitc::bulk_put(cpp(dst), src, length(len, "bulk_put_ctr"), cpp(ctr));
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_put_as(c, cpp(dst), src, length(c, len, "bulk_put_ctr"), cpp(ctr),
+                              "bulk_put_ctr");
 }
 void bulk_store_ctr(__globPtrType gp, char* lp, int len, splitc_counter_t* rbytes,
                     splitc_counter_t* sbytes) {
-  splitc::bulk_store(cpp(gp), lp, length(len, "bulk_store_ctr"), cpp(rbytes), cpp(sbytes));
+  context& c = splitc::detail::ctx();
+  splitc::detail::bulk_store_as(c, cpp(gp), lp, length(c, len, "bulk_store_ctr"), cpp(rbytes),
+                                cpp(sbytes), "bulk_store_ctr");
 }
 
 }  // extern "C"

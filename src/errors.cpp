@@ -62,6 +62,10 @@ void bad_length(context&, std::size_t len, const char* op) {
        max_bulk_length);
 }
 
+void bad_count(context&, long long n, const char* what, const char* op) {
+  fail("{}: negative {} {}", op, what, n);
+}
+
 void bad_reply(context& c) {
   if (!c.frame.active) fail("a reply was sent outside any handler");
   if (!c.frame.is_request)

@@ -25,49 +25,70 @@ inline bool bulk_begin(context& c, proc_t p, std::size_t len, const char* op) {
 }
 }  // namespace detail
 
+// The five operations under the name the program called (the C interface
+// passes its own names: bulk_get_ctr, __i_read, ...), which errors report.
+namespace detail {
+inline void bulk_get_as(context& c, void* dst, global_ptr<void> src, std::size_t len,
+                        counter& ctr, const char* op) {
+  if (bulk_begin(c, src.proc(), len, op)) get_bytes(c, dst, src.proc(), src.local(), len, ctr, op);
+}
+inline void bulk_put_as(context& c, global_ptr<void> dst, const void* src, std::size_t len,
+                        counter& ctr, const char* op) {
+  if (bulk_begin(c, dst.proc(), len, op)) put_bytes(c, dst.proc(), dst.local(), src, len, ctr, op);
+}
+inline void bulk_read_as(context& c, void* dst, global_ptr<void> src, std::size_t len,
+                         const char* op) {
+  if (!bulk_begin(c, src.proc(), len, op)) return;
+  counter mine;
+  get_bytes(c, dst, src.proc(), src.local(), len, mine, op);
+  wait_until(c, op, [&] { return mine.value() == 0; });
+}
+inline void bulk_write_as(context& c, global_ptr<void> dst, const void* src, std::size_t len,
+                          const char* op) {
+  if (!bulk_begin(c, dst.proc(), len, op)) return;
+  counter mine;
+  put_bytes(c, dst.proc(), dst.local(), src, len, mine, op);
+  wait_until(c, op, [&] { return mine.value() == 0; });
+}
+inline void bulk_store_as(context& c, global_ptr<void> dst, const void* src, std::size_t len,
+                          counter& received, counter& sent, const char* op) {
+  if (bulk_begin(c, dst.proc(), len, op))
+    store_bytes(c, dst.proc(), dst.local(), src, len, received, sent, op);
+}
+}  // namespace detail
+
 inline void bulk_get(void* dst, global_ptr<void> src, std::size_t len, counter& ctr) {
-  auto& c = detail::ctx();
-  if (detail::bulk_begin(c, src.proc(), len, "bulk_get"))
-    detail::get_bytes(c, dst, src.proc(), src.local(), len, ctr, "bulk_get");
+  detail::bulk_get_as(detail::ctx(), dst, src, len, ctr, "bulk_get");
 }
 inline void bulk_get(void* dst, global_ptr<void> src, std::size_t len) {
-  bulk_get(dst, src, len, detail::ctx().get_put);
+  auto& c = detail::ctx();
+  detail::bulk_get_as(c, dst, src, len, c.get_put, "bulk_get");
 }
 
 inline void bulk_put(global_ptr<void> dst, const void* src, std::size_t len, counter& ctr) {
-  auto& c = detail::ctx();
-  if (detail::bulk_begin(c, dst.proc(), len, "bulk_put"))
-    detail::put_bytes(c, dst.proc(), dst.local(), src, len, ctr, "bulk_put");
+  detail::bulk_put_as(detail::ctx(), dst, src, len, ctr, "bulk_put");
 }
 inline void bulk_put(global_ptr<void> dst, const void* src, std::size_t len) {
-  bulk_put(dst, src, len, detail::ctx().get_put);
+  auto& c = detail::ctx();
+  detail::bulk_put_as(c, dst, src, len, c.get_put, "bulk_put");
 }
 
 inline void bulk_read(void* dst, global_ptr<void> src, std::size_t len) {
-  auto& c = detail::ctx();
-  if (!detail::bulk_begin(c, src.proc(), len, "bulk_read")) return;
-  counter mine;
-  detail::get_bytes(c, dst, src.proc(), src.local(), len, mine, "bulk_read");
-  detail::wait_until(c, "bulk_read", [&] { return mine.value() == 0; });
+  detail::bulk_read_as(detail::ctx(), dst, src, len, "bulk_read");
 }
 
 inline void bulk_write(global_ptr<void> dst, const void* src, std::size_t len) {
-  auto& c = detail::ctx();
-  if (!detail::bulk_begin(c, dst.proc(), len, "bulk_write")) return;
-  counter mine;
-  detail::put_bytes(c, dst.proc(), dst.local(), src, len, mine, "bulk_write");
-  detail::wait_until(c, "bulk_write", [&] { return mine.value() == 0; });
+  detail::bulk_write_as(detail::ctx(), dst, src, len, "bulk_write");
 }
 
 inline void bulk_store(global_ptr<void> dst, const void* src, std::size_t len, counter& received,
                        counter& sent) {
-  auto& c = detail::ctx();
-  if (detail::bulk_begin(c, dst.proc(), len, "bulk_store"))
-    detail::store_bytes(c, dst.proc(), dst.local(), src, len, received, sent, "bulk_store");
+  detail::bulk_store_as(detail::ctx(), dst, src, len, received, sent, "bulk_store");
 }
 inline void bulk_store(global_ptr<void> dst, const void* src, std::size_t len) {
   auto& c = detail::ctx();
-  bulk_store(dst, src, len, *detail::library_store_counter(c), c.store_sent_bytes);
+  detail::bulk_store_as(c, dst, src, len, *detail::library_store_counter(c), c.store_sent_bytes,
+                        "bulk_store");
 }
 
 }  // namespace splitc

@@ -243,29 +243,46 @@ inline bool is_sync(counter& ctr) {
 inline void sync_ctr(counter& ctr) { sync(ctr); }
 inline bool is_sync_ctr(counter& ctr) { return is_sync(ctr); }
 
-/// Wait until `bytes` have been stored into this processor, then take them
-/// off both counters (so store_sync and all_store_sync mix).
-inline void store_sync(std::int64_t bytes, counter& received, counter& sent) {
-  auto& c = detail::ctx();
-  detail::wait_until(c, "store_sync", [&] { return received.value() >= bytes; });
+namespace detail {
+[[gnu::cold, noreturn]] void bad_count(context& c, long long n, const char* what, const char* op);
+
+/// store_sync and is_store_sync under the name the program called.
+inline void store_sync_as(context& c, std::int64_t bytes, counter& received, counter& sent,
+                          const char* op) {
+  if (bytes < 0) [[unlikely]] bad_count(c, bytes, "byte count", op);
+  wait_until(c, op, [&] { return received.value() >= bytes; });
   received.add_shared(-bytes);
   sent.add_local(-bytes);
 }
-inline bool is_store_sync(std::int64_t bytes, counter& received, counter& sent) {
-  auto& c = detail::ctx();
-  if (received.value() < bytes) detail::progress(c);
+inline bool is_store_sync_as(context& c, std::int64_t bytes, counter& received, counter& sent,
+                             const char* op) {
+  if (bytes < 0) [[unlikely]] bad_count(c, bytes, "byte count", op);
+  if (received.value() < bytes) progress(c);
   if (received.value() < bytes) return false;
   received.add_shared(-bytes);
   sent.add_local(-bytes);
   return true;
 }
+}  // namespace detail
+
+/// Wait until `bytes` have been stored into this processor, then take them
+/// off both counters (so store_sync and all_store_sync mix). A negative
+/// count is a fatal error.
+inline void store_sync(std::int64_t bytes, counter& received, counter& sent) {
+  detail::store_sync_as(detail::ctx(), bytes, received, sent, "store_sync");
+}
+inline bool is_store_sync(std::int64_t bytes, counter& received, counter& sent) {
+  return detail::is_store_sync_as(detail::ctx(), bytes, received, sent, "is_store_sync");
+}
 inline void store_sync(std::int64_t bytes) {
   auto& c = detail::ctx();
-  store_sync(bytes, *detail::library_store_counter(c), c.store_sent_bytes);
+  detail::store_sync_as(c, bytes, *detail::library_store_counter(c), c.store_sent_bytes,
+                        "store_sync");
 }
 inline bool is_store_sync(std::int64_t bytes) {
   auto& c = detail::ctx();
-  return is_store_sync(bytes, *detail::library_store_counter(c), c.store_sent_bytes);
+  return detail::is_store_sync_as(c, bytes, *detail::library_store_counter(c), c.store_sent_bytes,
+                                  "is_store_sync");
 }
 /// Collective: returns once every store issued by any processor has arrived.
 void all_store_sync();

@@ -13,9 +13,23 @@
 #       backend (link only), and run the one built for DEFAULT.
 #   check_packaging.sh launcher  PREFIX WORK
 #       run WORK/consumer (from `cmake`) under PREFIX/bin/splitc-run -n 2.
+#   check_packaging.sh cprograms PREFIX LIBDIR SRC WORK BACKEND [link-only]
+#       build every SRC/*.c with the C compiler as the linker, as a C user
+#       would: `cc -std=c11 -O2 prog.c $(pkg-config --cflags --libs
+#       splitc-main splitc-BACKEND)` (the program's splitc_main) and
+#       `cc -std=c11 -O2 -DSPLITC_OWN_MAIN prog.c $(pkg-config --cflags
+#       --libs splitc-BACKEND)` (its own main); then, unless link-only, run
+#       each with PREFIX/bin/splitc-run --backend BACKEND -n 4 and require
+#       exit 0 and its "PASS <program>" line.
+#   check_packaging.sh netns     PREFIX LIBDIR SRC WORK PROGRAM [LOSS%]
+#       build SRC/PROGRAM.c for udp the same way and run it with 4 processes
+#       inside a new network namespace whose loopback drops LOSS % (default
+#       5) of incoming UDP datagrams (nftables): exact results (the PASS
+#       line), datagrams dropped and retransmissions seen. Exits 77
+#       (skipped) without root, `ip netns` or nft.
 #
-# BACKENDS is a ';'- or ','-separated list. CXX, CMAKE and PKG_CONFIG name
-# the tools (default: c++, cmake, pkg-config).
+# BACKENDS is a ';'- or ','-separated list. CXX, CC, CMAKE and PKG_CONFIG
+# name the tools (default: c++, cc, cmake, pkg-config).
 set -euo pipefail
 
 CMAKE=${CMAKE:-cmake}
@@ -53,6 +67,7 @@ cmd_install() {
   for b in $(split_list "$backends"); do
     must+=("$libdir/libsplitc-$b.a" "$libdir/pkgconfig/splitc-$b.pc")
   done
+  must+=("include/splitc.h" "$libdir/libsplitc-main.a" "$libdir/pkgconfig/splitc-main.pc")
   local f
   for f in "${must[@]}"; do
     [[ -e $prefix/$f ]] || die "not installed: $prefix/$f"
@@ -126,7 +141,94 @@ cmd_launcher() {
   expect_consumer_ok "$work/launcher.log"
 }
 
-[[ $# -ge 1 ]] || die "usage: $0 install|cmake|pkgconfig|launcher ARGS..."
+# build_c PREFIX LIBDIR SOURCE OUTPUT BACKEND main|own: one C program, the C
+# compiler as the linker, flags from the installed .pc files only.
+build_c() {
+  local prefix=$1 libdir=$2 source=$3 output=$4 backend=$5 form=$6
+  local cc=${CC:-cc} flags
+  [[ :${PKG_CONFIG_PATH:-}: == *":$prefix/$libdir/pkgconfig:"* ]] ||
+    export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  if [[ $form == main ]]; then
+    flags=$("$PKG_CONFIG" --cflags --libs splitc-main "splitc-$backend") \
+      || die "pkg-config splitc-main splitc-$backend failed"
+    [[ " $flags " == *" -lsplitc-main "*"-lsplitc-$backend "* ]] \
+      || die "pkg-config does not put -lsplitc-main before -lsplitc-$backend: $flags"
+    # shellcheck disable=SC2086  # the flags are meant to be split
+    run "$cc" -std=c11 -O2 "$source" $flags -o "$output"
+  else
+    flags=$("$PKG_CONFIG" --cflags --libs "splitc-$backend") \
+      || die "pkg-config splitc-$backend failed"
+    # shellcheck disable=SC2086
+    run "$cc" -std=c11 -O2 -DSPLITC_OWN_MAIN "$source" $flags -o "$output"
+  fi
+}
+
+cmd_cprograms() {
+  [[ $# -ge 5 ]] || die "usage: cprograms PREFIX LIBDIR SRC WORK BACKEND [link-only]"
+  local prefix=$1 libdir=$2 src=$3 work=$4 backend=$5 mode=${6:-run}
+  rm -rf -- "$work"
+  mkdir -p "$work"
+  local source name form exe log ran=0
+  for source in "$src"/*.c; do
+    name=$(basename "$source" .c)
+    for form in main own; do
+      exe=$work/$name-$form
+      build_c "$prefix" "$libdir" "$source" "$exe" "$backend" "$form" \
+        || die "$name ($form) does not build for $backend"
+      [[ $mode == link-only ]] && continue
+      log=$work/$name-$form.log
+      local rc=0
+      run "$prefix/bin/splitc-run" --backend "$backend" -n 4 "$exe" >"$log" 2>&1 || rc=$?
+      cat "$log"
+      [[ $rc -eq 0 ]] || die "$name ($form) on $backend exited with status $rc"
+      grep -qx "PASS $name" "$log" || die "$name ($form) on $backend printed no 'PASS $name'"
+      ran=$((ran + 1))
+    done
+  done
+  if [[ $mode == link-only ]]; then
+    echo "C programs built for $backend (link only)"
+  else
+    (( ran > 0 )) || die "no C program in $src"
+    echo "$ran C program runs passed on $backend"
+  fi
+}
+
+cmd_netns() {
+  [[ $# -ge 5 ]] || die "usage: netns PREFIX LIBDIR SRC WORK PROGRAM [LOSS%]"
+  local prefix=$1 libdir=$2 src=$3 work=$4 program=$5 loss=${6:-5}
+  skip() { echo "check_packaging: netns skipped: $*"; exit 77; }
+  [[ $(id -u) -eq 0 ]] || skip "not root"
+  command -v ip >/dev/null || skip "no ip command"
+  command -v nft >/dev/null || skip "no nft (apt-get install nftables)"
+  rm -rf -- "$work"
+  mkdir -p "$work"
+  build_c "$prefix" "$libdir" "$src/$program.c" "$work/$program" udp main
+  local ns=splitc_pkg$$
+  ip netns add "$ns" 2>/dev/null || skip "cannot create a network namespace"
+  trap 'ip netns del '"$ns"' 2>/dev/null' EXIT
+  ip -n "$ns" link set lo up || die "cannot bring up the namespace's loopback"
+  ip netns exec "$ns" nft add table inet splitc_loss
+  ip netns exec "$ns" nft add chain inet splitc_loss input '{ type filter hook input priority 0; }'
+  ip netns exec "$ns" nft add rule inet splitc_loss input meta l4proto udp \
+    numgen random mod 100 '<' "$loss" counter drop || die "the nftables rule failed"
+  local log=$work/run.log rc=0
+  run ip netns exec "$ns" env SPLITC_UDP_STATS=1 timeout 250 \
+    "$prefix/bin/splitc-run" --backend udp -n 4 "$work/$program" >"$log" 2>&1 || rc=$?
+  cat "$log"
+  local dropped retx
+  dropped=$(ip netns exec "$ns" nft list chain inet splitc_loss input | grep -o 'packets [0-9]*' |
+            awk '{ s += $2 } END { print s + 0 }' || true)
+  retx=$( (grep -o 'retransmits_\(timeout\|fast\)=[0-9]*' "$log" || true) |
+          awk -F= '{ s += $2 } END { print s + 0 }')
+  echo "netns: ${loss}% loss on loopback: $dropped datagrams dropped, $retx retransmissions, status $rc"
+  [[ $rc -eq 0 ]] || die "$program under ${loss}% loss exited with status $rc"
+  grep -qx "PASS $program" "$log" || die "$program under ${loss}% loss printed no 'PASS $program'"
+  (( dropped > 0 )) || die "nftables dropped nothing: the loss was not applied"
+  (( retx > 0 )) || die "no retransmissions although datagrams were dropped"
+  echo "PASS netns $program"
+}
+
+[[ $# -ge 1 ]] || die "usage: $0 install|cmake|pkgconfig|launcher|cprograms|netns ARGS..."
 step=$1
 shift
 case $step in
@@ -134,5 +236,7 @@ case $step in
   cmake) cmd_cmake "$@" ;;
   pkgconfig) cmd_pkgconfig "$@" ;;
   launcher) cmd_launcher "$@" ;;
+  cprograms) cmd_cprograms "$@" ;;
+  netns) cmd_netns "$@" ;;
   *) die "unknown step '$step'" ;;
 esac
