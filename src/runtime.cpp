@@ -4,6 +4,7 @@
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/watchdog.hpp>
 #include <splitc/atomics.hpp>
 #include <splitc/collectives.hpp>
 #include <splitc/runtime.hpp>
@@ -97,6 +98,13 @@ void init(int& argc, char**& argv) {
   // Everyone attached before anyone sends.
   auto& c = detail::ctx();
   c.backend.bootstrap_barrier(c.sink());
+  // Silent and vanished processors end the job, on every backend.
+  if (c.procs > 1) {
+    c.watchdog = std::make_unique<port::watchdog>(
+        c.myproc, c.procs, [&c](const void* mine, std::size_t len, void* all) {
+          c.backend.bootstrap_exchange(mine, len, all, c.sink());
+        });
+  }
 }
 
 bool initialized() noexcept { return splitc_current_context != nullptr; }
@@ -106,9 +114,12 @@ void finalize() {
   barrier();
   // Replies that handlers queued go out before the backend's barrier, which only polls.
   detail::wait_until(c, "finalize", [&] { return c.pending.empty(); });
+  // From here on this processor may leave: its watcher must not take that for an early exit.
+  if (c.watchdog) c.watchdog->finalizing();
   // The backend's own barrier last: nobody leaves while a message to it may still be in flight.
   c.backend.bootstrap_barrier(c.sink());
   c.backend.finish(0);
+  c.watchdog.reset();
   delete &c;
   splitc_current_context = nullptr;
 }
