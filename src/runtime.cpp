@@ -4,6 +4,7 @@
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/launcher_check.hpp>
 #include <splitc/port/watchdog.hpp>
 #include <splitc/atomics.hpp>
 #include <splitc/collectives.hpp>
@@ -62,6 +63,7 @@ namespace {
 [[noreturn]] void launch_self(int procs, char** argv) {
   launch_options options;
   options.procs = procs;
+  port::announce_launcher(active_backend::name);
   std::vector<char*> args;
   static char self[] = "/proc/self/exe";
   args.push_back(self);
@@ -84,6 +86,8 @@ void exit_without_finalize(int status, void*) {
 
 void init(int& argc, char**& argv) {
   if (splitc_current_context != nullptr) detail::fail("init called twice");
+  // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
+  port::check_launcher(active_backend::name);
   if (std::getenv("SPLITC_JOB") == nullptr) {
     if (const char* n = std::getenv("SPLITC_PROCS"); n != nullptr && *n != '\0') {
       char* end = nullptr;

@@ -306,6 +306,12 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   int rank = 0, size = 1;
   check(MPI_Comm_rank(m_->comm, &rank), "MPI_Comm_rank");
   check(MPI_Comm_size(m_->comm, &size), "MPI_Comm_size");
+  if (size == 1 && launcher_job_size() > 1) {
+    // Another MPI's launcher: each process would be a job of its own.
+    detail::fail("mpi: the launcher started {} processes but {} sees a job of one: this program was "
+                 "started by another MPI's launcher; start it with splitc-run --backend {}",
+                 launcher_job_size(), name, name);
+  }
   myproc_ = rank;
   procs_ = size;
   // The environment every splitc process has (as under splitc-run), for the
