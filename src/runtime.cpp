@@ -4,6 +4,7 @@
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/external_launch.hpp>
 #include <splitc/port/launcher_check.hpp>
 #include <splitc/port/watchdog.hpp>
 #include <splitc/atomics.hpp>
@@ -86,6 +87,8 @@ void exit_without_finalize(int status, void*) {
 
 void init(int& argc, char**& argv) {
   if (splitc_current_context != nullptr) detail::fail("init called twice");
+  // Under a foreign launcher started by splitc-run: a supervisor that names our death.
+  port::supervise_rank_if_asked();
   // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
   port::check_launcher(active_backend::name);
   if (std::getenv("SPLITC_JOB") == nullptr) {
