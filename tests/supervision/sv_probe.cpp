@@ -5,7 +5,9 @@
 //               the job must end promptly, naming it;
 //   compute S   processor 1 computes S seconds without polling (longer than the silence
 //               limit): that is not silence; the job passes;
-//   ok          a plain job that passes (for the launcher checks).
+//   ok          a plain job that passes (for the launcher checks);
+//   hold        processor 0 prints "job ready", then the job waits in barriers until it is
+//               ended from outside.
 #include "harness.hpp"
 
 #include <signal.h>
@@ -27,6 +29,16 @@ int main(int argc, char** argv) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(arg);
     volatile std::uint64_t x = 1;
     while (std::chrono::steady_clock::now() < until) x = x * 6364136223846793005ULL + 1;
+  }
+  if (mode == "hold") {
+    if (splitc::myproc() == 0) {
+      std::printf("job ready\n");
+      std::fflush(stdout);
+    }
+    for (;;) {
+      splitc::barrier();
+      usleep(1000);
+    }
   }
   splitc::barrier();
   return harness::pass("sv_probe");
