@@ -55,6 +55,14 @@ void report(const std::string& path, int rank, int status) {
   close(fd);
 }
 
+/// splitc-run (`launcher`) removes the job's directory when mpirun is done;
+/// if splitc-run is gone (killed), the last supervisors to leave do it.
+void clean_up_if_orphaned(pid_t launcher, const std::string& dir) {
+  if (launcher <= 0 || kill(launcher, 0) == 0 || errno != ESRCH) return;
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+}
+
 [[noreturn]] void die_like(int sig) {
   signal(sig, SIG_DFL);
   sigset_t one;
@@ -70,7 +78,12 @@ void report(const std::string& path, int rank, int status) {
 void supervise_rank_if_asked() {
   const char* asked = std::getenv(supervise_variable);
   if (asked == nullptr || *asked == '\0') return;
-  const std::string path = asked;
+  // "PID:PATH": splitc-run's process id, the report socket in the job's directory.
+  const std::string value = asked;
+  const auto colon = value.find(':');
+  const pid_t launcher = colon == std::string::npos ? 0 : std::atoi(value.substr(0, colon).c_str());
+  const std::string path = colon == std::string::npos ? value : value.substr(colon + 1);
+  const std::string dir = path.substr(0, path.rfind('/'));
   unsetenv(supervise_variable);  // the processor itself, and what it starts, are not asked
   const int rank = launcher_rank();
 
@@ -102,6 +115,7 @@ void supervise_rank_if_asked() {
       kill(child, SIGCONT);  // a stopped processor must hear it too
     }
   }
+  clean_up_if_orphaned(launcher, dir);
   if (passed != 0) die_like(passed);  // the launcher ends the job: end as it asked
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
@@ -130,7 +144,7 @@ int run_external_launcher(const std::vector<std::string>& command,
   std::strncpy(me.sun_path, path.c_str(), sizeof me.sun_path - 1);
   if (sock < 0 || bind(sock, reinterpret_cast<sockaddr*>(&me), sizeof me) != 0)
     detail::fail("splitc-run: cannot create the job's report socket {}: {}", path, std::strerror(errno));
-  setenv(supervise_variable, path.c_str(), 1);
+  setenv(supervise_variable, fmt::format("{}:{}", getpid(), path).c_str(), 1);
   if (!private_dir_variable.empty()) setenv(private_dir_variable.c_str(), dir.c_str(), 0);
 
   sigset_t set = passed_on(), before;

@@ -20,7 +20,8 @@
 
 namespace splitc::port {
 
-/// The variable that asks a process to supervise itself (the report socket's path).
+/// The variable that asks a process to supervise itself ("PID:PATH": splitc-run's process
+/// id and the report socket in the job's private directory).
 inline constexpr const char* supervise_variable = "SPLITC_SUPERVISE";
 
 /// Called by init() first: if splitc-run asked for it, fork; the parent
