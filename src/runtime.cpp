@@ -73,6 +73,13 @@ namespace {
   std::exit(launch_job(options, args.data()));
 }
 
+/// Has the program initialised the backend's layer itself (MPI_Init before init)?
+template <class B>
+bool layer_initialized() {
+  if constexpr (requires { B::layer_initialized(); }) return B::layer_initialized();
+  return false;
+}
+
 }  // namespace
 
 void exit_without_finalize(int status, void*) {
@@ -88,7 +95,7 @@ void exit_without_finalize(int status, void*) {
 void init(int& argc, char**& argv) {
   if (splitc_current_context != nullptr) detail::fail("init called twice");
   // Under a foreign launcher started by splitc-run: a supervisor that names our death.
-  port::supervise_rank_if_asked();
+  port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>());
   // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
   port::check_launcher(active_backend::name);
   if (std::getenv("SPLITC_JOB") == nullptr) {
@@ -123,6 +130,7 @@ void finalize() {
   detail::wait_until(c, "finalize", [&] { return c.pending.empty(); });
   // From here on this processor may leave: its watcher must not take that for an early exit.
   if (c.watchdog) c.watchdog->finalizing();
+  port::tell_supervisor_finalized();
   // The backend's own barrier last: nobody leaves while a message to it may still be in flight.
   c.backend.bootstrap_barrier(c.sink());
   c.backend.finish(0);

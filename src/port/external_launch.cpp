@@ -3,6 +3,7 @@
 #include <splitc/errors.hpp>
 #include <splitc/port/external_launch.hpp>
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -24,6 +25,9 @@
 
 namespace splitc::port {
 namespace {
+
+/// Where the processor finds its end of the "finalize reached" pipe.
+constexpr const char* finalized_fd_variable = "SPLITC_SUPERVISOR_FD";
 
 /// The signals a supervisor passes on (and that interrupt splitc-run).
 sigset_t passed_on() {
@@ -75,9 +79,13 @@ void clean_up_if_orphaned(pid_t launcher, const std::string& dir) {
 
 }  // namespace
 
-void supervise_rank_if_asked() {
+void supervise_rank_if_asked(bool may_fork) {
   const char* asked = std::getenv(supervise_variable);
   if (asked == nullptr || *asked == '\0') return;
+  if (!may_fork) {
+    unsetenv(supervise_variable);
+    return;
+  }
   // "PID:PATH": splitc-run's process id, the report socket in the job's directory.
   const std::string value = asked;
   const auto colon = value.find(':');
@@ -86,6 +94,9 @@ void supervise_rank_if_asked() {
   const std::string dir = path.substr(0, path.rfind('/'));
   unsetenv(supervise_variable);  // the processor itself, and what it starts, are not asked
   const int rank = launcher_rank();
+  // The processor writes one byte here when it reaches finalize.
+  int told[2];
+  if (pipe2(told, O_CLOEXEC) != 0) detail::fail("cannot create a pipe: {}", std::strerror(errno));
 
   sigset_t set = passed_on(), before;
   sigaddset(&set, SIGCHLD);
@@ -99,8 +110,12 @@ void supervise_rank_if_asked() {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != supervisor) _exit(1);
     sigprocmask(SIG_SETMASK, &before, nullptr);
+    close(told[0]);
+    setenv(finalized_fd_variable, std::to_string(told[1]).c_str(), 1);
     return;
   }
+  close(told[1]);
+  fcntl(told[0], F_SETFL, O_NONBLOCK);
   // The supervisor: dies with its launcher; passes the launcher's signals on.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   int passed = 0;
@@ -125,8 +140,26 @@ void supervise_rank_if_asked() {
     _exit(128 + sig);
   }
   const int code = WEXITSTATUS(status);
+  char byte = 0;
+  if (code == 0 && read(told[0], &byte, 1) != 1) {
+    // Left without finalize (_exit(0), or past the exit handlers): the others would wait.
+    say(fmt::format("splitc-run: processor {} (pid {}) exited before reaching finalize(); ending "
+                    "the job\n", rank, child));
+    report(path, rank, error_exit_status);
+    _exit(error_exit_status);
+  }
   if (code != 0) report(path, rank, code);
   _exit(code);
+}
+
+void tell_supervisor_finalized() noexcept {
+  const char* fd = std::getenv(finalized_fd_variable);
+  if (fd == nullptr) return;
+  const int n = std::atoi(fd);
+  const char byte = 1;
+  [[maybe_unused]] auto w = write(n, &byte, 1);
+  close(n);
+  unsetenv(finalized_fd_variable);
 }
 
 int run_external_launcher(const std::vector<std::string>& command,

@@ -247,6 +247,12 @@ int mpi_backend::communicator_fortran() const noexcept {
   return static_cast<int>(MPI_Comm_c2f(m_->comm));
 }
 
+bool mpi_backend::layer_initialized() noexcept {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  return initialized != 0;
+}
+
 void mpi_backend::abort_job(int code) noexcept {
   if (!mpi_is_up()) return;
   give_launcher_the_output();

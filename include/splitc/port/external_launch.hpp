@@ -24,9 +24,15 @@ namespace splitc::port {
 /// id and the report socket in the job's private directory).
 inline constexpr const char* supervise_variable = "SPLITC_SUPERVISE";
 
-/// Called by init() first: if splitc-run asked for it, fork; the parent
+/// Called by init() first: if splitc-run asked for it and `may_fork` (the
+/// backend's layer is not yet initialised: a program that called MPI_Init
+/// itself goes unsupervised, and mpirun reports its death), fork; the parent
 /// supervises the child and never returns, the child returns and goes on.
-void supervise_rank_if_asked();
+void supervise_rank_if_asked(bool may_fork);
+
+/// Called by finalize(): tells the rank supervisor (if any) that this
+/// processor reached finalize, so that its exit is not an early one.
+void tell_supervisor_finalized() noexcept;
 
 /// Run `command` (a launcher and its arguments) as a child with `environment`
 /// added, supervise it, and return the job's status as splitc-run reports
