@@ -4,6 +4,9 @@
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/external_launch.hpp>
+#include <splitc/port/launcher_check.hpp>
+#include <splitc/port/watchdog.hpp>
 #include <splitc/atomics.hpp>
 #include <splitc/collectives.hpp>
 #include <splitc/runtime.hpp>
@@ -61,12 +64,20 @@ namespace {
 [[noreturn]] void launch_self(int procs, char** argv) {
   launch_options options;
   options.procs = procs;
+  port::announce_launcher(active_backend::name);
   std::vector<char*> args;
   static char self[] = "/proc/self/exe";
   args.push_back(self);
   for (char** a = argv + 1; *a != nullptr; ++a) args.push_back(*a);
   args.push_back(nullptr);
   std::exit(launch_job(options, args.data()));
+}
+
+/// Has the program initialised the backend's layer itself (MPI_Init before init)?
+template <class B>
+bool layer_initialized() {
+  if constexpr (requires { B::layer_initialized(); }) return B::layer_initialized();
+  return false;
 }
 
 }  // namespace
@@ -83,6 +94,10 @@ void exit_without_finalize(int status, void*) {
 
 void init(int& argc, char**& argv) {
   if (splitc_current_context != nullptr) detail::fail("init called twice");
+  // Under a foreign launcher started by splitc-run: a supervisor that names our death.
+  port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>());
+  // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
+  port::check_launcher(active_backend::name);
   if (std::getenv("SPLITC_JOB") == nullptr) {
     if (const char* n = std::getenv("SPLITC_PROCS"); n != nullptr && *n != '\0') {
       char* end = nullptr;
@@ -97,6 +112,13 @@ void init(int& argc, char**& argv) {
   // Everyone attached before anyone sends.
   auto& c = detail::ctx();
   c.backend.bootstrap_barrier(c.sink());
+  // Silent and vanished processors end the job, on every backend.
+  if (c.procs > 1) {
+    c.watchdog = std::make_unique<port::watchdog>(
+        c.myproc, c.procs, [&c](const void* mine, std::size_t len, void* all) {
+          c.backend.bootstrap_exchange(mine, len, all, c.sink());
+        });
+  }
 }
 
 bool initialized() noexcept { return splitc_current_context != nullptr; }
@@ -106,9 +128,13 @@ void finalize() {
   barrier();
   // Replies that handlers queued go out before the backend's barrier, which only polls.
   detail::wait_until(c, "finalize", [&] { return c.pending.empty(); });
+  // From here on this processor may leave: its watcher must not take that for an early exit.
+  if (c.watchdog) c.watchdog->finalizing();
+  port::tell_supervisor_finalized();
   // The backend's own barrier last: nobody leaves while a message to it may still be in flight.
   c.backend.bootstrap_barrier(c.sink());
   c.backend.finish(0);
+  c.watchdog.reset();
   delete &c;
   splitc_current_context = nullptr;
 }

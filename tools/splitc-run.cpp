@@ -2,6 +2,7 @@
 //
 //   splitc-run -n 4 ./program args...
 #include <splitc/detail/launch.hpp>
+#include <splitc/port/launcher_check.hpp>
 #include <splitc/runtime.hpp>
 
 #include <CLI/CLI.hpp>
@@ -97,5 +98,7 @@ int main(int argc, char** argv) {
   std::vector<char*> args;
   for (auto& s : command) args.push_back(s.data());
   args.push_back(nullptr);
+  // Every process learns which backend's launcher started it (init checks it).
+  splitc::port::announce_launcher(splitc::backend_name());
   return splitc::detail::launch_job(options, args.data());
 }

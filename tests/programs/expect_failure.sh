@@ -15,7 +15,7 @@
 #   --kill-printed-pid  once the output matches --ready, `kill -9` the process whose id
 #                    follows "pid " in the matching line (any backend, any launcher)
 #   --signal-launcher SIG  once the output matches --ready, send SIG to splitc-run itself (or
-#                    to the mpirun it execs for the mpi backends)
+#                    to mpirun when the job was started by mpirun without splitc-run)
 #   --within S       the job must have ended S seconds after it started (default 20)
 #   --timeout S      hard limit: the job is killed after S seconds (default 60)
 #
@@ -25,6 +25,7 @@
 set -u
 
 regex="" status="" within=20 hard=60 program="" kill_rank="" ready="" launcher_signal=""
+launcher="" mpi_launcher=""
 kill_printed=""
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -89,12 +90,16 @@ if [[ -n $kill_rank || -n $kill_printed || -n $launcher_signal ]]; then
        [[ -z $program || $comm == "$program" ]]; then
       victim=$pid
     fi
-    # splitc-run, or the MPI launcher it became (splitc-run-mpi execs mpirun).
-    if [[ -n $launcher_signal && ($comm == splitc-run* || $comm == mpirun* ||
-          $comm == mpiexec*) ]]; then
-      victim=$pid
+    # splitc-run (it runs mpirun for the mpi backends); mpirun only when there is none.
+    if [[ -n $launcher_signal && $comm == splitc-run* ]]; then
+      launcher=$pid
+    elif [[ -n $launcher_signal && ($comm == mpirun* || $comm == mpiexec*) ]]; then
+      mpi_launcher=$pid
     fi
   done
+  if [[ -n $launcher_signal ]]; then
+    victim=${launcher:-${mpi_launcher:-}}
+  fi
   if [[ -n $kill_printed ]]; then
     victim=$(grep -E "$ready" "$out" | head -n 1 | sed -nE 's/.*pid ([0-9]+).*/\1/p')
   fi

@@ -229,6 +229,12 @@ int mpi_backend::communicator_fortran() const noexcept {
   return static_cast<int>(MPI_Comm_c2f(m_->comm));
 }
 
+bool mpi_backend::layer_initialized() noexcept {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  return initialized != 0;
+}
+
 void mpi_backend::abort_job(int code) noexcept {
   if (!mpi_is_up()) return;
   give_launcher_the_output();
@@ -278,6 +284,12 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   int rank = 0, size = 1;
   check(MPI_Comm_rank(m_->comm, &rank), "MPI_Comm_rank");
   check(MPI_Comm_size(m_->comm, &size), "MPI_Comm_size");
+  if (size == 1 && launcher_job_size() > 1) {
+    // Another MPI's launcher: each process would be a job of its own.
+    detail::fail("mpi: the launcher started {} processes but {} sees a job of one: this program was "
+                 "started by another MPI's launcher; start it with splitc-run --backend {}",
+                 launcher_job_size(), name, name);
+  }
   myproc_ = rank;
   procs_ = size;
   // The environment every splitc process has (as under splitc-run), for the

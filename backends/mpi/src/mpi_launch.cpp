@@ -1,12 +1,15 @@
 // Launching a job of the mpi backend: `splitc-run --backend mpi -n P prog`
-// (and `SPLITC_PROCS=P prog`) exec the mpirun of the MPI this library was
-// built against, with -np P and flags for this host. Programs may as well be
-// started with mpirun, mpiexec or srun directly: the backend takes its
-// identity from MPI, not from splitc-run.
+// (and `SPLITC_PROCS=P prog`) run the mpirun of the MPI this library was
+// built against, with -np P and flags for this host, and supervise it (the
+// porting kit's external_launch.hpp: a dead processor is named, the status is
+// 128 + signal, Open MPI's shared-memory files are removed). Programs may as
+// well be started with mpirun, mpiexec or srun directly: the backend takes
+// its identity from MPI, not from splitc-run.
 #include <mpi.h>  // OPEN_MPI or MPICH_VERSION: which launcher and flags
 #include <splitc/backends/mpi.hpp>
 #include <splitc/detail/launch.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/external_launch.hpp>
 
 #include <sys/personality.h>
 #include <unistd.h>
@@ -109,22 +112,16 @@ int launch_job(const launch_options& options, char** argv) {
     for (const auto& w : cmd) line += " " + w;
     std::fprintf(stderr, "%s\n", line.c_str());
   }
-  std::vector<char*> args;
-  for (auto& w : cmd) args.push_back(w.data());
-  args.push_back(nullptr);
-  std::fflush(nullptr);
-  execvp(args[0], args.data());
-  std::fprintf(stderr,
-               "splitc-run: cannot start %s: %s (install %s, or name the launcher with "
-               "SPLITC_MPIRUN)\n",
-               args[0], std::strerror(errno),
 #if defined(OPEN_MPI)
-               "openmpi-bin"
+  // Open MPI's shared-memory segments go into the job's private directory,
+  // removed after the job however mpirun ended (killed, it leaves them).
+  const std::string private_dir = "OMPI_MCA_btl_vader_backing_directory";
+  const std::string hint = " (install openmpi-bin, or name the launcher with SPLITC_MPIRUN)";
 #else
-               "mpich"
+  const std::string private_dir;
+  const std::string hint = " (install mpich, or name the launcher with SPLITC_MPIRUN)";
 #endif
-  );
-  return 127;
+  return port::run_external_launcher(cmd, private_dir, hint);
 }
 
 }  // namespace splitc::detail

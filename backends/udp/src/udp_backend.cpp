@@ -1,6 +1,8 @@
 // The udp backend's process side (udp.hpp): joining the job through the
 // launcher's rendezvous, the socket, poll, the bootstrap barrier and
-// exchange over the backend's own messages, leaving, and the helper thread.
+// exchange over the backend's own messages, leaving, and the helper thread
+// that hears the launcher. Silent peers are the porting kit's watchdog's
+// business (include/splitc/port/watchdog.hpp), as on every backend.
 #include <splitc/backends/udp.hpp>
 #include <splitc/backends/udp_control.hpp>
 #include <splitc/backends/udp_impair.hpp>
@@ -8,6 +10,7 @@
 #include <splitc/detail/context.hpp>
 #include <splitc/errors.hpp>
 #include <splitc/port/segment.hpp>
+#include <splitc/port/watchdog.hpp>
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -78,11 +81,10 @@ udp_backend::udp_backend(start_arguments) {
                config_.rto_min_ns);
   config_.rto_initial_ns = std::clamp<std::uint64_t>(config_.rto_initial_ns, config_.rto_min_ns,
                                                      config_.rto_max_ns);
-  const double silence = env_number("SPLITC_UDP_SILENCE", 10);
-  if (silence <= 0) detail::fail("SPLITC_UDP_SILENCE must be a positive number of seconds");
-  config_.silence_ns = static_cast<std::uint64_t>(silence * 1e9);
+  // Heartbeats keep an idle peer's acknowledgement state fresh; whether a
+  // peer is alive is the watchdog's to judge (SPLITC_SILENCE), not the engine's.
   config_.heartbeat_ns = static_cast<std::uint64_t>(
-      env_number("SPLITC_UDP_HEARTBEAT", std::min(1.0, silence / 5)) * 1e9);
+      env_number("SPLITC_UDP_HEARTBEAT", std::min(1.0, port::silence_seconds() / 5)) * 1e9);
   if (config_.heartbeat_ns == 0) config_.heartbeat_ns = 1'000'000;
   if (const auto s = env_string("SPLITC_UDP_STATS")) stats_at_exit_ = *s != "0";
 
@@ -116,6 +118,7 @@ udp_backend::udp_backend(start_arguments) {
                             max_internal_bytes};
   engine_ = std::make_unique<engine>(config_, keys_, limits, engine_link{this, &link_send},
                                      internal_sink{this, &on_internal}, now_ns());
+  engine_->stop_silence_check();
   if (procs_ > 1) {
     for (proc_t q = 0; q < procs_; ++q) {
       if (q == myproc_) continue;
@@ -347,7 +350,6 @@ am_status udp_backend::send(proc_t p, bool request, am_kind kind, handler_id h, 
 
 int udp_backend::poll(am_sink sink) {
   last_sink_ = sink;
-  polls_.store(polls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   engine_->set_handler_limit(registered_handlers());
   int delivered = engine_->drain_self(sink);
   if (fd_ < 0) return delivered;
@@ -380,17 +382,8 @@ int udp_backend::poll(am_sink sink) {
   }
   now = now_ns();
   engine_->flush_acks(now);
-  const int silent = engine_->tick(now);
-  if (silent >= 0) [[unlikely]] peer_silent(silent);
+  engine_->tick(now);
   return delivered;
-}
-
-void udp_backend::peer_silent(int q) {
-  const double s = static_cast<double>(engine_->silent_for(q, now_ns())) / 1e9;
-  detail::fail(
-      "udp: processor {} has been silent for {:.1f} s (limit SPLITC_UDP_SILENCE={:g} s): it is "
-      "stopped, hung or unreachable; ending the job",
-      q, s, static_cast<double>(config_.silence_ns) / 1e9);
 }
 
 // ---- bootstrap -------------------------------------------------------------------
@@ -530,7 +523,6 @@ void udp_backend::finish(int) {
                        static_cast<std::uint32_t>(myproc_), nullptr, 0))
       detail::fail("udp: lost the connection to the launcher while leaving the job");
     wait_for(sink, [&] { return released_.load(std::memory_order_acquire); });
-    engine_->stop_silence_check();
   }
   if (stats_at_exit_) {
     const std::string line = fmt::format("splitc udp stats: processor {}: {}\n", myproc_, stats_line());
@@ -577,56 +569,30 @@ void udp_backend::start_helper() {
   helper_ = std::thread([this] { helper_main(); });
 }
 
-// While the main thread computes without polling, peers still hear from us
-// (so a long computation is not mistaken for a dead or stopped process);
-// and the launcher's word reaches us even then.
+// The launcher's word (release, abort, its disappearance) reaches us even
+// while the main thread computes without polling.
 void udp_backend::helper_main() {
   pollfd fds[2] = {{control_, POLLIN, 0}, {wake_, POLLIN, 0}};
-  std::uint64_t seen = polls_.load(std::memory_order_relaxed);
-  std::uint64_t idle_since = now_ns(), last_beat = 0;
   for (;;) {
-    const int r = ::poll(fds, 2, 100);
+    const int r = ::poll(fds, 2, -1);
     if (stopping_.load()) return;
-    if (r > 0 && fds[0].revents != 0) {
-      control_frame f{};
-      std::vector<unsigned char> payload;
-      if (!read_control(control_, keys_, job_, f, payload)) {
-        if (released_.load()) {
-          fds[0].fd = -1;  // the launcher is done with us
-        } else {
-          const std::string line = fmt::format(
-              "splitc: processor {} of {}: lost the connection to the launcher; leaving\n",
-              myproc_, procs_);
-          [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
-          _exit(error_exit_status);
-        }
-      } else if (f.type == static_cast<std::uint32_t>(control_type::release)) {
-        released_.store(true, std::memory_order_release);
-      } else if (f.type == static_cast<std::uint32_t>(control_type::abort)) {
-        _exit(error_exit_status);  // the launcher has named the cause
+    if (r <= 0 || fds[0].revents == 0) continue;
+    control_frame f{};
+    std::vector<unsigned char> payload;
+    if (!read_control(control_, keys_, job_, f, payload)) {
+      if (released_.load()) {
+        fds[0].fd = -1;  // the launcher is done with us
+      } else {
+        const std::string line = fmt::format(
+            "splitc: processor {} of {}: lost the connection to the launcher; leaving\n",
+            myproc_, procs_);
+        [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+        _exit(error_exit_status);
       }
-    }
-    const std::uint64_t p = polls_.load(std::memory_order_relaxed);
-    const std::uint64_t t = now_ns();
-    if (p != seen) {
-      seen = p;
-      idle_since = t;
-      continue;
-    }
-    if (t - idle_since < config_.heartbeat_ns || t - last_beat < config_.heartbeat_ns) continue;
-    last_beat = t;
-    for (proc_t q = 0; q < procs_; ++q) {
-      if (q == myproc_) continue;
-      alignas(8) wire_header h{};
-      h.magic = wire_magic;
-      h.type = static_cast<std::uint8_t>(dgram_type::ack);
-      h.flags = flag_no_ack;
-      h.job = job_;
-      h.src = static_cast<std::uint16_t>(myproc_);
-      h.dst = static_cast<std::uint16_t>(q);
-      h.tag = compute_tag(keys_, h, nullptr, 0, nullptr);
-      const sockaddr_in& to = addresses_[static_cast<std::size_t>(q)];
-      sendto(fd_, &h, sizeof h, MSG_DONTWAIT, reinterpret_cast<const sockaddr*>(&to), sizeof to);
+    } else if (f.type == static_cast<std::uint32_t>(control_type::release)) {
+      released_.store(true, std::memory_order_release);
+    } else if (f.type == static_cast<std::uint32_t>(control_type::abort)) {
+      _exit(error_exit_status);  // the launcher has named the cause
     }
   }
 }

@@ -15,7 +15,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
+
+namespace splitc::port {
+class watchdog;  // include/splitc/port/watchdog.hpp
+}  // namespace splitc::port
 
 namespace splitc {
 
@@ -80,6 +85,8 @@ struct context : splitc_context_prefix {
   range_allocator private_heap;    ///< this processor's global_malloc space
   std::vector<unsigned char> procedure_result;  ///< an atomic procedure's result, at the owner
   std::uint64_t c_atomic_return = 0;  ///< set by atomic_return_i/_d inside a C atomic procedure
+  /// The liveness watchdog (jobs of two or more; src/port/watchdog.cpp).
+  std::unique_ptr<port::watchdog> watchdog;
 
   am_sink sink() noexcept { return {this, &context::deliver}; }
   static void deliver(void* self, const am_message& message);

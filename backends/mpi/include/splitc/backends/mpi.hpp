@@ -203,6 +203,8 @@ class mpi_backend {
   /// End the whole job from a fatal error: MPI_Abort when MPI is up.
   /// (Meant for the core's fatal-error path; see backends/mpi/README.md.)
   static void abort_job(int code) noexcept;
+  /// Has the program initialised MPI before splitc::init? (Then init must not fork.)
+  static bool layer_initialized() noexcept;
 
  private:
   struct recv_slot;  // a pre-posted receive (src/mpi_backend.cpp)

@@ -138,7 +138,6 @@ class udp_backend {
   static void on_internal(void* self, const am_message& m);
   template <class Done>
   void wait_for(am_sink sink, Done done);
-  [[noreturn]] void peer_silent(int q);
   void connect_to_job();
   void start_helper();
   void helper_main();
@@ -179,10 +178,8 @@ class udp_backend {
   std::map<std::uint64_t, exchange_state> exchanges_;
   am_sink last_sink_{nullptr, nullptr};
 
-  // The helper thread: heartbeats while the main thread does not poll, and
-  // the launcher's messages (release, abort, its disappearance).
+  // The helper thread: the launcher's messages (release, abort, its disappearance).
   std::thread helper_;
-  std::atomic<std::uint64_t> polls_{0};
   std::atomic<bool> released_{false};
   std::atomic<bool> stopping_{false};
   bool finished_ = false;

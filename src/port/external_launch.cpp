@@ -1,0 +1,247 @@
+// The rank supervisor and the supervision of a foreign launcher
+// (include/splitc/port/external_launch.hpp).
+#include <splitc/errors.hpp>
+#include <splitc/port/external_launch.hpp>
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace splitc::port {
+namespace {
+
+/// Where the processor finds its end of the "finalize reached" pipe.
+constexpr const char* finalized_fd_variable = "SPLITC_SUPERVISOR_FD";
+
+/// The signals a supervisor passes on (and that interrupt splitc-run).
+sigset_t passed_on() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaddset(&set, sig);
+  return set;
+}
+
+int launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
+    if (const char* v = std::getenv(name); v != nullptr && *v != '\0') return std::atoi(v);
+  }
+  return -1;
+}
+
+void say(const std::string& line) {
+  [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+}
+
+void report(const std::string& path, int rank, int status) {
+  const int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return;
+  sockaddr_un to{};
+  to.sun_family = AF_UNIX;
+  std::strncpy(to.sun_path, path.c_str(), sizeof to.sun_path - 1);
+  const std::string text = fmt::format("{} {}", rank, status);
+  sendto(fd, text.data(), text.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof to);
+  close(fd);
+}
+
+/// splitc-run (`launcher`) removes the job's directory when mpirun is done;
+/// if splitc-run is gone (killed), the last supervisors to leave do it.
+void clean_up_if_orphaned(pid_t launcher, const std::string& dir) {
+  if (launcher <= 0 || kill(launcher, 0) == 0 || errno != ESRCH) return;
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+}
+
+[[noreturn]] void die_like(int sig) {
+  signal(sig, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  sigprocmask(SIG_UNBLOCK, &one, nullptr);
+  raise(sig);
+  _exit(128 + sig);
+}
+
+}  // namespace
+
+void supervise_rank_if_asked(bool may_fork) {
+  const char* asked = std::getenv(supervise_variable);
+  if (asked == nullptr || *asked == '\0') return;
+  if (!may_fork) {
+    unsetenv(supervise_variable);
+    return;
+  }
+  // "PID:PATH": splitc-run's process id, the report socket in the job's directory.
+  const std::string value = asked;
+  const auto colon = value.find(':');
+  const pid_t launcher = colon == std::string::npos ? 0 : std::atoi(value.substr(0, colon).c_str());
+  const std::string path = colon == std::string::npos ? value : value.substr(colon + 1);
+  const std::string dir = path.substr(0, path.rfind('/'));
+  unsetenv(supervise_variable);  // the processor itself, and what it starts, are not asked
+  const int rank = launcher_rank();
+  // The processor writes one byte here when it reaches finalize.
+  int told[2];
+  if (pipe2(told, O_CLOEXEC) != 0) detail::fail("cannot create a pipe: {}", std::strerror(errno));
+
+  sigset_t set = passed_on(), before;
+  sigaddset(&set, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &set, &before);
+  std::fflush(nullptr);
+  const pid_t supervisor = getpid();
+  const pid_t child = fork();
+  if (child < 0) detail::fail("cannot start the processor under its supervisor: {}", std::strerror(errno));
+  if (child == 0) {
+    // The processor: dies with its supervisor, and goes on with init.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != supervisor) _exit(1);
+    sigprocmask(SIG_SETMASK, &before, nullptr);
+    close(told[0]);
+    setenv(finalized_fd_variable, std::to_string(told[1]).c_str(), 1);
+    return;
+  }
+  close(told[1]);
+  fcntl(told[0], F_SETFL, O_NONBLOCK);
+  // The supervisor: dies with its launcher; passes the launcher's signals on.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  int passed = 0;
+  int status = 0;
+  for (;;) {
+    const int sig = sigwaitinfo(&set, nullptr);
+    if (sig == SIGCHLD) {
+      if (waitpid(child, &status, WNOHANG) == child) break;
+    } else if (sig > 0) {
+      passed = sig;
+      kill(child, sig);
+      kill(child, SIGCONT);  // a stopped processor must hear it too
+    }
+  }
+  clean_up_if_orphaned(launcher, dir);
+  if (passed != 0) die_like(passed);  // the launcher ends the job: end as it asked
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    say(fmt::format("splitc-run: processor {} (pid {}) was killed by signal {} ({}); ending the job\n",
+                    rank, child, sig, strsignal(sig)));
+    report(path, rank, 128 + sig);
+    _exit(128 + sig);
+  }
+  const int code = WEXITSTATUS(status);
+  char byte = 0;
+  if (code == 0 && read(told[0], &byte, 1) != 1) {
+    // Left without finalize (_exit(0), or past the exit handlers): the others would wait.
+    say(fmt::format("splitc-run: processor {} (pid {}) exited before reaching finalize(); ending "
+                    "the job\n", rank, child));
+    report(path, rank, error_exit_status);
+    _exit(error_exit_status);
+  }
+  if (code != 0) report(path, rank, code);
+  _exit(code);
+}
+
+void tell_supervisor_finalized() noexcept {
+  const char* fd = std::getenv(finalized_fd_variable);
+  if (fd == nullptr) return;
+  const int n = std::atoi(fd);
+  const char byte = 1;
+  [[maybe_unused]] auto w = write(n, &byte, 1);
+  close(n);
+  unsetenv(finalized_fd_variable);
+}
+
+int run_external_launcher(const std::vector<std::string>& command,
+                          const std::string& private_dir_variable, const std::string& hint) {
+  std::string dir = "/dev/shm/splitc-job-XXXXXX";
+  if (mkdtemp(dir.data()) == nullptr) {
+    dir = (std::filesystem::temp_directory_path() / "splitc-job-XXXXXX").string();
+    if (mkdtemp(dir.data()) == nullptr)
+      detail::fail("splitc-run: cannot create the job's directory: {}", std::strerror(errno));
+  }
+  const std::string path = dir + "/report";
+  const int sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  sockaddr_un me{};
+  me.sun_family = AF_UNIX;
+  std::strncpy(me.sun_path, path.c_str(), sizeof me.sun_path - 1);
+  if (sock < 0 || bind(sock, reinterpret_cast<sockaddr*>(&me), sizeof me) != 0)
+    detail::fail("splitc-run: cannot create the job's report socket {}: {}", path, std::strerror(errno));
+  setenv(supervise_variable, fmt::format("{}:{}", getpid(), path).c_str(), 1);
+  if (!private_dir_variable.empty()) setenv(private_dir_variable.c_str(), dir.c_str(), 0);
+
+  sigset_t set = passed_on(), before;
+  sigaddset(&set, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &set, &before);
+  std::vector<char*> args;
+  for (const auto& w : command) args.push_back(const_cast<char*>(w.c_str()));
+  args.push_back(nullptr);
+  std::fflush(nullptr);
+  const pid_t self = getpid();
+  const pid_t launcher = fork();
+  if (launcher < 0) detail::fail("splitc-run: fork: {}", std::strerror(errno));
+  if (launcher == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);  // it ends the job if we are killed
+    if (getppid() != self) _exit(1);
+    sigprocmask(SIG_SETMASK, &before, nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "splitc-run: cannot start %s: %s%s\n", args[0], std::strerror(errno),
+                 hint.c_str());
+    _exit(127);
+  }
+
+  int interrupted = 0;
+  int status = 0;
+  auto kill_at = std::chrono::steady_clock::time_point::max();
+  for (;;) {
+    const timespec tick{0, 100 * 1000 * 1000};
+    const int sig = sigtimedwait(&set, nullptr, &tick);
+    if (sig == SIGCHLD || sig < 0) {
+      if (waitpid(launcher, &status, WNOHANG) == launcher) break;
+    } else if (interrupted == 0) {
+      interrupted = sig;
+      std::fprintf(stderr, "splitc-run: interrupted by signal %d; ending the job\n", sig);
+      kill(launcher, SIGTERM);
+      kill_at = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    }
+    if (std::chrono::steady_clock::now() >= kill_at) {
+      kill(launcher, SIGKILL);
+      kill_at = std::chrono::steady_clock::time_point::max();
+    }
+  }
+  sigprocmask(SIG_SETMASK, &before, nullptr);
+
+  // The first failure a rank supervisor reported is the job's.
+  int result = -1;
+  char text[64];
+  for (;;) {
+    const ssize_t n = recv(sock, text, sizeof text - 1, MSG_DONTWAIT);
+    if (n < 0) break;
+    text[n] = '\0';
+    int rank = 0, code = 0;
+    if (result < 0 && std::sscanf(text, "%d %d", &rank, &code) == 2 && code != 0) result = code;
+  }
+  close(sock);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);  // and the MPI library's files in it
+  if (interrupted != 0) return 128 + interrupted;
+  if (result > 0) return result;
+  if (WIFSIGNALED(status)) {
+    std::fprintf(stderr, "splitc-run: %s was killed by signal %d (%s)\n", args[0], WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    return 128 + WTERMSIG(status);
+  }
+  return WEXITSTATUS(status);
+}
+
+}  // namespace splitc::port

@@ -1,0 +1,69 @@
+// The launcher check (include/splitc/port/launcher_check.hpp).
+#include <splitc/errors.hpp>
+#include <splitc/port/launcher_check.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace splitc::port {
+namespace {
+
+long env_long(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::atol(v) : 0;
+}
+
+/// A foreign MPI-style launcher that started this process as one of several.
+struct foreign_launcher {
+  const char* who = nullptr;   ///< for the message
+  const char* size = nullptr;  ///< its job-size variable
+  const char* rank = nullptr;  ///< its rank variable
+  const char* fits = nullptr;  ///< backends whose processes it starts, separated by '|'
+};
+
+foreign_launcher detect() {
+  // Slurm first: srun may also speak PMI (--mpi=pmi2). SLURM_NTASKS alone is
+  // set in a whole allocation (a batch script run once): only a job step
+  // started by srun counts.
+  if (env_long("SLURM_STEP_NUM_TASKS") > 1 && std::getenv("SLURM_PROCID") != nullptr)
+    return {"Slurm's srun", "SLURM_STEP_NUM_TASKS", "SLURM_PROCID", "mpi|mpich"};
+  if (env_long("OMPI_COMM_WORLD_SIZE") > 1)
+    return {"Open MPI's mpirun", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "mpi"};
+  if (env_long("PMI_SIZE") > 1)
+    return {"MPICH's mpiexec (Hydra) or another PMI launcher", "PMI_SIZE", "PMI_RANK", "mpich"};
+  return {};
+}
+
+bool fits(const char* list, const char* backend) {
+  const std::string l = std::string("|") + list + "|";
+  return l.find(std::string("|") + backend + "|") != std::string::npos;
+}
+
+}  // namespace
+
+void announce_launcher(const char* backend) { setenv(launched_by_variable, backend, 1); }
+
+void check_launcher(const char* backend) {
+  const char* by = std::getenv(launched_by_variable);
+  const foreign_launcher f = detect();
+  // Name this process by the foreign launcher's rank if ours has not (there is no other yet).
+  if (f.who != nullptr && std::getenv("SPLITC_MYPROC") == nullptr)
+    if (const char* rank = std::getenv(f.rank)) setenv("SPLITC_MYPROC", rank, 1);
+  if (by != nullptr && *by != '\0' && std::strcmp(by, backend) != 0) {
+    detail::fail(
+        "this program is linked with backend '{}' but was started by the launcher of backend "
+        "'{}' (splitc-run --backend {}); start it with splitc-run --backend {}",
+        backend, by, by, backend);
+  }
+  // Started by our own launcher: that launcher may itself run under another
+  // (an MPI backend's is mpirun); it has said who it is.
+  if (by != nullptr && *by != '\0' && !fits("mpi|mpich", backend)) return;
+  if (f.who == nullptr || fits(f.fits, backend)) return;
+  detail::fail(
+      "this program is linked with backend '{}' but was started by {} as one of {} processes "
+      "({}={}); it would run as separate jobs of one: start it with splitc-run --backend {}",
+      backend, f.who, env_long(f.size), f.size, env_long(f.size), backend);
+}
+
+}  // namespace splitc::port

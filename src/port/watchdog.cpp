@@ -1,0 +1,267 @@
+// The liveness watchdog (include/splitc/port/watchdog.hpp): the side
+// channel, the heartbeat ring, and the two verdicts (silent, gone early).
+#include <splitc/errors.hpp>
+#include <splitc/port/watchdog.hpp>
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace splitc::port {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t beat_magic = 0x73706c6974632d77;  // "splitc-w"
+constexpr int max_addresses = 4;
+
+/// What each processor tells the others at start-up.
+struct record {
+  std::uint64_t nonce;   ///< carried by its heartbeats (a stranger cannot forge them)
+  std::uint64_t boot;    ///< host identity: a hash of the kernel's boot id
+  std::uint64_t netns;   ///< network namespace (same: 127.0.0.1 reaches it)
+  std::uint64_t pidns;   ///< pid namespace (same, on the same host: its pid can be checked)
+  std::int32_t pid;
+  std::uint16_t port;    ///< network order
+  std::uint16_t naddr;
+  std::uint32_t addr[max_addresses];  ///< its host's IPv4 addresses (network order)
+};
+
+enum beat_kind : std::uint32_t { beat_alive = 1, beat_finalizing = 2 };
+
+struct beat {
+  std::uint64_t magic;
+  std::uint64_t nonce;
+  std::int32_t from;
+  std::uint32_t kind;
+};
+
+std::uint64_t boot_id() {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  std::getline(in, id);
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return std::hash<std::string>{}(id + "/" + host);
+}
+
+std::uint64_t namespace_of(const char* path) {
+  struct stat st {};
+  return stat(path, &st) == 0 ? static_cast<std::uint64_t>(st.st_ino) : 0;
+}
+
+double env_seconds(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return 0;
+  char* end = nullptr;
+  const double s = std::strtod(v, &end);
+  if (*end != '\0' || end == v || !(s > 0))
+    detail::fail("{}={} is not a positive number of seconds", name, v);
+  return s;
+}
+
+/// Has process `pid` (on this host, in our pid namespace) ended? A zombie has.
+bool gone(std::int32_t pid) {
+  if (kill(pid, 0) != 0) return errno == ESRCH;
+  std::ifstream in(fmt::format("/proc/{}/stat", pid));
+  std::string stat;
+  std::getline(in, stat);
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos || close + 2 >= stat.size()) return false;
+  const char state = stat[close + 2];
+  return state == 'Z' || state == 'X';
+}
+
+}  // namespace
+
+double silence_seconds() {
+  if (const double s = env_seconds("SPLITC_SILENCE"); s > 0) return s;
+  if (const double s = env_seconds("SPLITC_UDP_SILENCE"); s > 0) return s;
+  return 10;
+}
+
+struct watchdog::state {
+  int me = 0, procs = 0;
+  int fd = -1, wake = -1;
+  int pred = 0;
+  record mine{}, pred_rec{};
+  std::vector<sockaddr_in> succ_addresses;
+  bool pred_checkable = false;  ///< on this host, in our pid namespace
+  double silence = 10;
+  std::thread thread;
+
+  ~state() {
+    if (fd >= 0) close(fd);
+    if (wake >= 0) close(wake);
+  }
+
+  void send(beat_kind kind) const noexcept {
+    const beat b{beat_magic, mine.nonce, me, kind};
+    for (const sockaddr_in& a : succ_addresses)
+      sendto(fd, &b, sizeof b, MSG_DONTWAIT | MSG_NOSIGNAL, reinterpret_cast<const sockaddr*>(&a),
+             sizeof a);
+  }
+
+  [[noreturn]] void verdict(const std::string& what) const {
+    const std::string line = fmt::format("splitc: processor {} of {}: {}\n", me, procs, what);
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+    // A launcher that ends the job at once may drop what we wrote last.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    _exit(error_exit_status);
+  }
+
+  void run() {
+    const auto tick = std::chrono::duration_cast<clock::duration>(
+        std::chrono::duration<double>(std::clamp(silence / 4, 0.005, 1.0)));
+    const auto limit = std::chrono::duration_cast<clock::duration>(
+        std::chrono::duration<double>(silence));
+    // A processor gone from this host is reported after a grace period: when
+    // it failed, the launcher ends the job (and names it) first.
+    const auto grace = std::chrono::milliseconds(1000);
+    auto last_heard = clock::now();
+    auto next_tick = last_heard;
+    auto gone_since = clock::time_point{};
+    bool pred_finalizing = false;
+    pollfd fds[2] = {{fd, POLLIN, 0}, {wake, POLLIN, 0}};
+    for (;;) {
+      const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_tick - clock::now());
+      const int r = ::poll(fds, 2, static_cast<int>(std::max<std::int64_t>(wait.count(), 0)) + 1);
+      if (r > 0 && fds[1].revents != 0) return;
+      // Everything that arrived first, so that a watcher that was itself
+      // kept off the CPU does not take queued heartbeats for silence.
+      for (;;) {
+        beat b{};
+        const ssize_t n = recv(fd, &b, sizeof b, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) break;
+        if (n != static_cast<ssize_t>(sizeof b) || b.magic != beat_magic || b.from != pred ||
+            b.nonce != pred_rec.nonce)
+          continue;
+        last_heard = clock::now();
+        if (b.kind == beat_finalizing) pred_finalizing = true;
+      }
+      const auto now = clock::now();
+      if (now < next_tick) continue;
+      send(beat_alive);
+      next_tick = now + tick;
+      if (now - last_heard > limit) {
+        verdict(fmt::format(
+            "processor {} has been silent for {:.1f} s (limit SPLITC_SILENCE={:g} s): it is "
+            "stopped, hung or unreachable; ending the job",
+            pred, std::chrono::duration<double>(now - last_heard).count(), silence));
+      }
+      if (pred_checkable && !pred_finalizing && gone(pred_rec.pid)) {
+        if (gone_since == clock::time_point{}) {
+          gone_since = now;
+          next_tick = std::min(next_tick, now + grace);
+        } else if (now - gone_since >= grace) {
+          verdict(fmt::format(
+              "processor {} (pid {}) ended before reaching finalize() (it exited, returned from "
+              "main or was killed); ending the job",
+              pred, pred_rec.pid));
+        }
+      } else {
+        gone_since = clock::time_point{};
+      }
+    }
+  }
+};
+
+watchdog::watchdog(int myproc, int procs, const exchange_fn& exchange)
+    : s_(std::make_unique<state>()) {
+  state& s = *s_;
+  s.me = myproc;
+  s.procs = procs;
+  s.silence = silence_seconds();
+  s.pred = (myproc + procs - 1) % procs;
+
+  s.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (s.fd < 0) detail::fail("watchdog: cannot create a UDP socket: {}", std::strerror(errno));
+  sockaddr_in any{};
+  any.sin_family = AF_INET;
+  any.sin_addr.s_addr = htonl(INADDR_ANY);
+  socklen_t len = sizeof any;
+  if (bind(s.fd, reinterpret_cast<sockaddr*>(&any), sizeof any) != 0 ||
+      getsockname(s.fd, reinterpret_cast<sockaddr*>(&any), &len) != 0)
+    detail::fail("watchdog: cannot bind a UDP socket: {}", std::strerror(errno));
+  s.wake = eventfd(0, EFD_CLOEXEC);
+  if (s.wake < 0) detail::fail("watchdog: eventfd: {}", std::strerror(errno));
+
+  record& r = s.mine;
+  if (getrandom(&r.nonce, sizeof r.nonce, 0) != static_cast<ssize_t>(sizeof r.nonce))
+    detail::fail("watchdog: getrandom: {}", std::strerror(errno));
+  r.boot = boot_id();
+  r.netns = namespace_of("/proc/self/ns/net");
+  r.pidns = namespace_of("/proc/self/ns/pid");
+  r.pid = static_cast<std::int32_t>(getpid());
+  r.port = any.sin_port;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) == 0) {
+    for (ifaddrs* i = list; i != nullptr && r.naddr < max_addresses; i = i->ifa_next) {
+      if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
+      if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
+      r.addr[r.naddr++] = reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr;
+    }
+    freeifaddrs(list);
+  }
+
+  std::vector<record> all(static_cast<std::size_t>(procs));
+  exchange(&r, sizeof r, all.data());
+  s.pred_rec = all[static_cast<std::size_t>(s.pred)];
+  const record& succ = all[static_cast<std::size_t>((myproc + 1) % procs)];
+  s.pred_checkable = s.pred_rec.boot == r.boot && s.pred_rec.pidns == r.pidns;
+  auto address = [&](std::uint32_t ip) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = ip;
+    a.sin_port = succ.port;
+    s.succ_addresses.push_back(a);
+  };
+  if (succ.boot == r.boot && succ.netns == r.netns) {
+    address(htonl(INADDR_LOOPBACK));
+  } else {
+    for (int i = 0; i < succ.naddr && i < max_addresses; ++i) address(succ.addr[i]);
+  }
+  // The thread takes no signals: they stay the program's (its main thread's).
+  sigset_t all_signals, before;
+  sigfillset(&all_signals);
+  pthread_sigmask(SIG_SETMASK, &all_signals, &before);
+  s.thread = std::thread([&s] { s.run(); });
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+}
+
+watchdog::~watchdog() {
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = write(s_->wake, &one, sizeof one);
+  s_->thread.join();
+}
+
+void watchdog::finalizing() noexcept {
+  // Twice: a datagram between hosts may be lost (on one host it is not).
+  s_->send(beat_finalizing);
+  s_->send(beat_finalizing);
+}
+
+}  // namespace splitc::port

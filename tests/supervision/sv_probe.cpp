@@ -1,0 +1,45 @@
+// The job's supervision, probed (tests/supervision/CMakeLists.txt). `sv_probe MODE [ARG]`:
+//   stop R      processor R stops itself (SIGSTOP) after the first barrier; its watcher must
+//               end the job within SPLITC_SILENCE, naming it;
+//   exit0 R     processor R leaves with _exit(0), without finalize and without exit handlers;
+//               the job must end promptly, naming it;
+//   compute S   processor 1 computes S seconds without polling (longer than the silence
+//               limit): that is not silence; the job passes;
+//   ok          a plain job that passes (for the launcher checks);
+//   hold        processor 0 prints "job ready", then the job waits in barriers until it is
+//               ended from outside.
+#include "harness.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  const std::string mode = argc > 1 ? argv[1] : "ok";
+  const double arg = argc > 2 ? std::atof(argv[2]) : 1;
+  splitc::barrier();
+  if (mode == "stop" && splitc::myproc() == static_cast<int>(arg)) raise(SIGSTOP);
+  if (mode == "exit0" && splitc::myproc() == static_cast<int>(arg)) _exit(0);
+  if (mode == "compute" && splitc::myproc() == 1) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(arg);
+    volatile std::uint64_t x = 1;
+    while (std::chrono::steady_clock::now() < until) x = x * 6364136223846793005ULL + 1;
+  }
+  if (mode == "hold") {
+    if (splitc::myproc() == 0) {
+      std::printf("job ready\n");
+      std::fflush(stdout);
+    }
+    for (;;) {
+      splitc::barrier();
+      usleep(1000);
+    }
+  }
+  splitc::barrier();
+  return harness::pass("sv_probe");
+}
