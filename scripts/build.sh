@@ -11,7 +11,8 @@ packages=(cmake g++ make pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           openmpi-bin libopenmpi-dev mpich libmpich-dev      # mpi backends and MPI comparisons
           clang libclang-rt-14-dev                           # libFuzzer target of the udp parser
           iproute2 nftables                                  # udp tests across network namespaces
-          gnuplot-nox procps)                                # plots of the benchmark suite; pgrep
+          gnuplot-nox procps                                 # plots of the benchmark suite; pgrep
+          ninja-build)                                       # the sanitizer builds (scripts/sanitize.sh)
 
 missing=()
 for p in "${packages[@]}"; do
