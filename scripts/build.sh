@@ -14,7 +14,8 @@ packages=(cmake g++ make pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           gnuplot-nox procps                                 # plots of the benchmark suite; pgrep
           gfortran                                           # DOLIB's Fortran interface and test
           libglobalarrays-dev libarmci-mpi-dev               # DOLIB's Global Arrays comparison
-          libscalapack-openmpi-dev liblapack-dev libblas-dev)  # (what ga-config --libs names)
+          libscalapack-openmpi-dev liblapack-dev libblas-dev   # (what ga-config --libs names)
+          ninja-build)                                       # the sanitizer builds (scripts/sanitize.sh)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,25 @@
 #!/usr/bin/env bash
-# Install what is missing, build, and run the whole test suite.
+# Install what is missing, build, and run the test suite, then the sanitizer subset.
+#
+#   scripts/test.sh          the whole suite once, then scripts/sanitize.sh (ASan+UBSan and
+#                            TSan on a chosen subset, built with Ninja: a few minutes more)
+#   scripts/test.sh --full   the whole suite up to 3 times per test (until it fails), then
+#                            scripts/sanitize.sh --full (every test under each sanitizer): hours
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+full=0
+case ${1:-} in
+  --full) full=1 ;;
+  "") ;;
+  *) echo "usage: scripts/test.sh [--full]" >&2; exit 2 ;;
+esac
 scripts/build.sh
-exec ctest --test-dir build --output-on-failure -j2 --timeout 300
+status=0
+if [[ $full -eq 1 ]]; then
+  ctest --test-dir build --output-on-failure -j2 --timeout 300 --repeat until-fail:3 || status=1
+  scripts/sanitize.sh --full || status=1
+else
+  ctest --test-dir build --output-on-failure -j2 --timeout 300 || status=1
+  scripts/sanitize.sh || status=1
+fi
+exit $status

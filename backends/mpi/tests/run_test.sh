@@ -8,6 +8,12 @@
 # The time limit is enforced here with timeout(1) (SIGTERM, then SIGKILL 10 s
 # later) so that mpirun itself is told to end the job and leaves no process
 # behind; ctest's own TIMEOUT is a little longer.
+#
+# The job writes straight into a file, which is printed and judged only once
+# the job has ended. (It used to go through `> >(tee FILE)`: the process
+# substitution is not waited for reliably, so the count could be taken while
+# tee was still writing, and a job that printed its PASS line was judged to
+# have printed it 0 times.)
 set -u
 expect=$1
 seconds=$2
@@ -15,9 +21,9 @@ shift 2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 start=$(date +%s.%N)
-timeout -k 10 "$seconds" "$@" > >(tee "$out") 2>&1
+timeout -k 10 "$seconds" "$@" > "$out" 2>&1
 status=$?
-wait
+cat "$out"
 elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 # 124: timeout sent SIGTERM; 137 after the limit: it had to SIGKILL (a job
 # killed by SIGKILL on its own also ends with 137, but early).

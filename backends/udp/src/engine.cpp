@@ -313,18 +313,24 @@ bool engine::apply_ack(int q, const wire_header& h, std::uint64_t now) {
   }
   if (a > o.una) {
     o.last_progress = now;
-    bool recovering = false;
+    bool recovering = false, originals = false;
     for (std::uint64_t s = o.una; s < a; ++s) {
       const out_desc& e = o.desc[s & slot_mask];
       if (!e.sacked) o.in_flight -= e.len;
       recovering = recovering || e.retx != 0;
+      originals = originals || (e.retx == 0 && !e.sacked);
     }
     o.una = a;
     o.head = o.una < o.next_seq ? o.desc[o.una & slot_mask].at : o.tail;
     // A retransmission arrived and the next datagram is still missing: after
     // a loss of several in a row (the tail of a burst), send it now rather
-    // than after another timeout (NewReno's partial acknowledgement).
-    if (recovering && o.una < o.next_tx) {
+    // than after another timeout (NewReno's partial acknowledgement). Not when
+    // this acknowledgement also names datagrams sent once and not known to
+    // have arrived before: their first transmissions are arriving (the
+    // retransmission was needless, the peer was only slow: off the CPU), and
+    // the next one is on its way too. Resending it then would resend, one
+    // acknowledgement at a time, everything that was in flight.
+    if (recovering && !originals && o.una < o.next_tx) {
       out_desc& e = o.desc[o.una & slot_mask];
       if (!e.sacked && e.sent && now - e.last_sent >= std::max<std::uint64_t>(o.srtt, 20'000)) {
         ++e.retx;

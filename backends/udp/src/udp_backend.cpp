@@ -368,19 +368,40 @@ int udp_backend::poll(am_sink sink) {
   // and cost a system call (~1 us) on the round trip. A stream of fragments
   // (which complete nothing until their last one) is read up to max_per_poll.
   std::uint64_t now = 0;
-  for (int n = 0; n < max_per_poll; ++n) {
-    const ssize_t got = ::recv(fd_, recv_buffers_, recv_slot, MSG_DONTWAIT);
-    if (got < 0) break;
-    if (n == 0 || (n & 7) == 0) now = now_ns();
-    const int d = engine_->receive(recv_buffers_, static_cast<std::size_t>(got), sink, now);
-    delivered += d;
-    if (d != 0) break;
-    // In a stream, acknowledge as we go (every ack_every datagrams), not once
-    // per poll: the sender's window refills while we read, and its timer
-    // does not see a poll's worth of reading as silence.
-    if ((n & 3) == 3) engine_->flush_acks(now);
-  }
+  int n = 0;
+  bool empty = false;
+  // Reads until the socket is empty or max_per_poll datagrams were read in this
+  // poll; with `to_message`, also stops after a datagram that completed a message.
+  auto read = [&](bool to_message) {
+    for (; n < max_per_poll; ++n) {
+      const ssize_t got = ::recv(fd_, recv_buffers_, recv_slot, MSG_DONTWAIT);
+      if (got < 0) {
+        empty = true;
+        return;
+      }
+      if (n == 0 || (n & 7) == 0) now = now_ns();
+      const int d = engine_->receive(recv_buffers_, static_cast<std::size_t>(got), sink, now);
+      delivered += d;
+      // In a stream, acknowledge as we go (every ack_every datagrams), not once
+      // per poll: the sender's window refills while we read, and its timer
+      // does not see a poll's worth of reading as silence.
+      if ((n & 3) == 3) engine_->flush_acks(now);
+      if (d != 0 && to_message) {
+        ++n;
+        return;
+      }
+    }
+  };
+  read(true);
   now = now_ns();
+  // The timers never run with datagrams left unread: a process that was off
+  // the CPU (more processes than cores) finds the acknowledgements it waits
+  // for queued behind the message it has just read, and a retransmission
+  // timer checked before reading them resends what has arrived.
+  if (!empty && n < max_per_poll && engine_->timers_due(now)) {
+    read(false);
+    now = now_ns();
+  }
   engine_->flush_acks(now);
   engine_->tick(now);
   return delivered;

@@ -125,14 +125,15 @@ void nh2_accumulate(const wire_keys& keys, unsigned char* dst, const unsigned ch
                     std::size_t len, std::size_t key_words, std::uint64_t& a,
                     std::uint64_t& b) noexcept {
   const std::size_t whole = len & ~std::size_t{63};
-  nh2_blocks(dst, src, keys.nh + key_words, whole, a, b);
+  const std::uint32_t* k = keys.nh.get() + key_words;
+  nh2_blocks(dst, src, k, whole, a, b);
   const std::size_t rest = len - whole;
   if (rest != 0) {
     alignas(64) unsigned char tail[64] = {};
     std::memcpy(tail, src + whole, rest);
     if (dst != nullptr) std::memcpy(dst + whole, src + whole, rest);
-    nh2_scalar(reinterpret_cast<const std::uint32_t*>(tail), keys.nh + key_words + whole / 4,
-               (rest + 7) / 8 * 2, a, b);
+    nh2_scalar(reinterpret_cast<const std::uint32_t*>(tail), k + whole / 4, (rest + 7) / 8 * 2, a,
+               b);
   }
 }
 
@@ -150,8 +151,11 @@ wire_keys derive_keys(const job_secret& secret) {
   const std::size_t bytes = wire_keys::nh_key_words() * 4;
   auto* stream = static_cast<std::uint32_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
   if (stream == nullptr) std::abort();
+  // The keys own the stream: the last copy frees it.
+  keys.nh = std::shared_ptr<const std::uint32_t[]>(stream, [](const std::uint32_t* p) {
+    std::free(const_cast<std::uint32_t*>(p));
+  });
   randombytes_buf_deterministic(stream, bytes, seed);
-  keys.nh = stream;  // lives as long as the process
   return keys;
 }
 

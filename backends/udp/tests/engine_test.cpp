@@ -59,6 +59,9 @@ struct network {
   std::vector<in_flight_datagram> wire;
   std::vector<std::unique_ptr<node>> nodes;
   std::vector<int> blackholed;  ///< nodes whose datagrams vanish
+  int paused = -1;              ///< a node off the CPU: nothing is delivered to it, no timers
+  int ack_every_read = 0;       ///< >0: acknowledge after every so many datagrams read, as the
+                                ///< backend's poll does; 0: once per step
   std::uint64_t sent = 0;
 
   double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng); }
@@ -128,15 +131,26 @@ struct network {
     while (it != wire.end() && it->at <= now) ++it;
     due.assign(std::make_move_iterator(wire.begin()), std::make_move_iterator(it));
     wire.erase(wire.begin(), it);
+    if (paused >= 0) {
+      // The paused node's datagrams wait in its "socket" (in order, ahead of later ones).
+      auto held = std::stable_partition(due.begin(), due.end(),
+                                        [&](const in_flight_datagram& d) { return d.to != paused; });
+      wire.insert(wire.begin(), std::make_move_iterator(held), std::make_move_iterator(due.end()));
+      due.erase(held, due.end());
+    }
+    std::vector<int> read(nodes.size());
     for (auto& d : due) {
       // Engines parse in place: give them an 8-byte aligned copy.
       std::vector<std::uint64_t> aligned((d.data.size() + 7) / 8);
       std::memcpy(aligned.data(), d.data.data(), d.data.size());
       nodes[static_cast<std::size_t>(d.to)]->e->receive(
           reinterpret_cast<const unsigned char*>(aligned.data()), d.data.size(), sink(d.to), now);
+      if (ack_every_read > 0 && ++read[static_cast<std::size_t>(d.to)] % ack_every_read == 0)
+        nodes[static_cast<std::size_t>(d.to)]->e->flush_acks(now);
     }
     int silent = -1;
     for (auto& nd : nodes) {
+      if (nd->me == paused) continue;
       nd->e->drain_self(sink(nd->me));
       nd->e->flush_acks(now);
       const int s = nd->e->tick(now);
@@ -320,6 +334,46 @@ TEST(UdpEngine, LateAcknowledgementsDoNotInflateTheTimeout) {
   EXPECT_LT(net.nodes[0]->e->rto_ns(1), 600'000u);
   EXPECT_LT(net.nodes[1]->e->rto_ns(0), 600'000u);
   EXPECT_GT(net.nodes[0]->e->stats().retransmits_timeout + net.nodes[1]->e->stats().retransmits_timeout, 0u);
+}
+
+// A peer off the CPU for much longer than the timeout (more processes than
+// cores): the oldest datagram is resent on each (backed-off) timeout, and
+// nothing else. When the peer runs again it acknowledges the first
+// transmissions as it reads them; those acknowledgements name datagrams sent
+// once, so none of them is taken for the partial acknowledgement of a
+// retransmission that calls for the next datagram (which resent, one
+// acknowledgement at a time, everything that was in flight).
+TEST(UdpEngine, APeerOffTheCpuCostsRetransmissionsOfOneDatagramNotOfTheWindow) {
+  network net(2, test_config(), 65507);
+  net.ack_every_read = 4;
+  auto send_shorts = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      const am_word a[1] = {static_cast<am_word>(i)};
+      ASSERT_EQ(net.nodes[0]->e->send(1, true, am_kind::short_msg, false, 3, a, 1, nullptr, 0,
+                                      nullptr, net.now),
+                am_status::ok);
+    }
+  };
+  send_shorts(8);  // round-trip samples first
+  for (int g = 0; !net.quiet(); ++g) {
+    ASSERT_LT(g, 100000);
+    net.step();
+  }
+  const udp_stats& s = net.nodes[0]->e->stats();
+  ASSERT_EQ(s.retransmits_timeout + s.retransmits_fast, 0u);
+  net.paused = 1;
+  send_shorts(64);
+  for (int i = 0; i < 2000; ++i) net.step();  // 20 ms, ~50 timeouts' worth
+  net.paused = -1;
+  for (int g = 0; !net.quiet(); ++g) {
+    ASSERT_LT(g, 100000);
+    net.step();
+  }
+  EXPECT_EQ(net.nodes[1]->got.size(), 72u);
+  EXPECT_GT(s.retransmits_timeout, 0u);          // the pause was noticed...
+  EXPECT_LE(s.retransmits_timeout, 10u);         // ...and backed off (one datagram)
+  EXPECT_EQ(s.retransmits_fast, 0u);             // no cascade through the window
+  EXPECT_EQ(net.nodes[1]->e->stats().duplicates, s.retransmits_timeout);
 }
 
 TEST(UdpEngine, BacksOffExponentiallyAndReportsSilence) {

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   // In the spread heap (same address everywhere): one bulk area and one small
   // area per writer, then a landing zone for long messages per sender.
   unsigned char* heap = harness::heap();
-  const std::size_t area = kBulk + 4096;
+  const std::size_t area = (kBulk + 4096 + 63) & ~std::size_t{63};  // keeps the word areas aligned
   unsigned char* bulk_in = heap;                                            // P areas
   auto* small_in = reinterpret_cast<std::uint64_t*>(heap + area * P);       // P * kSmall words
   auto* stored_in = small_in + static_cast<std::size_t>(P) * kSmall;         // P * kSmall words

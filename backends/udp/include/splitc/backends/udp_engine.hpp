@@ -127,6 +127,8 @@ class engine {
     if (now < next_tick_) return -1;
     return run_timers(now);
   }
+  /// tick(now) would run the timers.
+  bool timers_due(std::uint64_t now) const noexcept { return now >= next_tick_; }
 
   /// Everything we sent has been acknowledged.
   bool all_acknowledged() const noexcept;

@@ -25,6 +25,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace splitc::backends::udp {
 
@@ -80,10 +81,11 @@ inline constexpr std::size_t tagged_header_bytes = offsetof(wire_header, tag);
 inline constexpr std::size_t direct_tag_limit = 512;
 
 /// The job's keys: SipHash key and the NH key stream (enough for the largest body).
+/// Copies share the key stream; the last copy to go frees it.
 struct wire_keys {
   std::array<unsigned char, 16> sip{};
   std::array<unsigned char, 32> nh_seed{};
-  const std::uint32_t* nh = nullptr;  ///< nh_key_words() words, derived from nh_seed
+  std::shared_ptr<const std::uint32_t[]> nh;  ///< nh_key_words() words, derived from nh_seed
 
   static constexpr std::size_t nh_key_words() { return (max_datagram + 128) / 4 + 32; }
 };
@@ -91,7 +93,7 @@ struct wire_keys {
 /// A 32-byte job secret, as it travels in SPLITC_UDP_SECRET (hex).
 using job_secret = std::array<unsigned char, 32>;
 
-/// Derive the keys from the secret (allocates the NH key stream once; kept for the process).
+/// Derive the keys from the secret (allocates the NH key stream, 64 KiB).
 wire_keys derive_keys(const job_secret& secret);
 
 /// The NH2 digest of `len` bytes (two 64-bit lanes).

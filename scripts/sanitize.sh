@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The sanitizer builds and their tests: AddressSanitizer + UndefinedBehaviorSanitizer (with
+# LeakSanitizer, on by default with ASan) in build-asan, ThreadSanitizer in build-tsan. Each is
+# its own build directory configured with Ninja (which keeps the Ninja generator working).
+#
+#   scripts/sanitize.sh [--full] [--repeat N] [asan] [tsan]
+#
+# Without --full (what scripts/test.sh and CI run): a chosen subset, built and run in a few
+# minutes: the unit tests, udp's engine tests, and a few generic programs at P = 2 on smp and
+# udp (ASan+UBSan); udp's engine tests and two udp jobs (TSan: the udp backend is where a
+# process has more than one thread). With --full: every test program of every backend at every
+# process count under each sanitizer (the benchmarks and examples too), each test up to N
+# times (--repeat, default 2) until it fails: hours on two cores.
+# With no sanitizer named: asan and tsan.
+#
+# The spread heap must lie where the sanitizer lets a program map memory (docs/running.md):
+# ASan's shadow covers the default SPLITC_SEGMENT_BASE (0x100000000000), TSan maps
+# application memory only in a few ranges; each build runs with the base that works for it.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+full=0 repeat=2 which=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --full) full=1; shift ;;
+    --repeat) repeat=$2; shift 2 ;;
+    asan|tsan) which+=("$1"); shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "sanitize.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ ${#which[@]} -gt 0 ]] || which=(asan tsan)
+
+# Tests of the default subset (ctest -R) and the targets they need.
+asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives)\.p2)$'
+tsan_tests='^(udp\.unit\..*|udp\.exact\.p2|udp\.atomics\.p2)$'
+programs=(runtime_basics global_memory bulk active_messages atomics collectives)
+unit_targets=(unit_global_ptr unit_spread_ptr unit_counter unit_smp_ring unit_backend_concept
+              unit_local_ops unit_local_bulk unit_job_of_one unit_errors unit_not_initialized)
+asan_targets=(splitc-run splitc-run-udp udp_engine_test udp_exact "${unit_targets[@]}")
+for p in "${programs[@]}"; do asan_targets+=("tp_${p}_smp" "tp_${p}_udp"); done
+tsan_targets=(splitc-run-udp udp_engine_test udp_exact tp_atomics_udp)
+
+status=0
+for s in "${which[@]}"; do
+  dir=build-$s
+  case $s in
+    asan)
+      flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+      # Above ASan's high shadow, which ends at 0x10007fff8000.
+      export SPLITC_SEGMENT_BASE=0x200000000000
+      export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0
+      export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+      tests=$asan_tests targets=("${asan_targets[@]}")
+      ;;
+    tsan)
+      flags="-fsanitize=thread -fno-omit-frame-pointer"
+      # TSan maps application memory only at 0x1000-0x8000000000, 0x550000000000-
+      # 0x568000000000 (PIE binaries) and 0x7e8000000000-0x800000000000 (libraries,
+      # stacks; mmap without an address lands near the top, far above this).
+      export SPLITC_SEGMENT_BASE=0x7e8000000000
+      export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+      unset ASAN_OPTIONS UBSAN_OPTIONS
+      tests=$tsan_tests targets=("${tsan_targets[@]}")
+      ;;
+  esac
+  extra=(-DSPLITC_BUILD_BENCH=OFF -DSPLITC_BUILD_EXAMPLES=OFF)
+  [[ $full -eq 1 ]] && extra=(-DSPLITC_BUILD_BENCH=ON -DSPLITC_BUILD_EXAMPLES=ON)
+  echo "== $s: configuring $dir (Ninja, $flags)"
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
+        -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" "${extra[@]}" >/dev/null
+  start=$(date +%s)
+  if [[ $full -eq 1 ]]; then
+    cmake --build "$dir" -j2
+    ctest --test-dir "$dir" --output-on-failure -j2 --timeout 900 \
+          --repeat "until-fail:$repeat" || status=1
+  else
+    cmake --build "$dir" -j2 --target "${targets[@]}"
+    ctest --test-dir "$dir" --output-on-failure -j2 --timeout 600 -R "$tests" || status=1
+  fi
+  echo "== $s: $(( $(date +%s) - start )) s (build and tests)"
+done
+exit $status
