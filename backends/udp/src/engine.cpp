@@ -25,7 +25,6 @@ engine::engine(const engine_config& config, const wire_keys& keys, const parse_l
   for (auto& p : peers_) {
     p.window_bytes = config_.window_bytes;
     p.rto = config_.rto_initial_ns;
-    p.last_heard = now;
     p.last_sent_any = now;
   }
   next_tick_ = now + config_.tick_ns;
@@ -423,7 +422,6 @@ int engine::receive(const unsigned char* data, std::size_t len, am_sink sink, st
     ++stats_.dropped[static_cast<int>(drop_reason::bad_ack)];
     return 0;
   }
-  in.last_heard = now;
   ++stats_.datagrams_received;
   stats_.bytes_received += len;
   if (h.type != static_cast<std::uint8_t>(dgram_type::data)) return 0;
@@ -549,7 +547,7 @@ void engine::flush_acks(std::uint64_t now) {
 
 // ---- timers --------------------------------------------------------------------
 
-int engine::run_timers(std::uint64_t now) {
+void engine::run_timers(std::uint64_t now) {
   next_tick_ = now + config_.tick_ns;
   // Delayed acknowledgements.
   for (std::size_t i = 0; i < owed_.size();) {
@@ -601,18 +599,14 @@ int engine::run_timers(std::uint64_t now) {
     if (o.next_tx < o.next_seq) transmit_new(q, now);
     ++i;
   }
-  // Heartbeats and the silence check, less often.
-  if (now < next_slow_) return -1;
+  // Heartbeats, less often.
+  if (now < next_slow_) return;
   next_slow_ = now + std::min<std::uint64_t>(config_.heartbeat_ns / 4, 50'000'000);
-  int silent = -1;
   for (int q = 0; q < limits_.procs; ++q) {
     if (q == limits_.myproc) continue;
-    peer& p = peers_[static_cast<std::size_t>(q)];
-    if (now - p.last_sent_any >= config_.heartbeat_ns) send_ack(q, now, true);
-    if (silence_check_ && silent < 0 && now > p.last_heard && now - p.last_heard > config_.silence_ns)
-      silent = q;
+    if (now - peers_[static_cast<std::size_t>(q)].last_sent_any >= config_.heartbeat_ns)
+      send_ack(q, now, true);
   }
-  return silent;
 }
 
 bool engine::all_acknowledged() const noexcept {
@@ -620,15 +614,6 @@ bool engine::all_acknowledged() const noexcept {
   for (const auto& p : peers_)
     if (p.una != p.next_seq) return false;
   return true;
-}
-
-std::uint64_t engine::silent_for(int q, std::uint64_t now) const noexcept {
-  const auto& p = peers_[static_cast<std::size_t>(q)];
-  return now > p.last_heard ? now - p.last_heard : 0;
-}
-
-void engine::heard_from_everyone(std::uint64_t now) noexcept {
-  for (auto& p : peers_) p.last_heard = now;
 }
 
 }  // namespace splitc::backends::udp

@@ -118,7 +118,6 @@ udp_backend::udp_backend(start_arguments) {
                             max_internal_bytes};
   engine_ = std::make_unique<engine>(config_, keys_, limits, engine_link{this, &link_send},
                                      internal_sink{this, &on_internal}, now_ns());
-  engine_->stop_silence_check();
   if (procs_ > 1) {
     for (proc_t q = 0; q < procs_; ++q) {
       if (q == myproc_) continue;

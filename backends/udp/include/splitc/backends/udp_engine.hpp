@@ -67,7 +67,6 @@ struct engine_config {
   std::uint64_t rto_max_ns = 1'000'000'000;
   std::uint64_t tick_ns = 100'000;           ///< how often the retransmission scan runs
   std::uint64_t heartbeat_ns = 1'000'000'000;
-  std::uint64_t silence_ns = 10'000'000'000;
   int dupthresh = 2;  ///< later datagrams acknowledged before a hole is retransmitted
 };
 
@@ -121,23 +120,16 @@ class engine {
   void flush_acks(std::uint64_t now);
 
   /// Timers: retransmission, delayed acknowledgements, heartbeats. Cheap when
-  /// nothing is due (one comparison). Returns a peer silent for longer than
-  /// the limit, or -1.
-  int tick(std::uint64_t now) {
-    if (now < next_tick_) return -1;
-    return run_timers(now);
+  /// nothing is due (one comparison). (A silent peer is the porting kit's
+  /// watchdog's business: include/splitc/port/watchdog.hpp.)
+  void tick(std::uint64_t now) {
+    if (now >= next_tick_) run_timers(now);
   }
   /// tick(now) would run the timers.
   bool timers_due(std::uint64_t now) const noexcept { return now >= next_tick_; }
 
   /// Everything we sent has been acknowledged.
   bool all_acknowledged() const noexcept;
-  /// Time since we last heard from `peer`.
-  std::uint64_t silent_for(int peer, std::uint64_t now) const noexcept;
-  /// Stop the silence check (after the job's release).
-  void stop_silence_check() noexcept { silence_check_ = false; }
-  /// Restart every peer's silence clock (e.g. after a long bootstrap).
-  void heard_from_everyone(std::uint64_t now) noexcept;
 
   udp_stats& stats() noexcept { return stats_; }
   const udp_stats& stats() const noexcept { return stats_; }
@@ -187,7 +179,6 @@ class engine {
     std::uint64_t largest_seq = 0;  ///< highest seq that has arrived
     std::uint64_t largest_at = 0;   ///< when it arrived (ns): acknowledgements report their delay
     std::uint64_t bitmap[receive_window / 64] = {};
-    std::uint64_t last_heard = 0;
     std::uint32_t owed = 0;  ///< datagrams received since our last acknowledgement
     std::uint64_t owed_since = 0;
     bool urgent = false;  ///< a hole or a duplicate: acknowledge at once
@@ -206,7 +197,7 @@ class engine {
     std::size_t len;
   };
 
-  int run_timers(std::uint64_t now);
+  void run_timers(std::uint64_t now);
   bool ensure_ring(peer& o);
   std::size_t chunk_bytes(const peer& o) const noexcept;
   void fill_ack_fields(int q, wire_header& h, std::uint64_t now) noexcept;
@@ -235,7 +226,6 @@ class engine {
   std::deque<self_message> self_;
   std::uint64_t next_tick_ = 0;
   std::uint64_t next_slow_ = 0;
-  bool silence_check_ = true;
   udp_stats stats_;
 };
 
