@@ -14,3 +14,13 @@ function(splitc_add_backend name)
   set_target_properties(splitc-${name} PROPERTIES EXPORT_NAME ${name} OUTPUT_NAME splitc-${name})
   set_property(GLOBAL APPEND PROPERTY SPLITC_BACKENDS ${name})
 endfunction()
+
+# splitc_test_launcher(BACKEND OUT): the launcher of BACKEND's jobs, for tests and examples
+# (splitc-run itself for the default backend, splitc-run-BACKEND for the others).
+function(splitc_test_launcher backend out)
+  if(backend STREQUAL SPLITC_DEFAULT_BACKEND)
+    set(${out} $<TARGET_FILE:splitc-run> PARENT_SCOPE)
+  else()
+    set(${out} $<TARGET_FILE:splitc-run-${backend}> PARENT_SCOPE)
+  endif()
+endfunction()
