@@ -1,6 +1,7 @@
 // The liveness watchdog (include/splitc/port/watchdog.hpp): the side
 // channel, the heartbeat ring, and the two verdicts (silent, gone early).
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/port/watchdog.hpp>
 
 #include <arpa/inet.h>
@@ -72,14 +73,12 @@ std::uint64_t namespace_of(const char* path) {
   return stat(path, &st) == 0 ? static_cast<std::uint64_t>(st.st_ino) : 0;
 }
 
+/// A positive number of seconds from `name`, or 0 when it is unset.
 double env_seconds(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return 0;
-  char* end = nullptr;
-  const double s = std::strtod(v, &end);
-  if (*end != '\0' || end == v || !(s > 0))
-    detail::fail("{}={} is not a positive number of seconds", name, v);
-  return s;
+  const auto v = env_value(name);
+  if (!v) return 0;
+  if (const auto s = parse_number(*v); s && *s > 0) return *s;
+  bad_env_value(name, *v, "is not a positive number of seconds (expected e.g. 10, 0.5)");
 }
 
 /// Has process `pid` (on this host, in our pid namespace) ended? A zombie has.
