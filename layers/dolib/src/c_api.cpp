@@ -11,19 +11,6 @@
 
 using namespace dolib;
 
-namespace {
-state& enter(const char* call) {
-  state& s = state_for(call);
-  splitc::poll();
-  return s;
-}
-array& typed(state& s, const call_info& c, int iaf, elem want) {
-  array& a = array_for(s, c.name, iaf);
-  if (a.type != want) type_error(c, a, want);
-  return a;
-}
-}  // namespace
-
 extern "C" {
 
 void do_init(int myid, int nproc) {

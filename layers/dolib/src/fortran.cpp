@@ -26,18 +26,6 @@ std::string fortran_string(const char* s, std::size_t len) {
   return std::string(s, n);
 }
 
-state& enter(const char* call) {
-  state& s = state_for(call);
-  splitc::poll();
-  return s;
-}
-
-array& typed(state& s, const call_info& c, int iaf, elem want) {
-  array& a = array_for(s, c.name, iaf);
-  if (a.type != want) type_error(c, a, want);
-  return a;
-}
-
 // A 1-based Fortran list as 0-based C indices.
 std::vector<int> zero_based(const call_info& c, const array& a, int n, const int* list) {
   if (n < 0) count_error(c, a, n);

@@ -136,6 +136,20 @@ struct call_info {
 [[noreturn]] void count_error(const call_info& c, const array& a, std::int64_t nsize);
 [[noreturn]] void type_error(const call_info& c, const array& a, elem wanted);
 
+/// What every call of the C and Fortran interfaces does first: the state (fatal before
+/// do_init), then one poll, so that a processor that only calls DOLIB serves the others.
+inline state& enter(const char* call) {
+  state& s = state_for(call);
+  splitc::poll();
+  return s;
+}
+/// The live array with descriptor iaf, which must hold elements of type `want`.
+inline array& typed(state& s, const call_info& c, int iaf, elem want) {
+  array& a = array_for(s, c.name, iaf);
+  if (a.type != want) type_error(c, a, want);
+  return a;
+}
+
 // Operations (gather.cpp, update.cpp, cache.cpp), with 0-based indices. `list` is null for
 // the contiguous forms (start .. start + n - 1).
 void gather_sync(state& s, const call_info& c, array& a, int n, const int* list, int start,
