@@ -3,6 +3,7 @@
 #include <splitc/detail/context.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/global_memory.hpp>
 #include <splitc/bulk.hpp>
 #include <splitc/collectives.hpp>
@@ -27,8 +28,8 @@ void fatal_error(std::string_view what) {
   if (splitc_current_context != nullptr) {
     where = fmt::format("processor {} of {}", splitc_current_context->myproc,
                         splitc_current_context->procs);
-  } else if (const char* me = std::getenv("SPLITC_MYPROC")) {
-    where = fmt::format("processor {}", me);
+  } else if (const auto me = port::env::myproc.value()) {
+    where = fmt::format("processor {}", *me);
   } else {
     where = "processor 0";
   }

@@ -4,6 +4,7 @@
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/port/external_launch.hpp>
 #include <splitc/port/launcher_check.hpp>
 #include <splitc/port/watchdog.hpp>
@@ -98,19 +99,19 @@ void init(int& argc, char**& argv) {
   port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>());
   // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
   port::check_launcher(active_backend::name);
-  if (std::getenv("SPLITC_JOB") == nullptr) {
-    if (const char* n = std::getenv("SPLITC_PROCS"); n != nullptr && *n != '\0') {
-      char* end = nullptr;
-      const long procs = std::strtol(n, &end, 10);
-      if (*end != '\0' || procs < 1 || procs > 4096)
-        detail::fail("SPLITC_PROCS={} is not a processor count (1..4096)", n);
-      if (procs > 1) detail::launch_self(static_cast<int>(procs), argv);
+  if (!port::env::job.is_set()) {
+    if (const auto n = port::env::procs.value()) {
+      const auto procs = port::parse_integer(*n);
+      if (!procs || *procs < 1 || *procs > 4096)
+        detail::fail("SPLITC_PROCS={} is not a processor count (1..4096)", *n);
+      if (*procs > 1) detail::launch_self(static_cast<int>(*procs), argv);
     }
   }
   splitc_current_context = new detail::context(start_arguments{&argc, &argv});
   on_exit(detail::exit_without_finalize, nullptr);
   // Everyone attached before anyone sends.
   auto& c = detail::ctx();
+  if (c.myproc == 0) port::warn_unknown_variables();  // a misspelt SPLITC_* name, once per job
   c.backend.bootstrap_barrier(c.sink());
   // Silent and vanished processors end the job, on every backend.
   if (c.procs > 1) {

@@ -59,10 +59,8 @@ int main(int argc, char** argv) {
       "If any process dies or exits non-zero, the job is ended within a second, the failing\n"
       "processor is named, and splitc-run exits with that process's status (128+signal for a\n"
       "signal). Output of every process goes straight to this terminal.\n\n"
-      "Environment read by the processes:\n"
-      "  SPLITC_SEGMENT_SIZE    bytes of spread heap per processor (default 1G; k/M/G suffixes)\n"
-      "  SPLITC_SEGMENT_BASE    virtual address of the spread heap (default 0x100000000000)\n"
-      "  SPLITC_SMP_RING_BYTES  bytes per message ring (default 1M)\n"
+      "Every environment variable splitc reads (SPLITC_SEGMENT_SIZE, SPLITC_SILENCE, ...) is\n"
+      "described in docs/environment.md.\n"
       "A program started without splitc-run runs as one process, or as N if SPLITC_PROCS=N.",
       "splitc-run"};
   splitc::detail::launch_options options;

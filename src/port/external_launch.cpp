@@ -1,6 +1,7 @@
 // The rank supervisor and the supervision of a foreign launcher
 // (include/splitc/port/external_launch.hpp).
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/port/external_launch.hpp>
 
 #include <fcntl.h>
@@ -27,7 +28,9 @@ namespace splitc::port {
 namespace {
 
 /// Where the processor finds its end of the "finalize reached" pipe.
-constexpr const char* finalized_fd_variable = "SPLITC_SUPERVISOR_FD";
+constexpr const char* finalized_fd_variable = env::supervisor_fd.name;
+/// Asks a process to supervise itself.
+constexpr const char* supervise_variable = env::supervise.name;
 
 /// The signals a supervisor passes on (and that interrupt splitc-run).
 sigset_t passed_on() {
@@ -80,14 +83,14 @@ void clean_up_if_orphaned(pid_t launcher, const std::string& dir) {
 }  // namespace
 
 void supervise_rank_if_asked(bool may_fork) {
-  const char* asked = std::getenv(supervise_variable);
-  if (asked == nullptr || *asked == '\0') return;
+  const auto asked = env::supervise.value();
+  if (!asked) return;
   if (!may_fork) {
     unsetenv(supervise_variable);
     return;
   }
   // "PID:PATH": splitc-run's process id, the report socket in the job's directory.
-  const std::string value = asked;
+  const std::string value(*asked);
   const auto colon = value.find(':');
   const pid_t launcher = colon == std::string::npos ? 0 : std::atoi(value.substr(0, colon).c_str());
   const std::string path = colon == std::string::npos ? value : value.substr(colon + 1);
@@ -153,9 +156,8 @@ void supervise_rank_if_asked(bool may_fork) {
 }
 
 void tell_supervisor_finalized() noexcept {
-  const char* fd = std::getenv(finalized_fd_variable);
-  if (fd == nullptr) return;
-  const int n = std::atoi(fd);
+  if (!env::supervisor_fd.is_set()) return;
+  const int n = static_cast<int>(env::supervisor_fd.get());
   const char byte = 1;
   [[maybe_unused]] auto w = write(n, &byte, 1);
   close(n);

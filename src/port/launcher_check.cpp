@@ -1,5 +1,6 @@
 // The launcher check (include/splitc/port/launcher_check.hpp).
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/port/launcher_check.hpp>
 
 #include <chrono>
@@ -44,15 +45,15 @@ bool fits(const char* list, const char* backend) {
 
 }  // namespace
 
-void announce_launcher(const char* backend) { setenv(launched_by_variable, backend, 1); }
+void announce_launcher(const char* backend) { setenv(env::launched_by.name, backend, 1); }
 
 void check_launcher(const char* backend) {
-  const char* by = std::getenv(launched_by_variable);
+  const std::string by = env::launched_by.get();
   const foreign_launcher f = detect();
   // Name this process by the foreign launcher's rank if ours has not (there is no other yet).
-  if (f.who != nullptr && std::getenv("SPLITC_MYPROC") == nullptr)
-    if (const char* rank = std::getenv(f.rank)) setenv("SPLITC_MYPROC", rank, 1);
-  if (by != nullptr && *by != '\0' && std::strcmp(by, backend) != 0) {
+  if (f.who != nullptr && !env::myproc.is_set())
+    if (const char* rank = std::getenv(f.rank)) setenv(env::myproc.name, rank, 1);
+  if (!by.empty() && by != backend) {
     detail::fail(
         "this program is linked with backend '{}' but was started by the launcher of backend "
         "'{}' (splitc-run --backend {}); start it with splitc-run --backend {}",
@@ -60,7 +61,7 @@ void check_launcher(const char* backend) {
   }
   // Started by our own launcher: that launcher may itself run under another
   // (an MPI backend's is mpirun); it has said who it is.
-  if (by != nullptr && *by != '\0' && !fits("mpi|mpich", backend)) return;
+  if (!by.empty() && !fits("mpi|mpich", backend)) return;
   if (f.who == nullptr || fits(f.fits, backend)) return;
   // Let the foreign launcher finish starting its job before every process
   // ends it: MPICH's Hydra died of SIGPIPE, losing this message and exiting

@@ -14,20 +14,20 @@ namespace splitc::port {
 
 segment_geometry segment_from_environment() {
   segment_geometry g{default_segment_base, default_segment_size};
-  const std::size_t size = env_size("SPLITC_SEGMENT_SIZE", default_segment_size);
+  const std::size_t size = env::segment_size.get(default_segment_size);
   if (size == 0) {
-    bad_env_value("SPLITC_SEGMENT_SIZE", *env_value("SPLITC_SEGMENT_SIZE"),
+    bad_env_value(env::segment_size.name, *env::segment_size.value(),
                   "is not a usable size: the segment holds the spread heap (expected e.g. 512M, 2G)");
   }
   if (size > (~std::size_t{0} >> 1)) {
-    bad_env_value("SPLITC_SEGMENT_SIZE", *env_value("SPLITC_SEGMENT_SIZE"),
+    bad_env_value(env::segment_size.name, *env::segment_size.value(),
                   "is larger than any address space (expected e.g. 512M, 2G)");
   }
   g.size = (size + segment_granule - 1) / segment_granule * segment_granule;
-  const std::size_t base = env_size("SPLITC_SEGMENT_BASE", default_segment_base);
+  const std::size_t base = env::segment_base.get(default_segment_base);
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   if (base == 0 || base % page != 0) {
-    bad_env_value("SPLITC_SEGMENT_BASE", *env_value("SPLITC_SEGMENT_BASE"),
+    bad_env_value(env::segment_base.name, *env::segment_base.value(),
                   fmt::format("is not a usable address (a non-zero multiple of the page size, {} "
                               "bytes; e.g. 0x100000000000)",
                               page));

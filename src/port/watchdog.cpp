@@ -73,12 +73,12 @@ std::uint64_t namespace_of(const char* path) {
   return stat(path, &st) == 0 ? static_cast<std::uint64_t>(st.st_ino) : 0;
 }
 
-/// A positive number of seconds from `name`, or 0 when it is unset.
-double env_seconds(const char* name) {
-  const auto v = env_value(name);
+/// A positive number of seconds from `var`, or 0 when it is unset.
+double env_seconds(const env_var<env_type::number>& var) {
+  const auto v = var.value();
   if (!v) return 0;
   if (const auto s = parse_number(*v); s && *s > 0) return *s;
-  bad_env_value(name, *v, "is not a positive number of seconds (expected e.g. 10, 0.5)");
+  bad_env_value(var.name, *v, "is not a positive number of seconds (expected e.g. 10, 0.5)");
 }
 
 /// Has process `pid` (on this host, in our pid namespace) ended? A zombie has.
@@ -96,9 +96,9 @@ bool gone(std::int32_t pid) {
 }  // namespace
 
 double silence_seconds() {
-  if (const double s = env_seconds("SPLITC_SILENCE"); s > 0) return s;
-  if (const double s = env_seconds("SPLITC_UDP_SILENCE"); s > 0) return s;
-  return 10;
+  if (const double s = env_seconds(env::silence); s > 0) return s;
+  if (const double s = env_seconds(env::udp_silence); s > 0) return s;
+  return env::silence.get();
 }
 
 struct watchdog::state {

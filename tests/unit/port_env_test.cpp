@@ -1,6 +1,8 @@
-// The porting kit's environment parsers (sizes, integers, numbers, flags) and
-// the one message a bad SPLITC_* value ends the job with; the segment
-// geometry read from SPLITC_SEGMENT_SIZE and SPLITC_SEGMENT_BASE.
+// The porting kit's environment parsers (sizes, integers, numbers, flags),
+// the table's accessors (defaults, the one message a bad value ends the job
+// with, the check that a reader's default is the documented one), the
+// warning for unknown SPLITC_* names; the segment geometry read from
+// SPLITC_SEGMENT_SIZE and SPLITC_SEGMENT_BASE.
 #include <splitc/errors.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
@@ -8,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -58,29 +62,97 @@ TEST(PortEnv, Flags) {
     EXPECT_FALSE(parse_flag(bad).has_value()) << "'" << bad << "'";
 }
 
-TEST(PortEnv, UnsetOrEmptyTakesTheDefault) {
-  unsetenv("SPLITC_TEST_PORT_ENV");
-  EXPECT_EQ(splitc::port::env_size("SPLITC_TEST_PORT_ENV", 7), 7u);
-  setenv("SPLITC_TEST_PORT_ENV", "", 1);
-  EXPECT_EQ(splitc::port::env_integer("SPLITC_TEST_PORT_ENV", -3), -3);
-  setenv("SPLITC_TEST_PORT_ENV", "3M", 1);
-  EXPECT_EQ(splitc::port::env_size("SPLITC_TEST_PORT_ENV", 7), std::size_t{3} << 20);
-  unsetenv("SPLITC_TEST_PORT_ENV");
+namespace env = splitc::port::env;
+
+TEST(PortEnv, UnsetOrEmptyTakesTheTablesDefault) {
+  unsetenv("SPLITC_UDP_WINDOW");
+  EXPECT_EQ(env::udp_window.get(), std::size_t{4} << 20);  // "4M" in env_vars.def
+  setenv("SPLITC_UDP_WINDOW", "", 1);
+  EXPECT_FALSE(env::udp_window.is_set());
+  EXPECT_EQ(env::udp_window.get(), std::size_t{4} << 20);
+  setenv("SPLITC_UDP_WINDOW", "3M", 1);
+  EXPECT_EQ(env::udp_window.get(), std::size_t{3} << 20);
+  unsetenv("SPLITC_UDP_WINDOW");
+  unsetenv("SPLITC_MPI_CREDITS");
+  EXPECT_EQ(env::mpi_credits.get(17), 17);  // a computed default: the reader's
+  unsetenv("SPLITC_MPI_LONG");
+  EXPECT_EQ(env::mpi_long.get(), "auto");
+  setenv("SPLITC_MPIRUN_ARGS", " --hostfile  hosts ", 1);
+  EXPECT_EQ(env::mpirun_args.get(), (std::vector<std::string>{"--hostfile", "hosts"}));
+  unsetenv("SPLITC_MPIRUN_ARGS");
+  EXPECT_TRUE(env::mpirun_args.get().empty());
+}
+
+// Every row's fixed default parses as its type, and every row is found by name.
+TEST(PortEnv, TheTableIsConsistent) {
+  for (const auto& e : splitc::port::env_table) {
+    EXPECT_EQ(splitc::port::find_env_entry(e.name), &e) << e.name;
+    EXPECT_NE(e.meaning[0], '\0') << e.name;
+    const std::string_view d = e.fallback;
+    if (d.empty() || d.front() == '(') continue;
+    using splitc::port::env_type;
+    switch (e.type) {
+      case env_type::flag: EXPECT_TRUE(parse_flag(d)) << e.name; break;
+      case env_type::integer: EXPECT_TRUE(parse_integer(d)) << e.name; break;
+      case env_type::size:
+      case env_type::address: EXPECT_TRUE(parse_size(d)) << e.name; break;
+      case env_type::number: EXPECT_TRUE(parse_number(d)) << e.name; break;
+      case env_type::choice:
+        EXPECT_NE(("|" + std::string(e.choices) + "|").find("|" + std::string(d) + "|"), std::string::npos)
+            << e.name;
+        break;
+      case env_type::text:
+      case env_type::words: break;
+    }
+  }
 }
 
 TEST(PortEnvDeathTest, BadValuesNameTheVariableAndTheValue) {
   setenv("SPLITC_SEGMENT_SIZE", "-1", 1);
-  EXPECT_EXIT(splitc::port::env_size("SPLITC_SEGMENT_SIZE", 1), ExitedWithCode(splitc::error_exit_status),
+  EXPECT_EXIT(env::segment_size.get(), ExitedWithCode(splitc::error_exit_status),
               "splitc: processor 0: SPLITC_SEGMENT_SIZE='-1' is not a size \\(expected e.g. 512M, 2G\\)");
-  setenv("SPLITC_TEST_PORT_ENV", "ten", 1);
-  EXPECT_EXIT(splitc::port::env_integer("SPLITC_TEST_PORT_ENV", 1), ExitedWithCode(splitc::error_exit_status),
-              "SPLITC_TEST_PORT_ENV='ten' is not a whole number");
-  EXPECT_EXIT(splitc::port::env_number("SPLITC_TEST_PORT_ENV", 1), ExitedWithCode(splitc::error_exit_status),
-              "SPLITC_TEST_PORT_ENV='ten' is not a non-negative number");
-  EXPECT_EXIT(splitc::port::env_flag("SPLITC_TEST_PORT_ENV", true), ExitedWithCode(splitc::error_exit_status),
-              "SPLITC_TEST_PORT_ENV='ten' is not a flag");
-  unsetenv("SPLITC_TEST_PORT_ENV");
   unsetenv("SPLITC_SEGMENT_SIZE");
+  setenv("SPLITC_MPI_RING", "ten", 1);
+  EXPECT_EXIT(env::mpi_ring.get(), ExitedWithCode(splitc::error_exit_status),
+              "SPLITC_MPI_RING='ten' is not a whole number");
+  unsetenv("SPLITC_MPI_RING");
+  setenv("SPLITC_UDP_RTO_MIN_US", "ten", 1);
+  EXPECT_EXIT(env::udp_rto_min_us.get(), ExitedWithCode(splitc::error_exit_status),
+              "SPLITC_UDP_RTO_MIN_US='ten' is not a non-negative number");
+  unsetenv("SPLITC_UDP_RTO_MIN_US");
+  setenv("SPLITC_MPI_COMPACT", "maybe", 1);
+  EXPECT_EXIT(env::mpi_compact.get(true), ExitedWithCode(splitc::error_exit_status),
+              "SPLITC_MPI_COMPACT='maybe' is not a flag");
+  unsetenv("SPLITC_MPI_COMPACT");
+  setenv("SPLITC_MPI_LONG", "fast", 1);
+  EXPECT_EXIT(env::mpi_long.get(), ExitedWithCode(splitc::error_exit_status),
+              "SPLITC_MPI_LONG='fast' is not one of auto, staged, inline, rendezvous, rma");
+  unsetenv("SPLITC_MPI_LONG");
+}
+
+TEST(PortEnvDeathTest, AReaderWhoseDefaultDiffersFromTheTableIsCaught) {
+  unsetenv("SPLITC_UDP_WINDOW");
+  EXPECT_EXIT(env::udp_window.get(1), ExitedWithCode(splitc::error_exit_status),
+              "internal: the reader of SPLITC_UDP_WINDOW has another default than env_vars.def");
+  EXPECT_EXIT(env::mpi_credits.get(), ExitedWithCode(splitc::error_exit_status),
+              "internal: SPLITC_MPI_CREDITS has no fixed default");
+}
+
+TEST(PortEnv, UnknownVariablesAreNamedWithTheNearestKnownOne) {
+  setenv("SPLITC_SEGMENT_SIZ", "2G", 1);
+  setenv("SPLITC_NOTHING_LIKE_IT_AT_ALL", "1", 1);
+  testing::internal::CaptureStderr();
+  splitc::port::warn_unknown_variables();
+  const std::string said = testing::internal::GetCapturedStderr();
+  unsetenv("SPLITC_SEGMENT_SIZ");
+  unsetenv("SPLITC_NOTHING_LIKE_IT_AT_ALL");
+  EXPECT_NE(said.find("splitc: warning: SPLITC_SEGMENT_SIZ is not a splitc variable (did you mean "
+                      "SPLITC_SEGMENT_SIZE?); it is ignored"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("SPLITC_NOTHING_LIKE_IT_AT_ALL is not a splitc variable; it is ignored"),
+            std::string::npos)
+      << said;
 }
 
 TEST(PortSegment, GeometryDefaultsAndRounding) {

@@ -3,7 +3,9 @@
 #include <splitc/backends/mpi.hpp>
 #include <splitc/detail/backoff.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/address_space.hpp>
 #include <splitc/port/env.hpp>
+#include <splitc/port/failing_exit.hpp>
 #include <splitc/port/segment.hpp>
 
 #include "packet.hpp"
@@ -12,7 +14,6 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sched.h>
-#include <sys/personality.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,12 +51,10 @@ constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept {
   return (n + to - 1) / to * to;
 }
 
-using port::env_flag;
-using port::env_integer;
-using port::env_size;
+namespace env = port::env;
 
 void read_tuning(tuning& t, int procs) {
-  t.packet_bytes = env_size("SPLITC_MPI_PACKET_BYTES", t.packet_bytes);
+  t.packet_bytes = env::mpi_packet_bytes.get(t.packet_bytes);
   const std::size_t smallest = wire::prefix_bytes(am_kind::long_msg, am_max_args) + 64;
   if (t.packet_bytes < smallest || t.packet_bytes > (std::size_t{1} << 20)) {
     detail::fail("SPLITC_MPI_PACKET_BYTES={} must be between {} and 1M", t.packet_bytes, smallest);
@@ -64,40 +63,32 @@ void read_tuning(tuning& t, int procs) {
   // Fewer credits per peer in large jobs, so the ring stays a few MiB.
   const long peers = std::max(1, procs - 1);
   const long fair = std::clamp(2048L / peers, 4L, static_cast<long>(t.credits));
-  t.credits = static_cast<int>(env_integer("SPLITC_MPI_CREDITS", fair));
+  t.credits = static_cast<int>(env::mpi_credits.get(fair));
   if (t.credits < 1) detail::fail("SPLITC_MPI_CREDITS must be at least 1");
-  t.ring = static_cast<int>(env_integer("SPLITC_MPI_RING", t.ring));
+  t.ring = static_cast<int>(env::mpi_ring.get(t.ring));
   if (t.ring < 0 || t.ring > (1 << 20)) detail::fail("SPLITC_MPI_RING must be between 0 and 1M");
-  if (const char* v = std::getenv("SPLITC_MPI_LONG"); v != nullptr && *v != '\0') {
-    const std::string_view s = v;
-    if (s == "auto") t.long_mode = long_protocol::automatic;
-    else if (s == "inline" || s == "staged") t.long_mode = long_protocol::staged;
-    else if (s == "rendezvous") t.long_mode = long_protocol::rendezvous;
-    else if (s == "rma") t.long_mode = long_protocol::rma;
-    else detail::fail("SPLITC_MPI_LONG={} is not one of auto, staged, rendezvous, rma", v);
-  }
+  const std::string_view mode = env::mpi_long.get();
+  if (mode == "auto") t.long_mode = long_protocol::automatic;
+  else if (mode == "inline" || mode == "staged") t.long_mode = long_protocol::staged;
+  else if (mode == "rendezvous") t.long_mode = long_protocol::rendezvous;
+  else t.long_mode = long_protocol::rma;
   // Measured defaults (docs/mpi.md): a staged copy never pays above the
   // packet size, so long payloads go by rendezvous; into a peer's segment,
   // by MPI_Put with Open MPI. Not with Debian's MPICH 4.0.2: it loses puts
   // from some origin buffers (docs/mpi.md), and its RMA is slower here.
-  t.rendezvous_min = env_size("SPLITC_MPI_RENDEZVOUS_MIN", 0);
+  t.rendezvous_min = env::mpi_rendezvous_min.get(t.rendezvous_min);
 #if defined(OPEN_MPI)
-  t.rma_min = env_size("SPLITC_MPI_RMA_MIN", 1);
+  t.rma_min = env::mpi_rma_min.get(1);
 #else
-  t.rma_min = env_size("SPLITC_MPI_RMA_MIN", 0);
+  t.rma_min = env::mpi_rma_min.get(0);
 #endif
-  t.stage_limit = env_size("SPLITC_MPI_STAGE_LIMIT", t.stage_limit);
+  t.stage_limit = env::mpi_stage_limit.get(t.stage_limit);
   if (t.stage_limit < mpi_backend::max_long_bytes) t.stage_limit = mpi_backend::max_long_bytes;
-  t.blocking_send_max = std::min(env_size("SPLITC_MPI_BLOCKING_SEND_MAX", t.blocking_send_max),
-                                 small_packet_max);
-  t.persistent = env_flag("SPLITC_MPI_PERSISTENT", t.persistent);
-  t.compact = env_flag("SPLITC_MPI_COMPACT", t.compact);
-  if (const char* v = std::getenv("SPLITC_MPI_BARRIER"); v != nullptr && *v != '\0') {
-    const std::string_view s = v;
-    if (s == "ibarrier") t.barrier = barrier_protocol::ibarrier;
-    else if (s == "dissemination") t.barrier = barrier_protocol::dissemination;
-    else detail::fail("SPLITC_MPI_BARRIER={} is not one of ibarrier, dissemination", v);
-  }
+  t.blocking_send_max = std::min(env::mpi_blocking_send_max.get(t.blocking_send_max), small_packet_max);
+  t.persistent = env::mpi_persistent.get(t.persistent);
+  t.compact = env::mpi_compact.get(t.compact);
+  t.barrier = env::mpi_barrier.get() == "ibarrier" ? barrier_protocol::ibarrier
+                                                    : barrier_protocol::dissemination;
 }
 
 /// Job size as the MPI launcher announces it (before MPI_Init), or 0.
@@ -109,19 +100,6 @@ long launcher_job_size() {
   return 0;
 }
 
-/// Is this executable position-independent (so its static data moves with ASLR)?
-bool executable_is_pie() {
-  const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  unsigned char header[18] = {};
-  const bool ok = pread(fd, header, sizeof header, 0) == static_cast<ssize_t>(sizeof header);
-  close(fd);
-  if (!ok || std::memcmp(header, "\177ELF", 4) != 0) return false;
-  std::uint16_t type = 0;
-  std::memcpy(&type, header + 16, 2);
-  return type == 3;  // ET_DYN
-}
-
 // Split-C's global data segment assumes static data at the same address on
 // every processor. splitc-run (and the smp launcher) turn address-space
 // randomisation off for the job; under a plain mpirun this process turns it
@@ -130,19 +108,8 @@ bool executable_is_pie() {
 // this (static data then differs in address between processors; the spread
 // heap does not).
 void reexec_without_aslr(start_arguments args) {
-  if (std::getenv("SPLITC_KEEP_ASLR") != nullptr || std::getenv("SPLITC_MPI_REEXECED") != nullptr)
-    return;
-  if (launcher_job_size() <= 1) return;
-  if (args.argv == nullptr || *args.argv == nullptr || **args.argv == nullptr) return;
-  const int current = personality(0xffffffff);
-  if (current == -1 || (current & ADDR_NO_RANDOMIZE) != 0) return;
-  if (!executable_is_pie()) return;
-  if (personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1) return;
-  setenv("SPLITC_MPI_REEXECED", "1", 1);
-  std::fflush(nullptr);
-  execv("/proc/self/exe", *args.argv);
-  // Could not: carry on with randomisation on.
-  personality(static_cast<unsigned long>(current));
+  if (launcher_job_size() <= 1 || args.argv == nullptr) return;
+  port::reexec_without_randomisation(*args.argv);
 }
 
 // A launcher that ends the job at once may drop what the failing process
@@ -152,27 +119,11 @@ void give_launcher_the_output() {
   nanosleep(&t, nullptr);
 }
 
-bool exit_hook_installed = false;
 bool mpi_is_up() noexcept {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   return initialized != 0 && finalized == 0;
-}
-
-// A process that leaves with a non-zero status while MPI is up ends the
-// whole job: otherwise its peers could wait for it forever.
-void on_process_exit(int status, void*) {
-  static bool once = false;
-  if (status == 0 || once || !mpi_is_up()) return;
-  once = true;
-  int rank = -1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::fprintf(stderr, "splitc: processor %d: exit status %d; ending the MPI job (MPI_Abort)\n",
-               rank, status);
-  std::fflush(stderr);
-  give_launcher_the_output();
-  MPI_Abort(MPI_COMM_WORLD, status);
 }
 
 // A message on the backend's communicators that is not the backend's
@@ -266,7 +217,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
 
   // Transparent huge pages for the segment where the kernel offers them on
   // request (SPLITC_MPI_HUGEPAGES=0 to leave it to the default).
-  if (env_flag("SPLITC_MPI_HUGEPAGES", true)) madvise(base, segment_size_, MADV_HUGEPAGE);
+  if (env::mpi_hugepages.get()) madvise(base, segment_size_, MADV_HUGEPAGE);
 
   if (initialized == 0) {
     int provided = 0;
@@ -274,10 +225,9 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
       detail::fail("mpi: MPI_Init_thread failed");
     owns_mpi_ = true;
   }
-  if (!exit_hook_installed) {
-    exit_hook_installed = true;
-    on_exit(on_process_exit, nullptr);
-  }
+  // A process that leaves with a non-zero status while MPI is up ends the
+  // whole job: otherwise its peers could wait for it forever.
+  port::end_job_on_failing_exit(mpi_is_up, abort_job, "MPI job (MPI_Abort)");
   check(MPI_Comm_dup(MPI_COMM_WORLD, &m_->comm), "MPI_Comm_dup");
   check(MPI_Comm_set_errhandler(m_->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check(MPI_Comm_dup(m_->comm, &m_->data_comm), "MPI_Comm_dup");
@@ -295,9 +245,9 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   // The environment every splitc process has (as under splitc-run), for the
   // program and for error messages; SPLITC_JOB also keeps a child of this
   // process from launching a job of its own.
-  setenv("SPLITC_MYPROC", std::to_string(rank).c_str(), 1);
-  setenv("SPLITC_PROCS", std::to_string(size).c_str(), 1);
-  if (std::getenv("SPLITC_JOB") == nullptr) setenv("SPLITC_JOB", "mpi", 1);
+  setenv(env::myproc.name, std::to_string(rank).c_str(), 1);
+  setenv(env::procs.name, std::to_string(size).c_str(), 1);
+  setenv(env::job.name, "mpi", 0);
   {
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
     int n = 0;
@@ -328,8 +278,8 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   if (procs_ > 1) {
     // The window over every segment, for MPI_Put of large payloads. Created
     // when the tuning may use it (SPLITC_MPI_WINDOW=1 forces, 0 forbids).
-    const bool want = env_flag(
-        "SPLITC_MPI_WINDOW", tuning_.long_mode == long_protocol::rma || tuning_.rma_min != 0);
+    const bool want =
+        env::mpi_window.get(tuning_.long_mode == long_protocol::rma || tuning_.rma_min != 0);
     if (want) {
       MPI_Info info;
       MPI_Info_create(&info);
@@ -1239,7 +1189,7 @@ void mpi_backend::quiesce() {
 void mpi_backend::finish(int) {
   if (finished_) return;
   finished_ = true;
-  if (std::getenv("SPLITC_MPI_STATS") != nullptr) {
+  if (env::mpi_stats.get()) {
     const statistics& t = stats_;
     std::fprintf(stderr,
                  "splitc mpi: processor %d: packets sent %llu received %llu, sends tracked %llu, "

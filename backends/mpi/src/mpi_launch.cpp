@@ -9,9 +9,10 @@
 #include <splitc/backends/mpi.hpp>
 #include <splitc/detail/launch.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/address_space.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/port/external_launch.hpp>
 
-#include <sys/personality.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,7 +20,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -64,8 +64,7 @@ int launch_job(const launch_options& options, char** argv) {
          "an MPI launcher; unset SPLITC_PROCS (mpirun's -np sets the job size)",
          options.procs);
   }
-  const char* mpirun = std::getenv("SPLITC_MPIRUN");
-  if (mpirun == nullptr || *mpirun == '\0') mpirun = SPLITC_MPI_MPIRUN;
+  const std::string mpirun(port::env::mpirun.value().value_or(SPLITC_MPI_MPIRUN));
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const bool oversubscribed = static_cast<unsigned>(options.procs) > cores;
 
@@ -90,24 +89,20 @@ int launch_job(const launch_options& options, char** argv) {
   if (!oversubscribed) cmd.insert(cmd.end(), {"-bind-to", "core"});
   if (options.label_output) cmd.emplace_back("-prepend-rank");
 #endif
-  if (const char* extra = std::getenv("SPLITC_MPIRUN_ARGS"); extra != nullptr) {
-    std::istringstream words(extra);
-    for (std::string w; words >> w;) cmd.push_back(w);
-  }
+  for (std::string& w : port::env::mpirun_args.get()) cmd.push_back(std::move(w));
   cmd.push_back(resolve_program(argv[0]));
   for (char** a = argv + 1; *a != nullptr; ++a) cmd.emplace_back(*a);
 
   // Every process of the job is a member already: no nested launch.
-  setenv("SPLITC_JOB", "mpi", 1);
+  setenv(port::env::job.name, "mpi", 1);
   if (!options.keep_aslr) {
     // Same executable, same layout: static data at the same address on
     // every processor (inherited through mpirun by every process).
-    const int current = personality(0xffffffff);
-    if (current != -1) personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE);
+    port::disable_randomisation();
   } else {
-    setenv("SPLITC_KEEP_ASLR", "1", 1);
+    setenv(port::env::keep_aslr.name, "1", 1);
   }
-  if (std::getenv("SPLITC_MPI_VERBOSE") != nullptr) {
+  if (port::env::mpi_verbose.get()) {
     std::string line = "splitc-run:";
     for (const auto& w : cmd) line += " " + w;
     std::fprintf(stderr, "%s\n", line.c_str());

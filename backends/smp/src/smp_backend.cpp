@@ -32,14 +32,14 @@ void* map_or_die(void* at, std::size_t len, int prot, int flags, int fd, std::si
 }  // namespace
 
 smp_backend::smp_backend(start_arguments) {
-  const long fd = port::env_integer("SPLITC_SMP_FD", -1);
+  const long fd = port::env::smp_fd.get(-1);
   if (fd < 0) {
     // Started plainly: a job of one.
     fd_ = create_job_memory(1);
     myproc_ = 0;
   } else {
     fd_ = static_cast<int>(fd);
-    myproc_ = static_cast<proc_t>(port::env_integer("SPLITC_MYPROC", -1));
+    myproc_ = static_cast<proc_t>(port::env::myproc.get(-1));
   }
 
   // The job header tells the geometry.

@@ -25,7 +25,7 @@ int create_job_memory(int procs) {
   const port::segment_geometry segment = port::segment_from_environment();
   layout.segment_size = segment.size;
   // A power of two, so ring positions are masked rather than divided.
-  layout.ring_bytes = std::bit_ceil(port::env_size("SPLITC_SMP_RING_BYTES", std::size_t{1} << 20));
+  layout.ring_bytes = std::bit_ceil(port::env::smp_ring_bytes.get());
   if (layout.ring_bytes < 4 * (smp_backend::max_payload + 4096)) {
     detail::fail("SPLITC_SMP_RING_BYTES must be at least {} bytes", 4 * (smp_backend::max_payload + 4096));
   }
@@ -50,7 +50,7 @@ namespace splitc::detail {
 
 int launch_job(const launch_options& options, char** argv) {
   const int fd = backends::smp::create_job_memory(options.procs);
-  return run_job(options, argv, job_plan{{{"SPLITC_SMP_FD", std::to_string(fd)}}, {fd}});
+  return run_job(options, argv, job_plan{{{port::env::smp_fd.name, std::to_string(fd)}}, {fd}});
 }
 
 }  // namespace splitc::detail

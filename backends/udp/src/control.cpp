@@ -75,12 +75,6 @@ bool read_control(int fd, const wire_keys& keys, std::uint64_t job, control_fram
   return tag == control_tag(keys, frame, payload.data(), payload.size());
 }
 
-std::optional<std::string> env_string(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return std::nullopt;
-  return std::string(v);
-}
-
 std::string to_hex(const unsigned char* data, std::size_t len) {
   static const char digits[] = "0123456789abcdef";
   std::string s(2 * len, '0');

@@ -1,18 +1,20 @@
 // Launching a udp job (splitc-run --backend udp): a random job identifier and
 // secret, the rendezvous (a TCP server on a thread of the launcher that hands
 // every process the table of endpoints and releases them together at the
-// end), and the processes: on this host through the generic supervisor
-// (run_job), or, with a hosts file (SPLITC_UDP_HOSTS) or labelled output,
-// through a spawn-command template per host (SPLITC_UDP_SPAWN, default
-// "ssh {host}"; e.g. "ip netns exec {host}"), with each process's output
-// forwarded line by line.
+// end), and the processes, through the porting kit's supervisor
+// (port/supervisor.hpp): on this host, or, with a hosts file
+// (SPLITC_UDP_HOSTS), through a spawn-command template per host
+// (SPLITC_UDP_SPAWN, default "ssh {host}"; e.g. "ip netns exec {host}"),
+// with each process's output forwarded line by line (labelled with
+// SPLITC_UDP_LABEL).
 #include <splitc/backends/udp.hpp>
 #include <splitc/backends/udp_control.hpp>
 #include <splitc/detail/launch.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
+#include <splitc/port/supervisor.hpp>
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -21,26 +23,17 @@
 #include <signal.h>
 #include <sodium.h>
 #include <sys/eventfd.h>
-#include <sys/personality.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <chrono>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace splitc::backends::udp {
 namespace {
@@ -58,7 +51,7 @@ class rendezvous {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = listen_ip;
-    a.sin_port = htons(static_cast<std::uint16_t>(env_size("SPLITC_UDP_PORT", 0)));
+    a.sin_port = htons(static_cast<std::uint16_t>(port::env::udp_port.get()));
     if (bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listen_, 1024) != 0)
       detail::fail("splitc-run: cannot listen for the udp rendezvous on {}: {}", inet_ntoa(a.sin_addr),
                    std::strerror(errno));
@@ -207,57 +200,7 @@ class rendezvous {
   std::thread thread_;
 };
 
-// ---- hosts and the spawn template ------------------------------------------------
-
-std::vector<std::string> read_hosts(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) detail::fail("splitc-run: cannot read the hosts file {}", file);
-  std::vector<std::string> hosts;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string host, slots_word;
-    if (!(words >> host)) continue;
-    int slots = 1;
-    if (words >> slots_word) {
-      if (slots_word.rfind("slots=", 0) == 0) slots_word = slots_word.substr(6);
-      slots = std::atoi(slots_word.c_str());
-      if (slots < 1) detail::fail("splitc-run: {}: bad slot count in '{}'", file, line);
-    }
-    for (int i = 0; i < slots; ++i) hosts.push_back(host);
-  }
-  if (hosts.empty()) detail::fail("splitc-run: the hosts file {} names no host", file);
-  return hosts;
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
-std::string expand(const std::string& pattern, const std::string& host, int rank) {
-  std::string out;
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern.compare(i, 6, "{host}") == 0) {
-      out += host;
-      i += 5;
-    } else if (pattern.compare(i, 6, "{rank}") == 0) {
-      out += std::to_string(rank);
-      i += 5;
-    } else {
-      out += pattern[i];
-    }
-  }
-  return out;
-}
+// ---- where the rendezvous listens ------------------------------------------------
 
 /// The first IPv4 address of an interface that is up and not loopback.
 std::uint32_t outward_address() {
@@ -272,213 +215,6 @@ std::uint32_t outward_address() {
   }
   freeifaddrs(list);
   return found;
-}
-
-// ---- the spawner (hosts file, or labelled output) ----------------------------------
-
-volatile sig_atomic_t interrupted_by = 0;
-void on_signal(int sig) { interrupted_by = sig; }
-
-struct child {
-  pid_t pid = -1;
-  int out = -1, err = -1;
-  std::string out_buf, err_buf;
-  std::string host;
-};
-
-void forward(child& c, int rank, bool is_err, bool label, bool flush_all) {
-  std::string& buf = is_err ? c.err_buf : c.out_buf;
-  FILE* to = is_err ? stderr : stdout;
-  std::size_t start = 0;
-  for (;;) {
-    const auto nl = buf.find('\n', start);
-    if (nl == std::string::npos) break;
-    if (label) std::fprintf(to, "[%d] ", rank);
-    std::fwrite(buf.data() + start, 1, nl + 1 - start, to);
-    start = nl + 1;
-  }
-  buf.erase(0, start);
-  if (flush_all && !buf.empty()) {
-    if (label) std::fprintf(to, "[%d] ", rank);
-    std::fwrite(buf.data(), 1, buf.size(), to);
-    std::fputc('\n', to);
-    buf.clear();
-  }
-  std::fflush(to);
-}
-
-std::string describe(int status) {
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    return fmt::format("was killed by signal {} ({})", sig, strsignal(sig));
-  }
-  return fmt::format("exited with status {}", WEXITSTATUS(status));
-}
-
-int spawn_job(const detail::launch_options& options, char** argv,
-              const std::vector<std::pair<std::string, std::string>>& env,
-              const std::vector<std::string>& hosts, const std::string& spawn, bool label,
-              rendezvous& server) {
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-  sigaction(SIGHUP, &sa, nullptr);
-
-  // Every SPLITC_ variable of ours travels with the command (ssh forwards no environment).
-  std::vector<std::pair<std::string, std::string>> vars;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string kv = *e;
-    if (kv.rfind("SPLITC_", 0) != 0) continue;
-    const auto eq = kv.find('=');
-    const std::string name = kv.substr(0, eq);
-    bool ours = false;
-    for (const auto& [n, v] : env) ours = ours || n == name;
-    if (!ours && name != "SPLITC_JOB" && name != "SPLITC_MYPROC" && name != "SPLITC_PROCS" &&
-        name != "SPLITC_UDP_HOSTS" && name != "SPLITC_UDP_SPAWN")
-      vars.emplace_back(name, kv.substr(eq + 1));
-  }
-  for (const auto& kv : env) vars.push_back(kv);
-  std::string program;
-  if (!options.keep_aslr) program += "setarch -R ";
-  for (char** a = argv; *a != nullptr; ++a) program += shell_quote(*a) + " ";
-
-  std::fflush(nullptr);
-  const pid_t self = getpid();
-  std::vector<child> children(static_cast<std::size_t>(options.procs));
-  for (int rank = 0; rank < options.procs; ++rank) {
-    child& c = children[static_cast<std::size_t>(rank)];
-    c.host = hosts.empty() ? std::string("localhost") : hosts[static_cast<std::size_t>(rank) % hosts.size()];
-    std::string command = "exec ";
-    if (!hosts.empty()) command += expand(spawn, c.host, rank) + " ";
-    command += "env";
-    for (const auto& [n, v] : vars) command += " " + n + "=" + shell_quote(v);
-    command += fmt::format(" SPLITC_JOB={} SPLITC_MYPROC={} SPLITC_PROCS={} ", self, rank,
-                           options.procs);
-    command += program;
-    int out[2] = {-1, -1}, err[2] = {-1, -1};
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
-      detail::fail("splitc-run: pipe: {}", std::strerror(errno));
-    const pid_t pid = fork();
-    if (pid < 0) detail::fail("splitc-run: fork: {}", std::strerror(errno));
-    if (pid == 0) {
-      setpgid(0, 0);
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != self) _exit(1);
-      if (!options.keep_aslr) {
-        const int current = personality(0xffffffff);
-        if (current != -1) personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE);
-      }
-      const int null = open("/dev/null", O_RDONLY);
-      dup2(null, STDIN_FILENO);
-      dup2(out[1], STDOUT_FILENO);
-      dup2(err[1], STDERR_FILENO);
-      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    setpgid(pid, pid);
-    close(out[1]);
-    close(err[1]);
-    c.pid = pid;
-    c.out = out[0];
-    c.err = err[0];
-  }
-
-  int running = options.procs;
-  int status_of_job = 0;
-  bool ending = false;
-  auto kill_at = std::chrono::steady_clock::time_point::max();
-  auto end_job = [&](int sig) {
-    for (const child& c : children)
-      if (c.pid > 0) kill(-c.pid, sig);
-  };
-  auto begin_ending = [&](int status) {
-    if (ending) return;
-    ending = true;
-    status_of_job = status;
-    server.stop(true);
-    end_job(SIGTERM);
-    kill_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
-  };
-  std::vector<std::pair<std::chrono::steady_clock::time_point, int>> lost_since;
-  while (running > 0 || std::any_of(children.begin(), children.end(),
-                                    [](const child& c) { return c.out >= 0 || c.err >= 0; })) {
-    std::vector<pollfd> fds;
-    std::vector<std::pair<int, bool>> who;
-    for (int r = 0; r < options.procs; ++r) {
-      child& c = children[static_cast<std::size_t>(r)];
-      if (c.out >= 0) {
-        fds.push_back({c.out, POLLIN, 0});
-        who.emplace_back(r, false);
-      }
-      if (c.err >= 0) {
-        fds.push_back({c.err, POLLIN, 0});
-        who.emplace_back(r, true);
-      }
-    }
-    ::poll(fds.data(), fds.size(), 10);
-    for (std::size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].revents == 0) continue;
-      child& c = children[static_cast<std::size_t>(who[i].first)];
-      char buf[65536];
-      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        (who[i].second ? c.err_buf : c.out_buf).append(buf, static_cast<std::size_t>(n));
-        forward(c, who[i].first, who[i].second, label, false);
-      } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-        forward(c, who[i].first, who[i].second, label, true);
-        close(fds[i].fd);
-        (who[i].second ? c.err : c.out) = -1;
-      }
-    }
-    for (;;) {
-      int status = 0;
-      const pid_t pid = waitpid(-1, &status, WNOHANG);
-      if (pid <= 0) break;
-      for (int r = 0; r < options.procs; ++r) {
-        child& c = children[static_cast<std::size_t>(r)];
-        if (c.pid != pid) continue;
-        c.pid = -1;
-        --running;
-        const bool failed = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-        if (failed && !ending) {
-          std::fprintf(stderr, "splitc-run: processor %d (on %s) %s; ending the job\n", r,
-                       c.host.c_str(), describe(status).c_str());
-          begin_ending(WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status));
-        }
-      }
-    }
-    // A process whose connection closed before it said DONE, while its spawn
-    // command still runs (a remote death the local command has not noticed).
-    if (!ending) {
-      for (int q : server.lost()) {
-        if (std::none_of(lost_since.begin(), lost_since.end(), [&](auto& e) { return e.second == q; }))
-          lost_since.emplace_back(std::chrono::steady_clock::now(), q);
-      }
-      for (auto& [since, q] : lost_since) {
-        if (children[static_cast<std::size_t>(q)].pid > 0 &&
-            std::chrono::steady_clock::now() - since > std::chrono::milliseconds(1500)) {
-          std::fprintf(stderr,
-                       "splitc-run: processor %d (on %s) lost its connection to the launcher; "
-                       "ending the job\n",
-                       q, children[static_cast<std::size_t>(q)].host.c_str());
-          begin_ending(1);
-          break;
-        }
-      }
-    }
-    if (interrupted_by != 0 && !ending) {
-      std::fprintf(stderr, "splitc-run: interrupted by signal %d; ending the job\n",
-                   static_cast<int>(interrupted_by));
-      begin_ending(128 + interrupted_by);
-    }
-    if (ending && std::chrono::steady_clock::now() >= kill_at) {
-      end_job(SIGKILL);
-      kill_at = std::chrono::steady_clock::time_point::max();
-    }
-  }
-  return status_of_job;
 }
 
 }  // namespace
@@ -496,32 +232,36 @@ int launch_job(const launch_options& options, char** argv) {
   randombytes_buf(&job, sizeof job);
   const wire_keys keys = derive_keys(secret);
 
-  const auto hosts_file = env_string("SPLITC_UDP_HOSTS");
-  const bool label = options.label_output || env_string("SPLITC_UDP_LABEL").value_or("0") != "0";
+  const auto hosts_file = port::env::udp_hosts.value();
   std::uint32_t listen_ip = htonl(INADDR_LOOPBACK);
-  if (const auto listen = env_string("SPLITC_UDP_LISTEN")) {
-    if (inet_pton(AF_INET, listen->c_str(), &listen_ip) != 1)
+  if (const auto listen = port::env::udp_listen.value()) {
+    if (inet_pton(AF_INET, std::string(*listen).c_str(), &listen_ip) != 1)
       fail("splitc-run: SPLITC_UDP_LISTEN={} is not an IPv4 address", *listen);
   } else if (hosts_file) {
     listen_ip = outward_address();
   }
   rendezvous server(options.procs, keys, job, listen_ip);
-  const std::vector<std::pair<std::string, std::string>> env = {
-      {"SPLITC_UDP_RENDEZVOUS", server.address()},
-      {"SPLITC_UDP_JOB", to_hex(reinterpret_cast<const unsigned char*>(&job), sizeof job)},
-      {"SPLITC_UDP_SECRET", to_hex(secret.data(), secret.size())},
+  // The porting kit's supervisor starts the processes: here, or through the
+  // spawn template on the hosts of the hosts file.
+  port::job_spec spec;
+  spec.procs = options.procs;
+  spec.keep_aslr = options.keep_aslr;
+  spec.environment = {
+      {port::env::udp_rendezvous.name, server.address()},
+      {port::env::udp_job.name, to_hex(reinterpret_cast<const unsigned char*>(&job), sizeof job)},
+      {port::env::udp_secret.name, to_hex(secret.data(), secret.size())},
   };
-  int status;
-  if (!hosts_file && !label) {
-    status = run_job(options, argv, job_plan{env, {}});
-    server.stop(status != 0);
-  } else {
-    std::vector<std::string> hosts;
-    if (hosts_file) hosts = read_hosts(*hosts_file);
-    const std::string spawn = env_string("SPLITC_UDP_SPAWN").value_or("ssh {host}");
-    status = spawn_job(options, argv, env, hosts, spawn, label, server);
-    server.stop(status != 0);
+  spec.label_output = options.label_output || port::env::udp_label.get();
+  port::job_hooks hooks;
+  hooks.ending = [&server] { server.stop(true); };  // ABORT on every control connection
+  if (hosts_file) {
+    spec.hosts = port::read_hosts_file(std::string(*hosts_file));
+    spec.spawn_template = port::env::udp_spawn.get();
+    // A remote death the local spawn command has not noticed.
+    hooks.lost = [&server] { return server.lost(); };
   }
+  const int status = port::supervise_job(spec, argv, hooks);
+  server.stop(status != 0);
   return status;
 }
 

@@ -9,6 +9,7 @@
 #include <splitc/detail/backoff.hpp>
 #include <splitc/detail/context.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
 #include <splitc/port/watchdog.hpp>
 
@@ -29,6 +30,8 @@
 #include <stdexcept>
 
 namespace splitc::backends::udp {
+namespace env = port::env;
+
 namespace {
 
 enum internal_op : std::uint16_t { op_barrier = 0, op_exchange_part = 1, op_exchange_table = 2 };
@@ -71,22 +74,19 @@ void set_buffer(int fd, int force, int plain, int bytes) {
 // ---- start-up --------------------------------------------------------------------
 
 udp_backend::udp_backend(start_arguments) {
-  config_.window_bytes = env_size("SPLITC_UDP_WINDOW", config_.window_bytes);
-  config_.ring_bytes = std::max(env_size("SPLITC_UDP_RING", config_.ring_bytes),
-                                std::size_t{4} << 20);
-  config_.rto_min_ns =
-      static_cast<std::uint64_t>(env_number("SPLITC_UDP_RTO_MIN_US", 500) * 1000);
+  config_.window_bytes = env::udp_window.get(config_.window_bytes);
+  config_.ring_bytes = std::max(env::udp_ring.get(config_.ring_bytes), std::size_t{4} << 20);
+  config_.rto_min_ns = static_cast<std::uint64_t>(env::udp_rto_min_us.get() * 1000);
   config_.rto_max_ns =
-      std::max(static_cast<std::uint64_t>(env_number("SPLITC_UDP_RTO_MAX_MS", 1000) * 1e6),
-               config_.rto_min_ns);
+      std::max(static_cast<std::uint64_t>(env::udp_rto_max_ms.get() * 1e6), config_.rto_min_ns);
   config_.rto_initial_ns = std::clamp<std::uint64_t>(config_.rto_initial_ns, config_.rto_min_ns,
                                                      config_.rto_max_ns);
   // Heartbeats keep an idle peer's acknowledgement state fresh; whether a
   // peer is alive is the watchdog's to judge (SPLITC_SILENCE), not the engine's.
   config_.heartbeat_ns = static_cast<std::uint64_t>(
-      env_number("SPLITC_UDP_HEARTBEAT", std::min(1.0, port::silence_seconds() / 5)) * 1e9);
+      env::udp_heartbeat.get(std::min(1.0, port::silence_seconds() / 5)) * 1e9);
   if (config_.heartbeat_ns == 0) config_.heartbeat_ns = 1'000'000;
-  if (const auto s = env_string("SPLITC_UDP_STATS")) stats_at_exit_ = *s != "0";
+  stats_at_exit_ = env::udp_stats.get();
 
   map_segment();
   void* buffers = std::aligned_alloc(4096, recv_slot);
@@ -94,16 +94,15 @@ udp_backend::udp_backend(start_arguments) {
   recv_buffers_ = static_cast<unsigned char*>(buffers);
   barrier_arrivals_.assign(max_rounds, 0);
 
-  if (env_string("SPLITC_UDP_RENDEZVOUS")) {
+  if (env::udp_rendezvous.is_set()) {
     connect_to_job();
   } else {
     // Started plainly: a job of one. Messages to ourselves need no socket.
-    const char* procs = std::getenv("SPLITC_PROCS");
-    if (std::getenv("SPLITC_JOB") != nullptr && procs != nullptr && std::atoi(procs) > 1) {
+    if (env::job.is_set() && env::procs.is_set() && env::procs.get(1) > 1) {
       detail::fail(
           "udp: this process belongs to a job of {} but has no rendezvous (SPLITC_UDP_RENDEZVOUS); "
           "start udp programs with splitc-run --backend udp",
-          procs);
+          env::procs.get(1));
     }
     if (sodium_init() < 0) detail::fail("udp: libsodium cannot start");
     randombytes_buf(secret_.data(), secret_.size());
@@ -129,9 +128,9 @@ udp_backend::udp_backend(start_arguments) {
       engine_->set_window_bytes(
           q, std::min(config_.window_bytes, std::max(share, 2 * d)));
     }
-    if (const auto spec = env_string("SPLITC_UDP_IMPAIR")) {
+    if (const auto spec = env::udp_impair.value()) {
       try {
-        impair_ = std::make_unique<impairment>(impairment::parse(*spec), myproc_);
+        impair_ = std::make_unique<impairment>(impairment::parse(std::string(*spec)), myproc_);
       } catch (const std::invalid_argument& e) {
         detail::fail("SPLITC_UDP_IMPAIR={}: {}", *spec, e.what());
       }
@@ -148,23 +147,23 @@ void udp_backend::map_segment() {
 }
 
 void udp_backend::connect_to_job() {
-  const char* me = std::getenv("SPLITC_MYPROC");
-  const char* n = std::getenv("SPLITC_PROCS");
-  if (me == nullptr || n == nullptr) detail::fail("udp: SPLITC_MYPROC and SPLITC_PROCS must be set");
-  myproc_ = std::atoi(me);
-  procs_ = std::atoi(n);
-  if (procs_ < 1 || procs_ > 65535 || myproc_ < 0 || myproc_ >= procs_)
+  if (!env::myproc.is_set() || !env::procs.is_set())
+    detail::fail("udp: SPLITC_MYPROC and SPLITC_PROCS must be set");
+  const long me = env::myproc.get(), n = env::procs.get();
+  if (n < 1 || n > 65535 || me < 0 || me >= n)
     detail::fail("udp: SPLITC_MYPROC={} SPLITC_PROCS={} is not a place in a job", me, n);
-  const std::string secret = env_string("SPLITC_UDP_SECRET").value_or("");
-  const std::string job = env_string("SPLITC_UDP_JOB").value_or("");
+  myproc_ = static_cast<proc_t>(me);
+  procs_ = static_cast<proc_t>(n);
+  const std::string secret = env::udp_secret.get();
+  const std::string job = env::udp_job.get();
   if (!from_hex(secret, secret_.data(), secret_.size()) ||
       !from_hex(job, reinterpret_cast<unsigned char*>(&job_), sizeof job_))
     detail::fail("udp: SPLITC_UDP_SECRET/SPLITC_UDP_JOB are missing or malformed");
-  unsetenv("SPLITC_UDP_SECRET");  // not for programs this one starts
+  unsetenv(env::udp_secret.name);  // not for programs this one starts
   keys_ = derive_keys(secret_);
 
   // The rendezvous: host:port.
-  const std::string rv = *env_string("SPLITC_UDP_RENDEZVOUS");
+  const std::string rv = env::udp_rendezvous.get();
   const auto colon = rv.rfind(':');
   sockaddr_in server{};
   server.sin_family = AF_INET;
@@ -188,14 +187,14 @@ void udp_backend::connect_to_job() {
   sockaddr_in local{};
   socklen_t ll = sizeof local;
   getsockname(control_, reinterpret_cast<sockaddr*>(&local), &ll);
-  if (const auto bind_to = env_string("SPLITC_UDP_BIND")) {
-    if (inet_pton(AF_INET, bind_to->c_str(), &local.sin_addr) != 1)
+  if (const auto bind_to = env::udp_bind.value()) {
+    if (inet_pton(AF_INET, std::string(*bind_to).c_str(), &local.sin_addr) != 1)
       detail::fail("udp: SPLITC_UDP_BIND={} is not an IPv4 address", *bind_to);
   }
   local.sin_port = 0;
   fd_ = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd_ < 0) detail::fail("udp: cannot create a socket: {}", std::strerror(errno));
-  const int want = static_cast<int>(std::min<std::size_t>(env_size("SPLITC_UDP_SOCKET_BUFFER", 16 << 20), 1 << 30));
+  const int want = static_cast<int>(std::min<std::size_t>(env::udp_socket_buffer.get(), 1 << 30));
   set_buffer(fd_, SO_RCVBUFFORCE, SO_RCVBUF, want);
   set_buffer(fd_, SO_SNDBUFFORCE, SO_SNDBUF, want);
   if (bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0)
@@ -230,7 +229,7 @@ void udp_backend::connect_to_job() {
 
   addresses_.resize(endpoints_.size());
   datagram_.assign(endpoints_.size(), max_datagram);
-  const std::size_t configured = env_size("SPLITC_UDP_DATAGRAM", 0);
+  const std::size_t configured = env::udp_datagram.get(0);
   std::map<std::uint32_t, std::size_t> by_ip;
   for (std::size_t q = 0; q < endpoints_.size(); ++q) {
     sockaddr_in& a = addresses_[q];

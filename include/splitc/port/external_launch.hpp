@@ -20,11 +20,8 @@
 
 namespace splitc::port {
 
-/// The variable that asks a process to supervise itself ("PID:PATH": splitc-run's process
-/// id and the report socket in the job's private directory).
-inline constexpr const char* supervise_variable = "SPLITC_SUPERVISE";
-
-/// Called by init() first: if splitc-run asked for it and `may_fork` (the
+/// Called by init() first: if splitc-run asked for it (SPLITC_SUPERVISE, "PID:PATH":
+/// splitc-run's process id and the report socket in the job's private directory) and `may_fork` (the
 /// backend's layer is not yet initialised: a program that called MPI_Init
 /// itself goes unsupervised, and mpirun reports its death), fork; the parent
 /// supervises the child and never returns, the child returns and goes on.

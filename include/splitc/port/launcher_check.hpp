@@ -10,10 +10,7 @@
 
 namespace splitc::port {
 
-/// The variable a splitc launcher sets to its backend's name.
-inline constexpr const char* launched_by_variable = "SPLITC_LAUNCHED_BY";
-
-/// Called by a launcher before it starts the job's processes.
+/// Called by a launcher before it starts the job's processes (sets SPLITC_LAUNCHED_BY).
 void announce_launcher(const char* backend);
 
 /// Called by init() first: ends the process with a message naming both

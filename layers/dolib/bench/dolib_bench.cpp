@@ -7,6 +7,7 @@
 // first gather, which fills the cache, is not timed).
 #include <dolib.h>
 
+#include <splitc/port/env.hpp>
 #include <splitc/splitc.hpp>
 
 #include <CLI/CLI.hpp>
@@ -81,7 +82,7 @@ int main(int argc, char** argv) {
       if (op != 0) do_gsync();
       const double mine = now() - t0;
       const double t = slowest(mine);
-      if (std::getenv("DOLIB_BENCH_STATS") != nullptr) {
+      if (splitc::port::env::dolib_bench_stats.get()) {
         long long st[5];
         do_getstats(st);
         std::fprintf(stderr, "processor %d: %.6f s, messages %lld items %lld hits %lld misses %lld evictions %lld\n", me, mine, st[0], st[1], st[2], st[3], st[4]);

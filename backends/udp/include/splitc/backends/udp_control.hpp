@@ -11,11 +11,9 @@
 #pragma once
 
 #include <splitc/backends/udp_wire.hpp>
-#include <splitc/port/env.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,14 +41,7 @@ bool write_control(int fd, const wire_keys& keys, std::uint64_t job, control_typ
 bool read_control(int fd, const wire_keys& keys, std::uint64_t job, control_frame& frame,
                   std::vector<unsigned char>& payload);
 
-// ---- environment ------------------------------------------------------------------
-
-// Sizes (k/M/G suffixes) and non-negative numbers (fractions allowed): the
-// porting kit's parsers, with its one error format.
-using port::env_number;
-using port::env_size;
-/// The value, or nullopt when unset or empty.
-std::optional<std::string> env_string(const char* name);
+// ---- hex ---------------------------------------------------------------------------
 
 std::string to_hex(const unsigned char* data, std::size_t len);
 /// False unless `hex` is exactly 2*len hex digits.
