@@ -3,6 +3,7 @@
 #include <splitc/errors.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/external_launch.hpp>
+#include <splitc/port/supervisor.hpp>
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -136,11 +137,10 @@ void supervise_rank_if_asked(bool may_fork) {
   clean_up_if_orphaned(launcher, dir);
   if (passed != 0) die_like(passed);  // the launcher ends the job: end as it asked
   if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    say(fmt::format("splitc-run: processor {} (pid {}) was killed by signal {} ({}); ending the job\n",
-                    rank, child, sig, strsignal(sig)));
-    report(path, rank, 128 + sig);
-    _exit(128 + sig);
+    say(fmt::format("splitc-run: processor {} (pid {}) {}; ending the job\n", rank, child,
+                    describe_exit(status)));
+    report(path, rank, job_exit_code(status));
+    _exit(job_exit_code(status));
   }
   const int code = WEXITSTATUS(status);
   char byte = 0;

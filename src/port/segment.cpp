@@ -60,4 +60,20 @@ void* reserve_segment(std::string_view backend, const segment_geometry& g, std::
   return p;
 }
 
+void* map_shared(std::string_view backend, const char* what, void* at, std::size_t len, int fd,
+                 std::size_t offset) {
+  const int flags = MAP_SHARED | (at != nullptr ? MAP_FIXED : 0);
+  void* p = mmap(at, len, PROT_READ | PROT_WRITE, flags, fd, static_cast<off_t>(offset));
+  if (p == MAP_FAILED)
+    fatal_error(fmt::format("{}: cannot map {} ({} bytes at {}): {}", backend, what, len, at,
+                            std::strerror(errno)));
+  if (at != nullptr && p != at)
+    fatal_error(fmt::format("{}: {} landed at {} instead of {}", backend, what, p, at));
+  return p;
+}
+
+void release_segment(const segment_geometry& g, std::size_t copies) noexcept {
+  if (g.base != 0) munmap(reinterpret_cast<void*>(g.base), g.size * copies);
+}
+
 }  // namespace splitc::port

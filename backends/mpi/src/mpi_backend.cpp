@@ -352,7 +352,7 @@ mpi_backend::~mpi_backend() {
   if (m_) for (unsigned char* b : m_->buffers) std::free(b);
   for (auto& pool : stage_pool_)
     for (void* p : pool) std::free(p);
-  if (segment_base_ != 0) munmap(reinterpret_cast<void*>(segment_base_), segment_size_);
+  port::release_segment({segment_base_, segment_size_}, 1);
 }
 
 // ---- receiving ------------------------------------------------------------------

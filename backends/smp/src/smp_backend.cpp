@@ -15,21 +15,6 @@
 #include <string>
 
 namespace splitc::backends::smp {
-namespace {
-
-void* map_or_die(void* at, std::size_t len, int prot, int flags, int fd, std::size_t offset,
-                 const char* what) {
-  void* p = mmap(at, len, prot, flags, fd, static_cast<off_t>(offset));
-  if (p == MAP_FAILED) {
-    detail::fail("smp: cannot map {} ({} bytes at {}): {}", what, len, at, std::strerror(errno));
-  }
-  if (at != nullptr && p != at) {
-    detail::fail("smp: {} landed at {} instead of {}", what, p, at);
-  }
-  return p;
-}
-
-}  // namespace
 
 smp_backend::smp_backend(start_arguments) {
   const long fd = port::env::smp_fd.get(-1);
@@ -59,18 +44,16 @@ smp_backend::smp_backend(start_arguments) {
   segment_size_ = header.segment_size;
   segment_base_ = header.segment_base;
 
-  control_ = static_cast<unsigned char*>(map_or_die(nullptr, layout_.control_bytes(),
-                                                    PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0,
-                                                    "the control area"));
+  control_ = static_cast<unsigned char*>(
+      port::map_shared("smp", "the control area", nullptr, layout_.control_bytes(), fd_, 0));
 
   // Reserve the symmetric range, then map our segment and everyone's.
   void* base = port::reserve_segment("smp", {segment_base_, segment_size_},
                                      static_cast<std::size_t>(procs_) + 1, false);
-  map_or_die(base, segment_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
-             layout_.segment_offset(myproc_), "this processor's segment");
-  map_or_die(static_cast<char*>(base) + segment_size_, segment_size_ * procs_,
-             PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_, layout_.segment_offset(0),
-             "the peers' segments");
+  port::map_shared("smp", "this processor's segment", base, segment_size_, fd_,
+                   layout_.segment_offset(myproc_));
+  port::map_shared("smp", "the peers' segments", static_cast<char*>(base) + segment_size_,
+                   segment_size_ * procs_, fd_, layout_.segment_offset(0));
 
   const std::uint64_t ncells = layout_.ring_bytes / cell_bytes;
   auto ring = [&](int network, int from, int to) {
@@ -85,10 +68,7 @@ smp_backend::smp_backend(start_arguments) {
 }
 
 smp_backend::~smp_backend() {
-  if (segment_base_ != 0) {
-    munmap(reinterpret_cast<void*>(segment_base_),
-           segment_size_ * (static_cast<std::size_t>(procs_) + 1));
-  }
+  port::release_segment({segment_base_, segment_size_}, static_cast<std::size_t>(procs_) + 1);
   if (control_ != nullptr) munmap(control_, layout_.control_bytes());
   if (fd_ >= 0) close(fd_);
 }

@@ -259,7 +259,7 @@ udp_backend::~udp_backend() {
   if (control_ >= 0) close(control_);
   if (fd_ >= 0) close(fd_);
   std::free(recv_buffers_);
-  if (segment_base_ != 0) munmap(reinterpret_cast<void*>(segment_base_), segment_size_);
+  port::release_segment({segment_base_, segment_size_}, 1);
 }
 
 // ---- the datagram path -----------------------------------------------------------

@@ -32,4 +32,13 @@ segment_geometry segment_from_environment();
 void* reserve_segment(std::string_view backend, const segment_geometry& g, std::size_t copies,
                       bool accessible);
 
+/// Map `len` bytes of the shared file `fd` from `offset`, readable and
+/// writable: exactly at `at` (over a reservation), or anywhere when `at` is
+/// nullptr. Ends the job naming `backend` and `what` when it cannot.
+void* map_shared(std::string_view backend, const char* what, void* at, std::size_t len, int fd,
+                 std::size_t offset);
+
+/// Give back what reserve_segment (and mappings over it) took.
+void release_segment(const segment_geometry& g, std::size_t copies) noexcept;
+
 }  // namespace splitc::port
