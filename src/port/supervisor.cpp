@@ -207,8 +207,10 @@ std::vector<std::string> read_hosts_file(const std::string& path) {
   return hosts;
 }
 
-int supervise_job(const job_spec& spec, char** argv, const job_hooks& hooks) {
-  if (spec.procs < 1) detail::fail("splitc-run: the job needs at least one process");
+int supervise_job(const job_spec& asked, char** argv, const job_hooks& hooks) {
+  if (asked.procs < 1) detail::fail("splitc-run: the job needs at least one process");
+  job_spec spec = asked;
+  spec.keep_aslr = spec.keep_aslr || env::keep_aslr.get();
   const bool by_template = !spec.spawn_template.empty();
   const bool forwarding = by_template || spec.forward_output || spec.label_output;
 

@@ -95,7 +95,7 @@ int launch_job(const launch_options& options, char** argv) {
 
   // Every process of the job is a member already: no nested launch.
   setenv(port::env::job.name, "mpi", 1);
-  if (!options.keep_aslr) {
+  if (!options.keep_aslr && !port::env::keep_aslr.get()) {
     // Same executable, same layout: static data at the same address on
     // every processor (inherited through mpirun by every process).
     port::disable_randomisation();

@@ -24,7 +24,7 @@ namespace splitc::port {
 /// How the processes start.
 struct job_spec {
   int procs = 1;
-  bool keep_aslr = false;  ///< leave address-space randomisation on
+  bool keep_aslr = false;  ///< leave address-space randomisation on (or SPLITC_KEEP_ASLR)
   /// Variables every process gets (besides SPLITC_JOB, SPLITC_MYPROC, SPLITC_PROCS).
   std::vector<std::pair<std::string, std::string>> environment;
   /// Descriptors every process inherits (when started here, not by a template).
