@@ -13,7 +13,8 @@
 #                      [TEST_PROCS <p>...]              # process counts of the generic tests
 #                      [SINGLE_PROCESS])                # runs jobs of one process only
 #
-# It makes the static library splitc-<name> (alias splitc::<name>): the core
+# It makes the static library splitc-<name> (alias splitc::<name>; the
+# launcher, bench and tests link splitc-<name> itself): the core
 # (SPLITC_CORE_SOURCES) compiled against CLASS, plus SOURCES. The selection is
 # a header generated for this backend, <splitc/backend_selection.hpp> in a
 # directory of its own on the library's PUBLIC include path, which
@@ -77,7 +78,15 @@ function(splitc_add_backend)
                  "${selection_dir}/splitc/backend_selection.hpp" @ONLY)
 
   add_library(splitc-${name} STATIC ${SPLITC_CORE_SOURCES} ${B_SOURCES})
-  add_library(splitc::${name} ALIAS splitc-${name})
+  if(TARGET splitc::${name})
+    # Outside the tree, an installed backend of the same name (a copy of the
+    # template keeps its name): splitc::NAME stays the installed library;
+    # everything made here links splitc-NAME, the one built here.
+    message(STATUS "splitc: backend '${name}' built here; splitc::${name} still names the "
+      "installed one, splitc-${name} this one")
+  else()
+    add_library(splitc::${name} ALIAS splitc-${name})
+  endif()
   target_compile_definitions(splitc-${name} PUBLIC SPLITC_BACKEND_${upper}=1 ${B_DEFINITIONS})
   target_include_directories(splitc-${name} PUBLIC
     $<BUILD_INTERFACE:${selection_dir}>
@@ -106,7 +115,12 @@ function(splitc_add_backend)
   if(SPLITC_INSTALLED_PACKAGE)
     # After the rest of the calling CMakeLists.txt, which may still link or
     # define things on splitc-<name>.
-    cmake_language(DEFER CALL _splitc_backend_outside ${name})
+    # (A deferred call's arguments are read when it runs: pass the name now.)
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _splitc_backend_outside [[${name}]])")
+    if(SPLITC_BUILD_TESTS)
+      # At directory scope: enable_testing() inside a function has no effect.
+      cmake_language(DEFER CALL enable_testing)
+    endif()
   endif()
 endfunction()
 
@@ -125,7 +139,7 @@ endfunction()
 function(splitc_add_launcher name)
   find_package(CLI11 CONFIG REQUIRED)
   add_executable(splitc-run-${name} "${SPLITC_LAUNCHER_SOURCE}")
-  target_link_libraries(splitc-run-${name} PRIVATE splitc::${name} CLI11::CLI11)
+  target_link_libraries(splitc-run-${name} PRIVATE splitc-${name} CLI11::CLI11)
   target_compile_definitions(splitc-run-${name} PRIVATE SPLITC_DEFAULT_LAUNCHER=0)
 endfunction()
 
@@ -148,7 +162,6 @@ function(_splitc_backend_outside name)
     splitc_add_bench(${name})
   endif()
   if(SPLITC_BUILD_TESTS)
-    enable_testing()
     splitc_add_backend_tests(${name})
   endif()
 

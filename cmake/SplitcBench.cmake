@@ -30,7 +30,7 @@ function(splitc_add_bench name)
   endif()
   list(TRANSFORM SPLITC_BENCH_SOURCES PREPEND "${SPLITC_BENCH_SOURCE_DIR}/" OUTPUT_VARIABLE sources)
   add_executable(${A_TARGET} ${sources})
-  target_link_libraries(${A_TARGET} PRIVATE splitc::${name} CLI11::CLI11
+  target_link_libraries(${A_TARGET} PRIVATE splitc-${name} CLI11::CLI11
                                            nlohmann_json::nlohmann_json)
   target_include_directories(${A_TARGET} PRIVATE "${SPLITC_BENCH_SOURCE_DIR}")
   # Timings only mean something optimised, whatever the tree's build type.

@@ -53,7 +53,7 @@ function(splitc_add_test_program target source backend)
   add_executable(${exe} ${source})
   target_compile_options(${exe} PRIVATE -Wall -Wextra)
   target_include_directories(${exe} PRIVATE "${SPLITC_TESTS_DIR}/programs")
-  target_link_libraries(${exe} PRIVATE splitc::${backend})
+  target_link_libraries(${exe} PRIVATE splitc-${backend})
 endfunction()
 
 # splitc_test_backends(OUT [b...]): the backends a test runs on: the given ones (all the test

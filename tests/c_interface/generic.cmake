@@ -10,7 +10,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   set_target_properties(c_api_test_${backend} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
                                                          C_EXTENSIONS OFF LINKER_LANGUAGE CXX)
   target_compile_options(c_api_test_${backend} PRIVATE -Wall -Wextra -pedantic -Werror)
-  target_link_libraries(c_api_test_${backend} PRIVATE splitc::main splitc::${backend})
+  target_link_libraries(c_api_test_${backend} PRIVATE splitc::main splitc-${backend})
   splitc_test_launcher(${backend} run)
   foreach(procs IN LISTS SPLITC_TEST_PROCS_${backend})
     add_test(NAME ${backend}.c_api.p${procs}
@@ -38,7 +38,7 @@ set(_xf_cases
 foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   add_executable(xf_c_counts_${backend} ${CMAKE_CURRENT_LIST_DIR}/xf_c_counts.c)
   target_compile_options(xf_c_counts_${backend} PRIVATE -Wall -Wextra -pedantic -Werror)
-  target_link_libraries(xf_c_counts_${backend} PRIVATE splitc::main splitc::${backend})
+  target_link_libraries(xf_c_counts_${backend} PRIVATE splitc::main splitc-${backend})
   splitc_test_launcher(${backend} run)
   set(index 0)
   foreach(entry IN LISTS _xf_cases)

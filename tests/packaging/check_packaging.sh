@@ -28,10 +28,10 @@
 #       against PREFIX, build it (library, launcher, splitc-bench, tests), run
 #       its ctest, install it into WORK/prefix, check the installed files,
 #       build C_PROGRAM with `cc $(pkg-config --cflags --libs splitc-main
-#       splitc-NAME)` from both prefixes, and run it with PREFIX/bin/splitc-run
-#       --backend NAME -n 2 (its launcher found on PATH): it must fail with
-#       "no path to peer". An unknown --backend must be refused, naming NAME
-#       among the known backends.
+#       splitc-NAME)` from both prefixes, and run it with the installed
+#       splitc-run-NAME -n 2: it must fail with "no path to peer". Then
+#       PREFIX/bin/splitc-run --backend must find a launcher on PATH, and
+#       refuse an unknown name, listing the known backends.
 #   check_packaging.sh netns     PREFIX LIBDIR SRC WORK PROGRAM [LOSS%]
 #       build SRC/PROGRAM.c for udp the same way and run it with 4 processes
 #       inside a new network namespace whose loopback drops LOSS % (default
@@ -249,9 +249,9 @@ cmd_outoftree() {
   [[ $calls -eq 1 ]] || die "$backend_src/CMakeLists.txt has $calls splitc_add_backend calls, not one"
 
   # The copy lives outside the splitc tree (and outside its build tree).
-  local tmp
-  tmp=$(mktemp -d "${TMPDIR:-/tmp}/splitc-outoftree.XXXXXX")
-  trap 'rm -rf -- "$tmp"' EXIT
+  outoftree_tmp=$(mktemp -d "${TMPDIR:-/tmp}/splitc-outoftree.XXXXXX")
+  trap 'rm -rf -- "$outoftree_tmp"' EXIT
+  local tmp=$outoftree_tmp
   local src=$tmp/$name build=$tmp/build own=$work/prefix
   cp -r -- "$backend_src" "$src"
   rm -rf -- "$work"
@@ -286,27 +286,41 @@ cmd_outoftree() {
     die "splitc-$name.pc names the temporary build directory"
   fi
 
-  # A C program from the installed .pc files of both prefixes, started by the
-  # installed splitc-run, which finds splitc-run-NAME on PATH.
+  # A C program from the installed .pc files of both prefixes (this backend's
+  # first), started by its installed launcher at P = 2.
   export PKG_CONFIG_PATH="$own/$libdir/pkgconfig:$prefix/$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
   local exe=$work/$(basename "$program" .c) flags
   flags=$("$PKG_CONFIG" --cflags --libs splitc-main "splitc-$name") \
     || die "pkg-config splitc-main splitc-$name failed"
+  [[ " $flags " == *" -L$own/$libdir "* ]] || die "splitc-$name.pc does not name $own/$libdir: $flags"
   # shellcheck disable=SC2086  # the flags are meant to be split
   run "${CC:-cc}" -std=c11 -O2 "$program" $flags -o "$exe"
   local log=$work/run.log rc=0
-  PATH="$own/bin:$PATH" run "$prefix/bin/splitc-run" --backend "$name" -n 2 "$exe" >"$log" 2>&1 || rc=$?
+  run "$own/bin/splitc-run-$name" -n 2 "$exe" >"$log" 2>&1 || rc=$?
   cat "$log"
   [[ $rc -ne 0 ]] || die "a job of 2 on $name exited with status 0"
   grep -q "no path to peer" "$log" || die "a job of 2 on $name did not fail with 'no path to peer'"
 
+  # splitc-run --backend finds a launcher on PATH when none is beside it (a
+  # backend installed in another prefix), and lists it among the known ones;
+  # an unknown name is refused with that list. (The copy keeps the name
+  # "template", whose installed launcher is beside splitc-run: the one on PATH
+  # is a link named for a backend this installation lacks.)
+  mkdir -p "$work/path"
+  ln -sf "$own/bin/splitc-run-$name" "$work/path/splitc-run-elsewhere"
   rc=0
-  PATH="$own/bin:$PATH" run "$prefix/bin/splitc-run" --backend no_such_backend -n 2 "$exe" \
+  PATH="$work/path:$PATH" run "$prefix/bin/splitc-run" --backend elsewhere -n 2 "$exe" \
+    >"$log" 2>&1 || rc=$?
+  cat "$log"
+  grep -q "this launcher is for backend '$name', not 'elsewhere'" "$log" \
+    || die "splitc-run --backend elsewhere did not start the launcher found on PATH"
+  rc=0
+  PATH="$work/path:$PATH" run "$prefix/bin/splitc-run" --backend no_such_backend -n 2 "$exe" \
     >"$log" 2>&1 || rc=$?
   cat "$log"
   [[ $rc -eq 2 ]] || die "an unknown backend gave status $rc, not 2"
-  grep -q "unknown backend 'no_such_backend'.*known backends: .*\b$name\b" "$log" \
-    || die "the unknown-backend message does not name $name among the known backends"
+  grep -q "unknown backend 'no_such_backend'.*known backends: .*elsewhere" "$log" \
+    || die "the unknown-backend message does not list the launcher found on PATH"
   echo "PASS out-of-tree $name: built against $prefix, fails with 'no path to peer' at P = 2"
 }
 
