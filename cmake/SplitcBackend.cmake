@@ -165,7 +165,6 @@ function(_splitc_backend_outside name)
     splitc_add_backend_tests(${name})
   endif()
 
-  get_target_property(source_dir splitc-${name} SOURCE_DIR)
   install(TARGETS splitc-${name} splitc-run-${name}
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
     RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")

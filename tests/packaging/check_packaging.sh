@@ -103,18 +103,27 @@ cmd_install() {
   echo "installed into $prefix"
 }
 
+# configure_against PREFIX LIBDIR SRC BUILD CONFIG GENERATOR [CMAKE ARGS...]:
+# configure the project SRC in BUILD against the splitc installed in PREFIX,
+# and check that find_package(splitc) found that one.
+configure_against() {
+  local prefix=$1 libdir=$2 src=$3 build=$4 config=$5 generator=$6
+  shift 6
+  local args=(-S "$src" -B "$build" -DCMAKE_PREFIX_PATH="$prefix"
+              -DCMAKE_BUILD_TYPE="$config" -DCMAKE_CXX_COMPILER="${CXX:-c++}" "$@")
+  [[ -n $generator ]] && args+=(-G "$generator")
+  run "$CMAKE" "${args[@]}"
+  local found
+  found=$(sed -n 's/^splitc_DIR:PATH=//p' "$build/CMakeCache.txt")
+  [[ $found -ef $prefix/$libdir/cmake/splitc ]] \
+    || die "find_package(splitc) used '$found', not the package in $prefix"
+}
+
 cmd_cmake() {
   [[ $# -ge 4 ]] || die "usage: cmake PREFIX LIBDIR SRC WORK [CONFIG] [GENERATOR]"
   local prefix=$1 libdir=$2 src=$3 work=$4 config=${5:-Release} generator=${6:-}
   rm -rf -- "$work"
-  local args=(-S "$src" -B "$work" -DCMAKE_PREFIX_PATH="$prefix"
-              -DCMAKE_BUILD_TYPE="$config" -DCMAKE_CXX_COMPILER="${CXX:-c++}")
-  [[ -n $generator ]] && args+=(-G "$generator")
-  run "$CMAKE" "${args[@]}"
-  local found
-  found=$(sed -n 's/^splitc_DIR:PATH=//p' "$work/CMakeCache.txt")
-  [[ $found -ef $prefix/$libdir/cmake/splitc ]] \
-    || die "find_package(splitc) used '$found', not the package in $prefix"
+  configure_against "$prefix" "$libdir" "$src" "$work" "$config" "$generator"
   run "$CMAKE" --build "$work" --config "$config"
   local exe=$work/consumer
   [[ -x $exe ]] || exe=$work/$config/consumer
@@ -257,15 +266,8 @@ cmd_outoftree() {
   rm -rf -- "$work"
   mkdir -p "$work"
 
-  local args=(-S "$src" -B "$build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE="$config"
-              -DCMAKE_INSTALL_PREFIX="$own" -DCMAKE_CXX_COMPILER="${CXX:-c++}"
-              -DCMAKE_C_COMPILER="${CC:-cc}")
-  [[ -n $generator ]] && args+=(-G "$generator")
-  run "$CMAKE" "${args[@]}"
-  local found
-  found=$(sed -n 's/^splitc_DIR:PATH=//p' "$build/CMakeCache.txt")
-  [[ $found -ef $prefix/$libdir/cmake/splitc ]] \
-    || die "find_package(splitc) used '$found', not the package in $prefix"
+  configure_against "$prefix" "$libdir" "$src" "$build" "$config" "$generator" \
+    -DCMAKE_INSTALL_PREFIX="$own" -DCMAKE_C_COMPILER="${CC:-cc}"
   run "$CMAKE" --build "$build" --config "$config" -j 2
   local f
   for f in "libsplitc-$name.a" "splitc-run-$name" "splitc-bench-$name"; do
