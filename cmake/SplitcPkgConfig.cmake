@@ -126,11 +126,15 @@ function(splitc_install_pc pc_in)
   else()
     set(dest "\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig")
   endif()
+  # The file is staged in a directory named for the prefix, so that two
+  # installs of this build into different prefixes at once (the packaging
+  # tests) do not write the same file.
   install(CODE "
     file(READ \"${pc_in}\" _splitc_pc)
     string(REPLACE \"@SPLITC_PC_PREFIX@\" \"\${CMAKE_INSTALL_PREFIX}\" _splitc_pc \"\${_splitc_pc}\")
-    file(WRITE \"${dir}/install/${pc}\" \"\${_splitc_pc}\")
-    file(INSTALL DESTINATION \"${dest}\" TYPE FILE FILES \"${dir}/install/${pc}\")"
+    string(MD5 _splitc_stage \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
+    file(WRITE \"${dir}/install-\${_splitc_stage}/${pc}\" \"\${_splitc_pc}\")
+    file(INSTALL DESTINATION \"${dest}\" TYPE FILE FILES \"${dir}/install-\${_splitc_stage}/${pc}\")"
     COMPONENT splitc_development)
 endfunction()
 
