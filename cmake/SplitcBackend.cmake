@@ -1,26 +1,196 @@
-# splitc_add_backend(NAME SOURCES...): one library per backend, splitc-NAME
-# (alias splitc::NAME), holding the runtime plus the backend's own sources.
-# Consumers get SPLITC_BACKEND_<NAME> so the inlined core selects it.
-function(splitc_add_backend name)
+# splitc_add_backend: the one CMake call that makes a backend, in this tree
+# (backends/<name>/CMakeLists.txt, found by the top-level CMakeLists.txt) and
+# outside it (after find_package(splitc), which brings this file and the
+# core's installed sources):
+#
+#   splitc_add_backend(NAME <name>
+#                      HEADER <splitc/backends/x.hpp>   # declares CLASS
+#                      CLASS <ns::x_backend>            # satisfies splitc::backend
+#                      SOURCES <file>...                # the backend's own sources
+#                      [LIBRARIES <item>...]            # linked PUBLIC (vendor libraries)
+#                      [INCLUDE_DIRECTORIES <dir>...]   # SYSTEM PUBLIC (vendor headers)
+#                      [DEFINITIONS <d>...]             # PUBLIC compile definitions
+#                      [TEST_PROCS <p>...]              # process counts of the generic tests
+#                      [SINGLE_PROCESS])                # runs jobs of one process only
+#
+# It makes the static library splitc-<name> (alias splitc::<name>; the
+# launcher, bench and tests link splitc-<name> itself): the core
+# (SPLITC_CORE_SOURCES) compiled against CLASS, plus SOURCES. The selection is
+# a header generated for this backend, <splitc/backend_selection.hpp> in a
+# directory of its own on the library's PUBLIC include path, which
+# <splitc/backend.hpp> includes: it includes HEADER and names CLASS
+# splitc::active_backend. Everything that links splitc::<name> also gets
+# SPLITC_BACKEND_<NAME>=1 (for programs that care which backend they have)
+# and <dir of this CMakeLists.txt>/include.
+#
+# The rest comes from the registration (global property SPLITC_BACKENDS):
+#   in this tree   tools/ builds splitc-run-<name>, bench/ splitc-bench-<name>,
+#                  tests/ the generic suites (cmake/SplitcTests.cmake), and
+#                  cmake/SplitcInstall.cmake installs it with a splitc-<name>.pc;
+#   outside it     the same functions run at the end of the calling directory
+#                  (_splitc_backend_outside below), and `cmake --install`
+#                  installs the library, its headers, splitc-<name>.pc,
+#                  splitc-run-<name> and splitc-bench-<name>.
+#
+# SINGLE_PROCESS (the template, until it carries messages): the generic suites
+# (tests/*/generic.cmake) are replaced by tests/*/single_process.cmake (a job
+# of one passes, a job of two fails with "no path to peer"), and the bench has
+# no smoke run.
+include_guard(GLOBAL)
+include(GNUInstallDirs)
+
+set(_SPLITC_BACKEND_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+function(splitc_add_backend)
+  cmake_parse_arguments(B "SINGLE_PROCESS" "NAME;HEADER;CLASS"
+                        "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES;DEFINITIONS;TEST_PROCS" ${ARGN})
+  foreach(required NAME HEADER CLASS SOURCES)
+    if(NOT B_${required})
+      message(FATAL_ERROR "splitc_add_backend: ${required} is missing "
+        "(splitc_add_backend(NAME n HEADER splitc/backends/n.hpp CLASS ns::cls SOURCES ...))")
+    endif()
+  endforeach()
+  if(B_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "splitc_add_backend(${B_NAME}): unknown arguments ${B_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT B_NAME MATCHES "^[a-z][a-z0-9_]*$")
+    message(FATAL_ERROR "splitc_add_backend: NAME '${B_NAME}' must be lower case letters, "
+      "digits and '_' (it names the library, the launcher and the tests)")
+  endif()
+  get_property(known GLOBAL PROPERTY SPLITC_BACKENDS)
+  if(B_NAME IN_LIST known)
+    message(FATAL_ERROR "splitc_add_backend: a backend named '${B_NAME}' exists already")
+  endif()
+  if(NOT SPLITC_CORE_SOURCES)
+    message(FATAL_ERROR "splitc_add_backend(${B_NAME}): SPLITC_CORE_SOURCES is empty "
+      "(call it after find_package(splitc), or from this tree's backends/)")
+  endif()
+  set(name ${B_NAME})
   string(TOUPPER "${name}" upper)
-  add_library(splitc-${name} STATIC ${SPLITC_CORE_SOURCES} ${ARGN})
-  add_library(splitc::${name} ALIAS splitc-${name})
-  target_compile_definitions(splitc-${name} PUBLIC SPLITC_BACKEND_${upper}=1)
+  string(REGEX REPLACE "^<(.*)>$" "\\1" header "${B_HEADER}")
+
+  # The selection header, in a directory that holds nothing else.
+  set(selection_dir "${CMAKE_BINARY_DIR}/splitc-selection/${name}")
+  set(SPLITC_SELECTION_NAME "${name}")
+  set(SPLITC_SELECTION_HEADER "${header}")
+  set(SPLITC_SELECTION_CLASS "${B_CLASS}")
+  configure_file("${_SPLITC_BACKEND_MODULE_DIR}/splitc-backend-selection.hpp.in"
+                 "${selection_dir}/splitc/backend_selection.hpp" @ONLY)
+
+  add_library(splitc-${name} STATIC ${SPLITC_CORE_SOURCES} ${B_SOURCES})
+  if(TARGET splitc::${name})
+    # Outside the tree, an installed backend of the same name (a copy of the
+    # template keeps its name): splitc::NAME stays the installed library;
+    # everything made here links splitc-NAME, the one built here.
+    message(STATUS "splitc: backend '${name}' built here; splitc::${name} still names the "
+      "installed one, splitc-${name} this one")
+  else()
+    add_library(splitc::${name} ALIAS splitc-${name})
+  endif()
+  target_compile_definitions(splitc-${name} PUBLIC SPLITC_BACKEND_${upper}=1 ${B_DEFINITIONS})
   target_include_directories(splitc-${name} PUBLIC
+    $<BUILD_INTERFACE:${selection_dir}>
     $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/splitc-${name}>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  target_link_libraries(splitc-${name} PUBLIC splitc::headers)
+  if(B_INCLUDE_DIRECTORIES)
+    target_include_directories(splitc-${name} SYSTEM PUBLIC ${B_INCLUDE_DIRECTORIES})
+  endif()
+  target_link_libraries(splitc-${name} PUBLIC splitc::headers ${B_LIBRARIES})
   target_compile_options(splitc-${name} PRIVATE -Wall -Wextra)
-  set_target_properties(splitc-${name} PROPERTIES EXPORT_NAME ${name} OUTPUT_NAME splitc-${name})
+  if(NOT B_TEST_PROCS)
+    set(B_TEST_PROCS 1 2 3 4)
+  endif()
+  set_target_properties(splitc-${name} PROPERTIES
+    EXPORT_NAME ${name}
+    OUTPUT_NAME splitc-${name}
+    SPLITC_SELECTION_DIR "${selection_dir}"
+    SPLITC_TEST_PROCS "${B_TEST_PROCS}"
+    SPLITC_SINGLE_PROCESS ${B_SINGLE_PROCESS})
   set_property(GLOBAL APPEND PROPERTY SPLITC_BACKENDS ${name})
+  if(NOT B_SINGLE_PROCESS)
+    set_property(GLOBAL APPEND PROPERTY SPLITC_MULTIPROCESS_BACKENDS ${name})
+  endif()
+
+  if(SPLITC_INSTALLED_PACKAGE)
+    # After the rest of the calling CMakeLists.txt, which may still link or
+    # define things on splitc-<name>.
+    # (A deferred call's arguments are read when it runs: pass the name now.)
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _splitc_backend_outside [[${name}]])")
+    if(SPLITC_BUILD_TESTS)
+      # At directory scope: enable_testing() inside a function has no effect.
+      cmake_language(DEFER CALL enable_testing)
+    endif()
+  endif()
+endfunction()
+
+# splitc_backend_is_single_process(NAME OUT): whether NAME was declared SINGLE_PROCESS.
+function(splitc_backend_is_single_process name out)
+  get_target_property(single splitc-${name} SPLITC_SINGLE_PROCESS)
+  if(single)
+    set(${out} TRUE PARENT_SCOPE)
+  else()
+    set(${out} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
+# splitc_add_launcher(NAME): splitc-run-NAME, the launcher of NAME's jobs (what
+# `splitc-run --backend NAME` runs: it looks beside itself, then on PATH).
+function(splitc_add_launcher name)
+  find_package(CLI11 CONFIG REQUIRED)
+  add_executable(splitc-run-${name} "${SPLITC_LAUNCHER_SOURCE}")
+  target_link_libraries(splitc-run-${name} PRIVATE splitc-${name} CLI11::CLI11)
+  target_compile_definitions(splitc-run-${name} PRIVATE SPLITC_DEFAULT_LAUNCHER=0)
 endfunction()
 
 # splitc_test_launcher(BACKEND OUT): the launcher of BACKEND's jobs, for tests and examples
-# (splitc-run itself for the default backend, splitc-run-BACKEND for the others).
+# (in this tree splitc-run itself for the default backend, else splitc-run-BACKEND).
 function(splitc_test_launcher backend out)
-  if(backend STREQUAL SPLITC_DEFAULT_BACKEND)
+  if(NOT SPLITC_INSTALLED_PACKAGE AND backend STREQUAL SPLITC_DEFAULT_BACKEND)
     set(${out} $<TARGET_FILE:splitc-run> PARENT_SCOPE)
   else()
     set(${out} $<TARGET_FILE:splitc-run-${backend}> PARENT_SCOPE)
   endif()
 endfunction()
+
+# Outside this tree, at the end of the directory that called splitc_add_backend:
+# the launcher, the porting suite, the tests and the installation, made by the
+# same functions this tree uses.
+function(_splitc_backend_outside name)
+  splitc_add_launcher(${name})
+  if(SPLITC_BUILD_BENCH)
+    splitc_add_bench(${name})
+  endif()
+  if(SPLITC_BUILD_TESTS)
+    splitc_add_backend_tests(${name})
+  endif()
+
+  install(TARGETS splitc-${name} splitc-run-${name}
+    ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+    RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+  if(TARGET splitc-bench-${name})
+    install(TARGETS splitc-bench-${name} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+  endif()
+  splitc_install_backend_headers(${name})
+  splitc_backend_pkg_config(${name})
+endfunction()
+
+# splitc_install_backend_headers(NAME): the backend's include/ and its
+# selection header (include/splitc-NAME/splitc/backend_selection.hpp).
+function(splitc_install_backend_headers name)
+  get_target_property(source_dir splitc-${name} SOURCE_DIR)
+  get_target_property(selection_dir splitc-${name} SPLITC_SELECTION_DIR)
+  if(IS_DIRECTORY "${source_dir}/include")
+    install(DIRECTORY "${source_dir}/include/"
+      DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+      COMPONENT splitc_development
+      PATTERN "CMakeLists.txt" EXCLUDE PATTERN "*~" EXCLUDE PATTERN ".*" EXCLUDE)
+  endif()
+  install(DIRECTORY "${selection_dir}/"
+    DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/splitc-${name}"
+    COMPONENT splitc_development)
+endfunction()
+
+include("${_SPLITC_BACKEND_MODULE_DIR}/SplitcPkgConfig.cmake")
+include("${_SPLITC_BACKEND_MODULE_DIR}/SplitcBench.cmake")
+include("${_SPLITC_BACKEND_MODULE_DIR}/SplitcTests.cmake")

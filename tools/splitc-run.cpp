@@ -7,26 +7,88 @@
 
 #include <CLI/CLI.hpp>
 
+#include <dirent.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
 
-/// The default launcher hands other backends to splitc-run-<backend> beside it.
-[[noreturn]] void hand_over(const std::string& backend, char** argv) {
+/// This launcher's own directory (with a trailing '/').
+std::string own_directory() {
   std::string self(4096, '\0');
   const ssize_t n = readlink("/proc/self/exe", self.data(), self.size() - 1);
   self.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-  const std::string dir = self.substr(0, self.rfind('/') + 1);
-  const std::string other = dir + "splitc-run-" + backend;
-  execv(other.c_str(), argv);
-  std::fprintf(stderr, "splitc-run: backend '%s' is not available here (%s: %s)\n",
-               backend.c_str(), other.c_str(), std::strerror(errno));
+  return self.substr(0, self.rfind('/') + 1);
+}
+
+/// Where launchers are looked for: beside this one, then each directory of PATH.
+std::vector<std::string> launcher_directories() {
+  std::vector<std::string> dirs{own_directory()};
+  const char* path = std::getenv("PATH");
+  std::string rest = path ? path : "";
+  while (!rest.empty()) {
+    const std::size_t colon = rest.find(':');
+    std::string dir = rest.substr(0, colon);
+    if (!dir.empty()) dirs.push_back(dir.back() == '/' ? dir : dir + '/');
+    rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+  }
+  return dirs;
+}
+
+/// The backends that have a launcher (splitc-run-NAME) where launchers are looked for,
+/// sorted, each once.
+std::set<std::string> known_backends() {
+  constexpr std::string_view prefix = "splitc-run-";
+  std::set<std::string> names{splitc::backend_name()};
+  for (const auto& dir : launcher_directories()) {
+    DIR* d = opendir(dir.c_str());
+    if (!d) continue;
+    while (const dirent* e = readdir(d)) {
+      const std::string_view file = e->d_name;
+      if (file.size() > prefix.size() && file.substr(0, prefix.size()) == prefix &&
+          access((dir + e->d_name).c_str(), X_OK) == 0)
+        names.emplace(file.substr(prefix.size()));
+    }
+    closedir(d);
+  }
+  return names;
+}
+
+std::string joined(const std::set<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+/// The default launcher hands other backends to splitc-run-<backend>: the one beside it
+/// (the backends of this installation), else the first on PATH (a backend built outside
+/// the splitc tree and installed elsewhere).
+[[noreturn]] void hand_over(const std::string& backend, char** argv) {
+  const bool plain_name = !backend.empty() && backend.find('/') == std::string::npos;
+  if (plain_name) {
+    for (const auto& dir : launcher_directories()) {
+      const std::string other = dir + "splitc-run-" + backend;
+      if (access(other.c_str(), X_OK) == 0) {
+        execv(other.c_str(), argv);
+        std::fprintf(stderr, "splitc-run: cannot start %s: %s\n", other.c_str(),
+                     std::strerror(errno));
+        std::exit(2);
+      }
+    }
+  }
+  std::fprintf(stderr,
+               "splitc-run: unknown backend '%s': no launcher splitc-run-%s beside %s or on "
+               "PATH; known backends: %s\n",
+               backend.c_str(), backend.c_str(), own_directory().c_str(),
+               joined(known_backends()).c_str());
   std::exit(2);
 }
 
@@ -71,11 +133,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 4096));
   app.add_option("--backend", backend,
                  "backend to run on (default '" + backend +
-                     "'; the program must be linked with the same backend)");
+                     "'; the program must be linked with the same backend; the known "
+                     "backends are listed below)");
   app.add_flag("--keep-aslr", options.keep_aslr,
                "leave address-space randomisation on (static data then differs in address "
                "between processors; spread-heap data does not)");
-  app.footer("Usage: splitc-run -n P [options] [--] program [program arguments...]");
+  app.footer([] {
+    return "Usage: splitc-run -n P [options] [--] program [program arguments...]\n"
+           "Known backends (a launcher splitc-run-NAME beside this one or on PATH): " +
+           joined(known_backends());
+  });
   const int start = command_start(argc, argv);
   try {
     app.parse(start, argv);

@@ -1,31 +1,15 @@
 // Selects the backend the core is compiled against. Linking a splitc::<name>
-// target defines SPLITC_BACKEND_<NAME>; exactly one must be defined.
+// target puts the backend's generated selection header on the include path
+// (splitc_add_backend in cmake/SplitcBackend.cmake writes it): it includes the
+// backend's header and names its class splitc::active_backend.
 #pragma once
 
 #include <splitc/am.hpp>
 
-#if defined(SPLITC_BACKEND_SMP)
-#include <splitc/backends/smp.hpp>
-namespace splitc {
-using active_backend = backends::smp::smp_backend;
-}
-#elif defined(SPLITC_BACKEND_UDP)
-#include <splitc/backends/udp.hpp>
-namespace splitc {
-using active_backend = backends::udp::udp_backend;
-}
-#elif defined(SPLITC_BACKEND_MPI)
-#include <splitc/backends/mpi.hpp>
-namespace splitc {
-using active_backend = backends::mpi::mpi_backend;
-}
-#elif defined(SPLITC_BACKEND_TEMPLATE)
-#include <splitc/backends/template.hpp>
-namespace splitc {
-using active_backend = backends::template_backend::template_backend;
-}
+#if __has_include(<splitc/backend_selection.hpp>)
+#include <splitc/backend_selection.hpp>
 #else
-#error "splitc: no backend selected; link a splitc::<backend> target (e.g. splitc::smp)"
+#error "splitc: no backend selected; link a splitc::<backend> target (e.g. splitc::smp), or use pkg-config's splitc-<backend>"
 #endif
 
 static_assert(splitc::backend<splitc::active_backend>,

@@ -21,6 +21,17 @@
 #       --libs splitc-BACKEND)` (its own main); then, unless link-only, run
 #       each with PREFIX/bin/splitc-run --backend BACKEND -n 4 and require
 #       exit 0 and its "PASS <program>" line.
+#   check_packaging.sh outoftree PREFIX LIBDIR BACKEND_SRC C_PROGRAM WORK [CONFIG] [GENERATOR]
+#       a backend outside the splitc tree: copy BACKEND_SRC (backends/template)
+#       to a fresh temporary directory, configure it with its own
+#       CMakeLists.txt (find_package(splitc) and one splitc_add_backend call)
+#       against PREFIX, build it (library, launcher, splitc-bench, tests), run
+#       its ctest, install it into WORK/prefix, check the installed files,
+#       build C_PROGRAM with `cc $(pkg-config --cflags --libs splitc-main
+#       splitc-NAME)` from both prefixes, and run it with the installed
+#       splitc-run-NAME -n 2: it must fail with "no path to peer". Then
+#       PREFIX/bin/splitc-run --backend must find a launcher on PATH, and
+#       refuse an unknown name, listing the known backends.
 #   check_packaging.sh netns     PREFIX LIBDIR SRC WORK PROGRAM [LOSS%]
 #       build SRC/PROGRAM.c for udp the same way and run it with 4 processes
 #       inside a new network namespace whose loopback drops LOSS % (default
@@ -28,11 +39,12 @@
 #       line), datagrams dropped and retransmissions seen. Exits 77
 #       (skipped) without root, `ip netns` or nft.
 #
-# BACKENDS is a ';'- or ','-separated list. CXX, CC, CMAKE and PKG_CONFIG
-# name the tools (default: c++, cc, cmake, pkg-config).
+# BACKENDS is a ';'- or ','-separated list. CXX, CC, CMAKE, CTEST and
+# PKG_CONFIG name the tools (default: c++, cc, cmake, ctest, pkg-config).
 set -euo pipefail
 
 CMAKE=${CMAKE:-cmake}
+CTEST=${CTEST:-ctest}
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
 
 die() { echo "check_packaging: $*" >&2; exit 1; }
@@ -91,18 +103,27 @@ cmd_install() {
   echo "installed into $prefix"
 }
 
+# configure_against PREFIX LIBDIR SRC BUILD CONFIG GENERATOR [CMAKE ARGS...]:
+# configure the project SRC in BUILD against the splitc installed in PREFIX,
+# and check that find_package(splitc) found that one.
+configure_against() {
+  local prefix=$1 libdir=$2 src=$3 build=$4 config=$5 generator=$6
+  shift 6
+  local args=(-S "$src" -B "$build" -DCMAKE_PREFIX_PATH="$prefix"
+              -DCMAKE_BUILD_TYPE="$config" -DCMAKE_CXX_COMPILER="${CXX:-c++}" "$@")
+  [[ -n $generator ]] && args+=(-G "$generator")
+  run "$CMAKE" "${args[@]}"
+  local found
+  found=$(sed -n 's/^splitc_DIR:PATH=//p' "$build/CMakeCache.txt")
+  [[ $found -ef $prefix/$libdir/cmake/splitc ]] \
+    || die "find_package(splitc) used '$found', not the package in $prefix"
+}
+
 cmd_cmake() {
   [[ $# -ge 4 ]] || die "usage: cmake PREFIX LIBDIR SRC WORK [CONFIG] [GENERATOR]"
   local prefix=$1 libdir=$2 src=$3 work=$4 config=${5:-Release} generator=${6:-}
   rm -rf -- "$work"
-  local args=(-S "$src" -B "$work" -DCMAKE_PREFIX_PATH="$prefix"
-              -DCMAKE_BUILD_TYPE="$config" -DCMAKE_CXX_COMPILER="${CXX:-c++}")
-  [[ -n $generator ]] && args+=(-G "$generator")
-  run "$CMAKE" "${args[@]}"
-  local found
-  found=$(sed -n 's/^splitc_DIR:PATH=//p' "$work/CMakeCache.txt")
-  [[ $found -ef $prefix/$libdir/cmake/splitc ]] \
-    || die "find_package(splitc) used '$found', not the package in $prefix"
+  configure_against "$prefix" "$libdir" "$src" "$work" "$config" "$generator"
   run "$CMAKE" --build "$work" --config "$config"
   local exe=$work/consumer
   [[ -x $exe ]] || exe=$work/$config/consumer
@@ -228,7 +249,84 @@ cmd_netns() {
   echo "PASS netns $program"
 }
 
-[[ $# -ge 1 ]] || die "usage: $0 install|cmake|pkgconfig|launcher|cprograms|netns ARGS..."
+cmd_outoftree() {
+  [[ $# -ge 5 ]] || die "usage: outoftree PREFIX LIBDIR BACKEND_SRC C_PROGRAM WORK [CONFIG] [GENERATOR]"
+  local prefix=$1 libdir=$2 backend_src=$3 program=$4 work=$5 config=${6:-Release} generator=${7:-}
+  local name calls
+  name=$(basename "$backend_src")
+  calls=$(grep -c '^ *splitc_add_backend(' "$backend_src/CMakeLists.txt" || true)
+  [[ $calls -eq 1 ]] || die "$backend_src/CMakeLists.txt has $calls splitc_add_backend calls, not one"
+
+  # The copy lives outside the splitc tree (and outside its build tree).
+  outoftree_tmp=$(mktemp -d "${TMPDIR:-/tmp}/splitc-outoftree.XXXXXX")
+  trap 'rm -rf -- "$outoftree_tmp"' EXIT
+  local tmp=$outoftree_tmp
+  local src=$tmp/$name build=$tmp/build own=$work/prefix
+  cp -r -- "$backend_src" "$src"
+  rm -rf -- "$work"
+  mkdir -p "$work"
+
+  configure_against "$prefix" "$libdir" "$src" "$build" "$config" "$generator" \
+    -DCMAKE_INSTALL_PREFIX="$own" -DCMAKE_C_COMPILER="${CC:-cc}"
+  run "$CMAKE" --build "$build" --config "$config" -j 2
+  local f
+  for f in "libsplitc-$name.a" "splitc-run-$name" "splitc-bench-$name"; do
+    [[ -n $(find "$build" -name "$f" -print -quit) ]] || die "the out-of-tree build made no $f"
+  done
+  # Its own tests (a job of one passes, a job of two fails with "no path to peer").
+  run "$CTEST" --test-dir "$build" --output-on-failure -C "$config" \
+    || die "the out-of-tree backend's own tests failed"
+  (( $("$CTEST" --test-dir "$build" -N | grep -c 'Test *#') > 0 )) || die "the out-of-tree build registered no test"
+
+  run "$CMAKE" --install "$build" --config "$config"
+  for f in "$libdir/libsplitc-$name.a" "$libdir/pkgconfig/splitc-$name.pc" "bin/splitc-run-$name" \
+           "bin/splitc-bench-$name" "include/splitc/backends/$name.hpp" \
+           "include/splitc-$name/splitc/backend_selection.hpp"; do
+    [[ -e $own/$f ]] || die "not installed: $own/$f"
+  done
+  if grep -q -- "$tmp" "$own/$libdir/pkgconfig/splitc-$name.pc"; then
+    die "splitc-$name.pc names the temporary build directory"
+  fi
+
+  # A C program from the installed .pc files of both prefixes (this backend's
+  # first), started by its installed launcher at P = 2.
+  export PKG_CONFIG_PATH="$own/$libdir/pkgconfig:$prefix/$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  local exe=$work/$(basename "$program" .c) flags
+  flags=$("$PKG_CONFIG" --cflags --libs splitc-main "splitc-$name") \
+    || die "pkg-config splitc-main splitc-$name failed"
+  [[ " $flags " == *" -L$own/$libdir "* ]] || die "splitc-$name.pc does not name $own/$libdir: $flags"
+  # shellcheck disable=SC2086  # the flags are meant to be split
+  run "${CC:-cc}" -std=c11 -O2 "$program" $flags -o "$exe"
+  local log=$work/run.log rc=0
+  run "$own/bin/splitc-run-$name" -n 2 "$exe" >"$log" 2>&1 || rc=$?
+  cat "$log"
+  [[ $rc -ne 0 ]] || die "a job of 2 on $name exited with status 0"
+  grep -q "no path to peer" "$log" || die "a job of 2 on $name did not fail with 'no path to peer'"
+
+  # splitc-run --backend finds a launcher on PATH when none is beside it (a
+  # backend installed in another prefix), and lists it among the known ones;
+  # an unknown name is refused with that list. (The copy keeps the name
+  # "template", whose installed launcher is beside splitc-run: the one on PATH
+  # is a link named for a backend this installation lacks.)
+  mkdir -p "$work/path"
+  ln -sf "$own/bin/splitc-run-$name" "$work/path/splitc-run-elsewhere"
+  rc=0
+  PATH="$work/path:$PATH" run "$prefix/bin/splitc-run" --backend elsewhere -n 2 "$exe" \
+    >"$log" 2>&1 || rc=$?
+  cat "$log"
+  grep -q "this launcher is for backend '$name', not 'elsewhere'" "$log" \
+    || die "splitc-run --backend elsewhere did not start the launcher found on PATH"
+  rc=0
+  PATH="$work/path:$PATH" run "$prefix/bin/splitc-run" --backend no_such_backend -n 2 "$exe" \
+    >"$log" 2>&1 || rc=$?
+  cat "$log"
+  [[ $rc -eq 2 ]] || die "an unknown backend gave status $rc, not 2"
+  grep -q "unknown backend 'no_such_backend'.*known backends: .*elsewhere" "$log" \
+    || die "the unknown-backend message does not list the launcher found on PATH"
+  echo "PASS out-of-tree $name: built against $prefix, fails with 'no path to peer' at P = 2"
+}
+
+[[ $# -ge 1 ]] || die "usage: $0 install|cmake|pkgconfig|launcher|cprograms|outoftree|netns ARGS..."
 step=$1
 shift
 case $step in
@@ -237,6 +335,7 @@ case $step in
   pkgconfig) cmd_pkgconfig "$@" ;;
   launcher) cmd_launcher "$@" ;;
   cprograms) cmd_cprograms "$@" ;;
+  outoftree) cmd_outoftree "$@" ;;
   netns) cmd_netns "$@" ;;
   *) die "unknown step '$step'" ;;
 esac

@@ -1,4 +1,4 @@
-// The job's supervision, probed (tests/supervision/CMakeLists.txt). `sv_probe MODE [ARG]`:
+// The job's supervision, probed (tests/supervision/generic.cmake). `sv_probe MODE [ARG]`:
 //   stop R      processor R stops itself (SIGSTOP) after the first barrier; its watcher must
 //               end the job within SPLITC_SILENCE, naming it;
 //   exit0 R     processor R leaves with _exit(0), without finalize and without exit handlers;

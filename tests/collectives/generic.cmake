@@ -1,7 +1,6 @@
-# Collectives, the global heap, atomics and atomic procedures (multi-process
-# programs checked against sequential answers), at every process count of
-# every backend (but template). Uses splitc_add_program_test and the harness
-# from tests/programs.
+# Collectives, the global heap, atomics and atomic procedures (multi-process programs checked
+# against sequential answers), at every process count of one backend at a time (included by
+# splitc_add_backend_tests, cmake/SplitcTests.cmake). Uses the harness of tests/programs.
 # On the network backends, fewer collectives back to back (collectives) and fewer operations
 # per contended target (atomics): every kind still runs.
 splitc_add_program_test(collectives collectives_test.cpp LABELS collectives NETWORK_ARGS 200)

@@ -1,93 +1,9 @@
-# Multi-process test programs through splitc-run, plus expected-failure runs, on every backend
-# but template (smp at P = 1, 2, 3, 4, 7; udp, mpi, mpich at 1..4; tests/CMakeLists.txt).
+# The generic multi-process test programs, on one backend at a time (SPLITC_TEST_BACKENDS;
+# included by splitc_add_backend_tests, cmake/SplitcTests.cmake, in this tree and outside it).
 # Each program (label "programs" and the backend's name) is a plain main() that prints
 # "PASS <name>" and exits 0, or names the failing processor and exits non-zero. Each runs
 # through its backend's launcher at several process counts (expect_pass.sh also requires the
 # PASS line), plus the expected-failure runs (expect_failure.sh, label "errors").
-find_program(SPLITC_TEST_BASH bash REQUIRED)
-
-# splitc_add_test_program(TARGET SOURCE BACKEND): the program TARGET_BACKEND, linked against
-# splitc::BACKEND (each backend needs its own executable: they link different libraries).
-function(splitc_add_test_program target source backend)
-  set(exe ${target}_${backend})
-  if(TARGET ${exe})
-    return()
-  endif()
-  add_executable(${exe} ${source})
-  target_compile_options(${exe} PRIVATE -Wall -Wextra)
-  target_include_directories(${exe} PRIVATE ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
-  target_link_libraries(${exe} PRIVATE splitc::${backend})
-endfunction()
-
-# splitc_test_backends(OUT [b...]): the backends a test runs on: the given ones (all the test
-# backends when none is given), those that were built.
-function(splitc_test_backends out)
-  set(result "")
-  if(ARGN)
-    foreach(b IN LISTS ARGN)
-      if(b IN_LIST SPLITC_TEST_BACKENDS)
-        list(APPEND result ${b})
-      endif()
-    endforeach()
-  else()
-    set(result ${SPLITC_TEST_BACKENDS})
-  endif()
-  set(${out} ${result} PARENT_SCOPE)
-endfunction()
-
-# splitc_add_program_test(NAME SOURCE [PROCS p...] [BACKENDS b...] [ARGS a...]
-#                         [NETWORK_ARGS a...] [ENVIRONMENT v=x...] [LABELS l...] [TIMEOUT s]
-#                         [VARIANT v] [LAUNCHER_ARGS a...])
-# builds tp_NAME_<backend> for every backend (BACKENDS, default all but template; with this
-# directory's harness.hpp on the include path) and registers <backend>.NAME.p<P>
-# (<backend>.NAME.VARIANT.p<P> with VARIANT: the same program again, e.g. with another
-# ENVIRONMENT) for every P: expect_pass.sh NAME <launcher> -n P tp_NAME_<backend> ARGS.
-# PROCS defaults to the backend's process counts (SPLITC_TEST_PROCS_<backend>); counts beyond
-# them are left out. NETWORK_ARGS replace ARGS on the backends other than smp, which are
-# slower (smaller sizes or fewer rounds, the same features). Other test directories use it too.
-function(splitc_add_program_test name source)
-  cmake_parse_arguments(T "" "TIMEOUT;VARIANT"
-                        "PROCS;BACKENDS;ARGS;NETWORK_ARGS;ENVIRONMENT;LABELS;LAUNCHER_ARGS"
-                        ${ARGN})
-  if(NOT T_TIMEOUT)
-    set(T_TIMEOUT 120)
-  endif()
-  splitc_test_backends(backends ${T_BACKENDS})
-  foreach(backend IN LISTS backends)
-    splitc_add_test_program(tp_${name} ${source} ${backend})
-    splitc_test_launcher(${backend} run)
-    set(args ${T_ARGS})
-    if(NOT backend STREQUAL "smp" AND DEFINED T_NETWORK_ARGS)
-      set(args ${T_NETWORK_ARGS})
-    endif()
-    set(procs ${SPLITC_TEST_PROCS_${backend}})
-    if(T_PROCS)
-      set(procs "")
-      foreach(p IN LISTS T_PROCS)
-        if(p IN_LIST SPLITC_TEST_PROCS_${backend})
-          list(APPEND procs ${p})
-        endif()
-      endforeach()
-    endif()
-    set(prefix ${backend}.${name})
-    if(T_VARIANT)
-      set(prefix ${backend}.${name}.${T_VARIANT})
-    endif()
-    foreach(p IN LISTS procs)
-      set(test ${prefix}.p${p})
-      add_test(NAME ${test}
-        COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect_pass.sh ${name}
-                ${run} -n ${p} ${T_LAUNCHER_ARGS} $<TARGET_FILE:tp_${name}_${backend}> ${args})
-      set_tests_properties(${test} PROPERTIES
-        LABELS "programs;${backend};generic;${T_LABELS}"
-        TIMEOUT ${T_TIMEOUT})
-      if(T_ENVIRONMENT)
-        set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENVIRONMENT}")
-      endif()
-    endforeach()
-  endforeach()
-endfunction()
-
 # ---- programs at every process count. NETWORK_ARGS: on udp/mpi/mpich, fewer barrier rounds
 # (runtime_basics), 16 MiB instead of 64 MiB transfers (bulk_large: still 4 or more of their
 # largest long messages), 3000 short and 100 medium requests per pair instead of 12000 and 400
@@ -128,13 +44,13 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_add_test_program(tp_plain_start plain_start.cpp ${backend})
   set(exe $<TARGET_FILE:tp_plain_start_${backend}>)
   add_test(NAME ${backend}.plain_start.procs3
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_pass.sh plain_start
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh plain_start
             ${_plain_env} SPLITC_PROCS=3 ${exe} 3)
   add_test(NAME ${backend}.plain_start.procs1
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_pass.sh plain_start
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh plain_start
             ${_plain_env} SPLITC_PROCS=1 ${exe} 1)
   add_test(NAME ${backend}.plain_start.unset
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_pass.sh plain_start
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh plain_start
             ${_plain_env} --unset=SPLITC_PROCS ${exe} 1)
 
   # Program arguments, written out in each add_test: a CMake list cannot hold the empty one.
@@ -142,10 +58,10 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
   set(exe $<TARGET_FILE:tp_program_args_${backend}>)
   add_test(NAME ${backend}.program_args.p3
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_pass.sh program_args
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh program_args
             ${run} -n 3 ${exe} -n 5 --keep-aslr -- "two words" "" --backend=none)
   add_test(NAME ${backend}.program_args.plain_procs3
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_pass.sh program_args
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh program_args
             ${_plain_env} SPLITC_PROCS=3 ${exe} -n 5 --keep-aslr -- "two words" ""
             --backend=none)
   set_tests_properties(${backend}.plain_start.procs3 ${backend}.plain_start.procs1
@@ -156,51 +72,7 @@ endforeach()
 
 # ---- expected failures (label "errors"): each program's name (xf_NAME_<backend>) is used by
 # no other test, so expect_failure.sh can check with pgrep that none of its processes is left.
-# splitc_add_failure_test(NAME PROCS P REGEX re [STATUS n] [ARGS ...] [OPTIONS ...] [TEST t]
-#                         [BACKENDS b...] [REGEX_<backend> re] [STATUS_<backend> n|any]
-#                         [OPTIONS_<backend> ...])
-# registers <backend>.errors.TEST for every backend (BACKENDS, default all but template).
-# A backend whose launcher reports the same failure in its own words (mpirun) gets its own
-# REGEX_<backend> and STATUS_<backend> ("any": any non-zero status).
-function(splitc_add_failure_test name)
-  # Keywords for every backend that may exist, built or not.
-  set(known ${SPLITC_TEST_BACKENDS} smp udp mpi mpich)
-  list(REMOVE_DUPLICATES known)
-  set(per_backend "")
-  set(per_backend_lists "")
-  foreach(b IN LISTS known)
-    list(APPEND per_backend REGEX_${b} STATUS_${b})
-    list(APPEND per_backend_lists OPTIONS_${b})
-  endforeach()
-  cmake_parse_arguments(F "" "PROCS;REGEX;STATUS;TEST;${per_backend}"
-                        "ARGS;OPTIONS;BACKENDS;${per_backend_lists}" ${ARGN})
-  if(NOT F_TEST)
-    set(F_TEST ${name})
-  endif()
-  splitc_test_backends(backends ${F_BACKENDS})
-  foreach(backend IN LISTS backends)
-    splitc_add_test_program(${name} ${name}.cpp ${backend})
-    splitc_test_launcher(${backend} run)
-    set(regex "${F_REGEX}")
-    if(DEFINED F_REGEX_${backend})
-      set(regex "${F_REGEX_${backend}}")
-    endif()
-    set(status "${F_STATUS}")
-    if(DEFINED F_STATUS_${backend})
-      set(status "${F_STATUS_${backend}}")
-    endif()
-    set(options --regex "${regex}" --program ${name}_${backend} ${F_OPTIONS} ${F_OPTIONS_${backend}})
-    if(NOT status STREQUAL "" AND NOT status STREQUAL "any")
-      list(APPEND options --status ${status})
-    endif()
-    set(test ${backend}.errors.${F_TEST})
-    add_test(NAME ${test}
-      COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.sh ${options}
-              -- ${run} -n ${F_PROCS} $<TARGET_FILE:${name}_${backend}> ${F_ARGS})
-    set_tests_properties(${test} PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120)
-  endforeach()
-endfunction()
-
+# splitc_add_failure_test: cmake/SplitcTests.cmake.
 splitc_add_failure_test(xf_range PROCS 3 STATUS 70
   REGEX "processor 0 of 3: read: processor number 5 is out of range")
 splitc_add_failure_test(xf_null PROCS 2 STATUS 70
@@ -262,14 +134,14 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
   if(DEFINED _cannot_start_${backend})
     add_test(NAME ${backend}.errors.cannot_start
-      COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.sh
+      COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh
               ${_cannot_start_${backend}}
               -- ${run} -n 2 ${CMAKE_CURRENT_BINARY_DIR}/no_such_program)
     set_tests_properties(${backend}.errors.cannot_start
       PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120)
   endif()
   add_test(NAME ${backend}.errors.bad_procs_env
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.sh --status 70
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh --status 70
             --regex "splitc: processor 0: SPLITC_PROCS=0 is not a processor count \\(1..4096\\)"
             -- ${_plain_env} SPLITC_PROCS=0 $<TARGET_FILE:tp_plain_start_${backend}> 1)
   set_tests_properties(${backend}.errors.bad_procs_env
@@ -296,7 +168,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
     list(GET _bad_env_${case} 0 setting)
     list(GET _bad_env_${case} 1 regex)
     add_test(NAME ${backend}.errors.bad_${case}
-      COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.sh
+      COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh
               --regex "splitc: processor [0-9]+[^:]*: ${regex}"
               -- ${CMAKE_COMMAND} -E env ${setting}
                  ${run} -n 2 $<TARGET_FILE:tp_plain_start_${backend}> 2)

@@ -1,0 +1,68 @@
+# splitc-bench, the porting suite (docs/performance.md), for one backend; used
+# by bench/CMakeLists.txt for every registered backend and by
+# splitc_add_backend outside this tree (the bench sources are installed in
+# share/splitc/bench). SPLITC_BENCH_SOURCE_DIR names the sources.
+#
+#   splitc_add_bench(NAME [TARGET t] [NO_SMOKE_TEST])
+#     the executable t (default splitc-bench-NAME) linked with splitc::NAME,
+#     and, with SPLITC_BUILD_TESTS and unless NO_SMOKE_TEST or NAME is
+#     SINGLE_PROCESS, the test bench.smoke.NAME (labels "bench;NAME"): every
+#     part once with tiny sizes through the launcher, checking the files it
+#     writes, never its timings.
+include_guard(GLOBAL)
+
+set(SPLITC_BENCH_SOURCES
+  main.cpp harness.cpp mpi_link.cpp results.cpp plots.cpp
+  parts/machine_limits.cpp parts/table4.cpp parts/pointers.cpp parts/collectives.cpp
+  parts/atomics.cpp parts/figures.cpp)
+
+function(splitc_add_bench name)
+  cmake_parse_arguments(A "NO_SMOKE_TEST" "TARGET" "" ${ARGN})
+  if(NOT A_TARGET)
+    set(A_TARGET splitc-bench-${name})
+  endif()
+  find_package(CLI11 CONFIG QUIET)
+  find_package(nlohmann_json 3 QUIET)
+  if(NOT CLI11_FOUND OR NOT nlohmann_json_FOUND)
+    message(WARNING "splitc: ${A_TARGET} needs CLI11 and nlohmann_json "
+      "(apt-get install libcli11-dev nlohmann-json3-dev); not built")
+    return()
+  endif()
+  list(TRANSFORM SPLITC_BENCH_SOURCES PREPEND "${SPLITC_BENCH_SOURCE_DIR}/" OUTPUT_VARIABLE sources)
+  add_executable(${A_TARGET} ${sources})
+  target_link_libraries(${A_TARGET} PRIVATE splitc-${name} CLI11::CLI11
+                                           nlohmann_json::nlohmann_json)
+  target_include_directories(${A_TARGET} PRIVATE "${SPLITC_BENCH_SOURCE_DIR}")
+  # Timings only mean something optimised, whatever the tree's build type.
+  target_compile_options(${A_TARGET} PRIVATE -Wall -Wextra
+    $<$<NOT:$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>:-O2>)
+  # The MPI reference program (this tree's bench/, when Open MPI is found).
+  if(TARGET splitc-bench-mpi-reference)
+    target_compile_definitions(${A_TARGET} PRIVATE
+      SPLITC_BENCH_MPIRUN="${MPIEXEC_EXECUTABLE}"
+      SPLITC_BENCH_MPI_REFERENCE="$<TARGET_FILE:splitc-bench-mpi-reference>")
+    add_dependencies(${A_TARGET} splitc-bench-mpi-reference)
+  endif()
+
+  splitc_backend_is_single_process(${name} single)
+  if(NOT SPLITC_BUILD_TESTS OR A_NO_SMOKE_TEST OR single)
+    return()
+  endif()
+  find_program(SPLITC_GNUPLOT gnuplot)
+  # In this tree through the default launcher's --backend (which hands over to
+  # splitc-run-NAME, and starts mpirun for the mpi flavours); outside it
+  # through splitc-run-NAME itself.
+  if(SPLITC_INSTALLED_PACKAGE)
+    set(launcher $<TARGET_FILE:splitc-run-${name}>)
+  else()
+    set(launcher $<TARGET_FILE:splitc-run>)
+  endif()
+  add_test(NAME bench.smoke.${name}
+           COMMAND ${CMAKE_COMMAND}
+                   -DLAUNCHER=${launcher} -DBACKEND=${name}
+                   -DPROGRAM=$<TARGET_FILE:${A_TARGET}>
+                   -DPLOT=fig12 -DGNUPLOT=${SPLITC_GNUPLOT}
+                   -DOUT=${CMAKE_CURRENT_BINARY_DIR}/smoke-${name}
+                   -P ${SPLITC_BENCH_SOURCE_DIR}/smoke_test.cmake)
+  set_tests_properties(bench.smoke.${name} PROPERTIES TIMEOUT 120 LABELS "bench;${name}")
+endfunction()

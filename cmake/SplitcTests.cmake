@@ -1,0 +1,173 @@
+# The generic test suites, registered per backend: in this tree by
+# tests/CMakeLists.txt for every registered backend, outside it by
+# splitc_add_backend (the suites are installed in share/splitc/tests).
+# SPLITC_TESTS_DIR names the directory that holds them: every
+# ${SPLITC_TESTS_DIR}/*/generic.cmake is one suite, included once per backend
+# with SPLITC_TEST_BACKENDS set to that backend (and SPLITC_TEST_PROCS_<name>
+# to its TEST_PROCS); */single_process.cmake likewise for SINGLE_PROCESS
+# backends. A suite added there (a new directory with a generic.cmake and/or
+# a single_process.cmake) runs on every backend, in this tree and outside it
+# (cmake/SplitcInstall.cmake installs such directories).
+#
+#   splitc_add_backend_tests(NAME)
+#   splitc_add_test_program(TARGET SOURCE BACKEND)
+#   splitc_test_backends(OUT [b...])
+#   splitc_add_program_test(NAME SOURCE ...)      (documented below)
+#   splitc_add_failure_test(NAME ...)             (documented below)
+# Tests are named <backend>.<test>.p<P> (<backend>.errors.<test> for the
+# expected failures) and labelled with the backend's name.
+include_guard(GLOBAL)
+
+# splitc_add_backend_tests(NAME): every generic suite on NAME at its process
+# counts. A SINGLE_PROCESS backend (the template) gets each suite's
+# single_process.cmake instead (${SPLITC_TESTS_DIR}/*/single_process.cmake,
+# with SPLITC_TEST_BACKENDS set to NAME): what such a backend must do, e.g. a
+# job of one passes and a job of two fails with "no path to peer".
+function(splitc_add_backend_tests name)
+  find_program(SPLITC_TEST_BASH bash REQUIRED)
+  set(SPLITC_TEST_BACKENDS ${name})
+  get_target_property(SPLITC_TEST_PROCS_${name} splitc-${name} SPLITC_TEST_PROCS)
+  splitc_backend_is_single_process(${name} single)
+  if(single)
+    set(suite_file single_process.cmake)
+  else()
+    set(suite_file generic.cmake)
+  endif()
+  file(GLOB suites CONFIGURE_DEPENDS "${SPLITC_TESTS_DIR}/*/${suite_file}")
+  list(SORT suites)
+  foreach(suite IN LISTS suites)
+    include("${suite}")
+  endforeach()
+endfunction()
+
+# splitc_add_test_program(TARGET SOURCE BACKEND): the program TARGET_BACKEND, linked against
+# splitc::BACKEND (each backend needs its own executable: they link different libraries),
+# with the test harness (programs/harness.hpp) on its include path. A relative SOURCE is
+# taken from the directory of the file that calls this.
+function(splitc_add_test_program target source backend)
+  set(exe ${target}_${backend})
+  if(TARGET ${exe})
+    return()
+  endif()
+  get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+  add_executable(${exe} ${source})
+  target_compile_options(${exe} PRIVATE -Wall -Wextra)
+  target_include_directories(${exe} PRIVATE "${SPLITC_TESTS_DIR}/programs")
+  target_link_libraries(${exe} PRIVATE splitc-${backend})
+endfunction()
+
+# splitc_test_backends(OUT [b...]): the backends a test runs on: the given ones (all the test
+# backends when none is given), those that are being tested.
+function(splitc_test_backends out)
+  set(result "")
+  if(ARGN)
+    foreach(b IN LISTS ARGN)
+      if(b IN_LIST SPLITC_TEST_BACKENDS)
+        list(APPEND result ${b})
+      endif()
+    endforeach()
+  else()
+    set(result ${SPLITC_TEST_BACKENDS})
+  endif()
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()
+
+# splitc_add_program_test(NAME SOURCE [PROCS p...] [BACKENDS b...] [ARGS a...]
+#                         [NETWORK_ARGS a...] [ENVIRONMENT v=x...] [LABELS l...] [TIMEOUT s]
+#                         [VARIANT v] [LAUNCHER_ARGS a...])
+# builds tp_NAME_<backend> for every backend (BACKENDS, default all being tested) and
+# registers <backend>.NAME.p<P> (<backend>.NAME.VARIANT.p<P> with VARIANT: the same program
+# again, e.g. with another ENVIRONMENT) for every P: expect_pass.sh NAME <launcher> -n P
+# tp_NAME_<backend> ARGS. PROCS defaults to the backend's process counts
+# (SPLITC_TEST_PROCS_<backend>); counts beyond them are left out. NETWORK_ARGS replace ARGS on
+# the backends other than smp, which are slower (smaller sizes or fewer rounds, the same
+# features).
+function(splitc_add_program_test name source)
+  cmake_parse_arguments(T "" "TIMEOUT;VARIANT"
+                        "PROCS;BACKENDS;ARGS;NETWORK_ARGS;ENVIRONMENT;LABELS;LAUNCHER_ARGS"
+                        ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+  splitc_test_backends(backends ${T_BACKENDS})
+  foreach(backend IN LISTS backends)
+    splitc_add_test_program(tp_${name} ${source} ${backend})
+    splitc_test_launcher(${backend} run)
+    set(args ${T_ARGS})
+    if(NOT backend STREQUAL "smp" AND DEFINED T_NETWORK_ARGS)
+      set(args ${T_NETWORK_ARGS})
+    endif()
+    set(procs ${SPLITC_TEST_PROCS_${backend}})
+    if(T_PROCS)
+      set(procs "")
+      foreach(p IN LISTS T_PROCS)
+        if(p IN_LIST SPLITC_TEST_PROCS_${backend})
+          list(APPEND procs ${p})
+        endif()
+      endforeach()
+    endif()
+    set(prefix ${backend}.${name})
+    if(T_VARIANT)
+      set(prefix ${backend}.${name}.${T_VARIANT})
+    endif()
+    foreach(p IN LISTS procs)
+      set(test ${prefix}.p${p})
+      add_test(NAME ${test}
+        COMMAND ${SPLITC_TEST_BASH} "${SPLITC_TESTS_DIR}/programs/expect_pass.sh" ${name}
+                ${run} -n ${p} ${T_LAUNCHER_ARGS} $<TARGET_FILE:tp_${name}_${backend}> ${args})
+      set_tests_properties(${test} PROPERTIES
+        LABELS "programs;${backend};generic;${T_LABELS}"
+        TIMEOUT ${T_TIMEOUT})
+      if(T_ENVIRONMENT)
+        set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENVIRONMENT}")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+# splitc_add_failure_test(NAME PROCS P REGEX re [STATUS n] [ARGS ...] [OPTIONS ...] [TEST t]
+#                         [BACKENDS b...] [REGEX_<backend> re] [STATUS_<backend> n|any]
+#                         [OPTIONS_<backend> ...])
+# builds xf_NAME's program NAME.cpp (beside the calling file) and registers
+# <backend>.errors.TEST for every backend (BACKENDS, default all being tested). A backend
+# whose launcher reports the same failure in its own words (mpirun) gets its own
+# REGEX_<backend> and STATUS_<backend> ("any": any non-zero status).
+function(splitc_add_failure_test name)
+  # Keywords for every backend that may exist, built or not.
+  set(known ${SPLITC_TEST_BACKENDS} smp udp mpi mpich)
+  list(REMOVE_DUPLICATES known)
+  set(per_backend "")
+  set(per_backend_lists "")
+  foreach(b IN LISTS known)
+    list(APPEND per_backend REGEX_${b} STATUS_${b})
+    list(APPEND per_backend_lists OPTIONS_${b})
+  endforeach()
+  cmake_parse_arguments(F "" "PROCS;REGEX;STATUS;TEST;${per_backend}"
+                        "ARGS;OPTIONS;BACKENDS;${per_backend_lists}" ${ARGN})
+  if(NOT F_TEST)
+    set(F_TEST ${name})
+  endif()
+  splitc_test_backends(backends ${F_BACKENDS})
+  foreach(backend IN LISTS backends)
+    splitc_add_test_program(${name} "${CMAKE_CURRENT_LIST_DIR}/${name}.cpp" ${backend})
+    splitc_test_launcher(${backend} run)
+    set(regex "${F_REGEX}")
+    if(DEFINED F_REGEX_${backend})
+      set(regex "${F_REGEX_${backend}}")
+    endif()
+    set(status "${F_STATUS}")
+    if(DEFINED F_STATUS_${backend})
+      set(status "${F_STATUS_${backend}}")
+    endif()
+    set(options --regex "${regex}" --program ${name}_${backend} ${F_OPTIONS} ${F_OPTIONS_${backend}})
+    if(NOT status STREQUAL "" AND NOT status STREQUAL "any")
+      list(APPEND options --status ${status})
+    endif()
+    set(test ${backend}.errors.${F_TEST})
+    add_test(NAME ${test}
+      COMMAND ${SPLITC_TEST_BASH} "${SPLITC_TESTS_DIR}/programs/expect_failure.sh" ${options}
+              -- ${run} -n ${F_PROCS} $<TARGET_FILE:${name}_${backend}> ${F_ARGS})
+    set_tests_properties(${test} PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120)
+  endforeach()
+endfunction()

@@ -1,0 +1,76 @@
+# The job's supervision on one backend at a time (included by splitc_add_backend_tests,
+# cmake/SplitcTests.cmake), through the backend's launcher (label "supervision"): a stopped
+# processor, an early _exit(0), a long computation that is not silence (the liveness
+# watchdog, include/splitc/port/watchdog.hpp).
+# A short silence limit keeps the failing runs fast; the passing run computes for longer
+# than its limit.
+set(_expect_failure ${SPLITC_TESTS_DIR}/programs/expect_failure.sh)
+set(_expect_pass ${SPLITC_TESTS_DIR}/programs/expect_pass.sh)
+foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
+  splitc_add_test_program(sv_probe sv_probe.cpp ${backend})
+  splitc_test_launcher(${backend} run)
+  set(exe $<TARGET_FILE:sv_probe_${backend}>)
+  set(env ${CMAKE_COMMAND} -E env SPLITC_SILENCE=2)
+
+  # SIGSTOP of processor 1 at P = 4: its watcher (processor 2) names it within the limit.
+  add_test(NAME ${backend}.supervision.stop.p4
+    COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30
+            --regex "splitc: processor 2 of 4: processor 1 has been silent for [0-9.]+ s \\(limit SPLITC_SILENCE=2 s\\)"
+            -- ${env} ${run} -n 4 ${exe} stop 1)
+  # _exit(0) of processor 3 at P = 4, past every exit handler: processor 0 (its watcher) names
+  # it; under the mpi backends its rank supervisor does (and is usually first).
+  set(early "splitc: processor 0 of 4: processor 3 \\(pid [0-9]+\\) ended before reaching finalize\\(\\)")
+  if(backend STREQUAL "mpi" OR backend STREQUAL "mpich")
+    set(early "${early}|splitc-run: processor 3 \\(pid [0-9]+\\) exited before reaching finalize\\(\\)")
+  endif()
+  add_test(NAME ${backend}.supervision.exit0.p4
+    COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30
+            --regex "${early}"
+            -- ${env} ${run} -n 4 ${exe} exit0 3)
+  # Processor 1 computes for 6 s without polling under a 2 s limit: the job passes.
+  add_test(NAME ${backend}.supervision.compute.p3
+    COMMAND ${SPLITC_TEST_BASH} ${_expect_pass} sv_probe ${env} ${run} -n 3 ${exe} compute 6)
+  set_tests_properties(${backend}.supervision.stop.p4 ${backend}.supervision.exit0.p4
+                       ${backend}.supervision.compute.p3
+    PROPERTIES LABELS "supervision;${backend}" TIMEOUT 120)
+endforeach()
+
+# A program started by a foreign MPI launcher is refused, naming both: Open MPI's mpirun for
+# every backend but mpi, MPICH's for every backend but mpich. (A program started by another
+# backend's launcher: tests/supervision/CMakeLists.txt, every pair of backends built here.)
+find_program(SPLITC_MPIRUN_OPENMPI mpirun.openmpi)
+find_program(SPLITC_MPIRUN_MPICH mpirun.mpich)
+foreach(program_backend IN LISTS SPLITC_TEST_BACKENDS)
+  set(exe $<TARGET_FILE:sv_probe_${program_backend}>)
+  set(foreign "")
+  if(SPLITC_MPIRUN_OPENMPI AND NOT program_backend STREQUAL "mpi")
+    set(test ${program_backend}.supervision.foreign_openmpi)
+    add_test(NAME ${test}
+      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} 
+              --regex "splitc: processor [0-3]: this program is linked with backend '${program_backend}' but was started by Open MPI's mpirun as one of 4 processes \\(OMPI_COMM_WORLD_SIZE=4\\); .*start it with splitc-run --backend ${program_backend}"
+              -- ${SPLITC_MPIRUN_OPENMPI} --allow-run-as-root --oversubscribe -np 4 ${exe} ok)
+    list(APPEND foreign ${test})
+  endif()
+  if(SPLITC_MPIRUN_MPICH AND NOT program_backend STREQUAL "mpich")
+    set(test ${program_backend}.supervision.foreign_mpich)
+    add_test(NAME ${test}
+      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} 
+              --regex "splitc: processor [0-3]: this program is linked with backend '${program_backend}' but was started by MPICH's mpiexec \\(Hydra\\) or another PMI launcher as one of 4 processes \\(PMI_SIZE=4\\); .*start it with splitc-run --backend ${program_backend}"
+              -- ${SPLITC_MPIRUN_MPICH} -np 4 ${exe} ok)
+    list(APPEND foreign ${test})
+  endif()
+  if(foreign)
+    set_tests_properties(${foreign} PROPERTIES LABELS "supervision;${program_backend}" TIMEOUT 120)
+  endif()
+endforeach()
+
+# Open MPI's mpirun killed under splitc-run: its shared-memory files are removed with the job's
+# private directory, and splitc-run says so and exits 137; splitc-run killed: the rank
+# supervisors remove the directory.
+if("mpi" IN_LIST SPLITC_TEST_BACKENDS)
+  add_test(NAME mpi.supervision.mpirun_killed
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/mpirun_killed.sh
+            $<TARGET_FILE:splitc-run-mpi> $<TARGET_FILE:sv_probe_mpi>)
+  set_tests_properties(mpi.supervision.mpirun_killed PROPERTIES LABELS "supervision;mpi"
+    TIMEOUT 120)
+endif()
