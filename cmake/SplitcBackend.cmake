@@ -11,7 +11,8 @@
 #                      [INCLUDE_DIRECTORIES <dir>...]   # SYSTEM PUBLIC (vendor headers)
 #                      [DEFINITIONS <d>...]             # PUBLIC compile definitions
 #                      [TEST_PROCS <p>...]              # process counts of the generic tests
-#                      [SINGLE_PROCESS])                # runs jobs of one process only
+#                      [SINGLE_PROCESS]                 # runs jobs of one process only
+#                      [TEST_VEHICLE])                  # boundary test vehicle (backends/narrow)
 #
 # It makes the static library splitc-<name> (alias splitc::<name>; the
 # launcher, bench and tests link splitc-<name> itself): the core
@@ -36,13 +37,19 @@
 # (tests/*/generic.cmake) are replaced by tests/*/single_process.cmake (a job
 # of one passes, a job of two fails with "no path to peer"), and the bench has
 # no smoke run.
+#
+# TEST_VEHICLE (backends/narrow: another backend's transport behind a different
+# boundary): only the suites that exercise the boundary run on it -- the
+# generic programs, collectives, spread arrays, the C interface's program and
+# the conformance suite; its launcher, error paths and supervision are the
+# other backend's, so their tests, the bench, DOLIB and the install skip it.
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 
 set(_SPLITC_BACKEND_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(splitc_add_backend)
-  cmake_parse_arguments(B "SINGLE_PROCESS" "NAME;HEADER;CLASS"
+  cmake_parse_arguments(B "SINGLE_PROCESS;TEST_VEHICLE" "NAME;HEADER;CLASS"
                         "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES;DEFINITIONS;TEST_PROCS" ${ARGN})
   foreach(required NAME HEADER CLASS SOURCES)
     if(NOT B_${required})
@@ -106,9 +113,13 @@ function(splitc_add_backend)
     OUTPUT_NAME splitc-${name}
     SPLITC_SELECTION_DIR "${selection_dir}"
     SPLITC_TEST_PROCS "${B_TEST_PROCS}"
-    SPLITC_SINGLE_PROCESS ${B_SINGLE_PROCESS})
+    SPLITC_SINGLE_PROCESS ${B_SINGLE_PROCESS}
+    SPLITC_TEST_VEHICLE ${B_TEST_VEHICLE})
+  if(B_TEST_VEHICLE)
+    set_property(GLOBAL APPEND PROPERTY SPLITC_TEST_VEHICLES ${name})
+  endif()
   set_property(GLOBAL APPEND PROPERTY SPLITC_BACKENDS ${name})
-  if(NOT B_SINGLE_PROCESS)
+  if(NOT B_SINGLE_PROCESS AND NOT B_TEST_VEHICLE)
     set_property(GLOBAL APPEND PROPERTY SPLITC_MULTIPROCESS_BACKENDS ${name})
   endif()
 

@@ -12,6 +12,10 @@ set(SPLITC_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/splitc"
 mark_as_advanced(SPLITC_INSTALL_CMAKEDIR)
 
 get_property(_splitc_backends GLOBAL PROPERTY SPLITC_BACKENDS)
+get_property(_splitc_vehicles GLOBAL PROPERTY SPLITC_TEST_VEHICLES)
+if(_splitc_vehicles)
+  list(REMOVE_ITEM _splitc_backends ${_splitc_vehicles})  # boundary test vehicles stay here
+endif()
 if(NOT _splitc_backends)
   message(FATAL_ERROR "SplitcInstall: no backend registered (SPLITC_BACKENDS is empty)")
 endif()

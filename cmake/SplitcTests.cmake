@@ -27,6 +27,13 @@ function(splitc_add_backend_tests name)
   find_program(SPLITC_TEST_BASH bash REQUIRED)
   set(SPLITC_TEST_BACKENDS ${name})
   get_target_property(SPLITC_TEST_PROCS_${name} splitc-${name} SPLITC_TEST_PROCS)
+  # The launcher's and error paths' tests: not on a TEST_VEHICLE (they are its transport's).
+  get_target_property(vehicle splitc-${name} SPLITC_TEST_VEHICLE)
+  if(vehicle)
+    set(SPLITC_TEST_ERROR_PATHS FALSE)
+  else()
+    set(SPLITC_TEST_ERROR_PATHS TRUE)
+  endif()
   splitc_backend_is_single_process(${name} single)
   if(single)
     set(suite_file single_process.cmake)
@@ -134,6 +141,9 @@ endfunction()
 # whose launcher reports the same failure in its own words (mpirun) gets its own
 # REGEX_<backend> and STATUS_<backend> ("any": any non-zero status).
 function(splitc_add_failure_test name)
+  if(NOT SPLITC_TEST_ERROR_PATHS)
+    return()
+  endif()
   # Keywords for every backend that may exist, built or not.
   set(known ${SPLITC_TEST_BACKENDS} smp udp mpi mpich)
   list(REMOVE_DUPLICATES known)

@@ -61,8 +61,8 @@ void on_procedure_call(const am_message& m) {
                          as<void>(m.args[2]), as<void>(m.args[3]), as<counter>(m.args[4])};
   const void* args = m.kind == am_kind::medium_msg ? m.payload : static_cast<const void*>(&m.args[5]);
   context& c = running();
-  if (c.procedure_result.size() < active_backend::caps.max_medium) [[unlikely]]
-    c.procedure_result.resize(active_backend::caps.max_medium);
+  if (c.procedure_result.size() < medium_limit) [[unlikely]]
+    c.procedure_result.resize(medium_limit);
   // A small result is written straight into the reply's words (zeroed, so
   // no stray bytes travel after it).
   am_word a[am_max_args] = {m.args[3], m.args[4], 0};
@@ -116,9 +116,9 @@ void atomic_call_am(context& c, proc_t owner, const atomic_call& call, const voi
             5 + static_cast<int>((args_bytes + 7) / 8));
     return;
   }
-  if (args_bytes > active_backend::caps.max_medium)
+  if (args_bytes > medium_limit)
     fail("atomic: {} bytes of arguments exceed the backend's medium-message limit of {}",
-         args_bytes, active_backend::caps.max_medium);
+         args_bytes, medium_limit);
   request(c, am_kind::medium_msg, owner, id(builtin::procedure_call), a, 5, args, args_bytes);
 }
 

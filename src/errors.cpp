@@ -19,7 +19,7 @@ namespace {
 /// A backend whose launcher must be told (MPI_Abort) ends the job itself.
 template <class B>
 void abort_through_backend(int code) {
-  if constexpr (requires { B::abort_job(code); }) B::abort_job(code);
+  if constexpr (has_abort_job<B>) B::abort_job(code);
 }
 }  // namespace
 

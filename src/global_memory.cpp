@@ -13,7 +13,7 @@
 namespace splitc::detail {
 namespace {
 
-constexpr std::size_t fragment_bytes = active_backend::caps.max_long;
+constexpr std::size_t fragment_bytes = long_limit;
 /// Fragments of one get in flight at once (see get_am).
 constexpr std::int64_t get_window = 4;
 

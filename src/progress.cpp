@@ -12,26 +12,8 @@ namespace splitc::detail {
 namespace {
 
 am_status try_send(context& c, const pending_message& m) {
-  const void* src = m.payload.data();
-  const std::size_t len = m.payload.size();
-  if (m.is_reply) {
-    switch (m.kind) {
-      case am_kind::short_msg: return c.backend.reply_short(m.token, m.handler, m.args, m.nargs);
-      case am_kind::medium_msg:
-        return c.backend.reply_medium(m.token, m.handler, m.args, m.nargs, src, len);
-      default:
-        return c.backend.reply_long(m.token, m.handler, m.args, m.nargs, src, len,
-                                    m.destination_address);
-    }
-  }
-  switch (m.kind) {
-    case am_kind::short_msg: return c.backend.request_short(m.destination, m.handler, m.args, m.nargs);
-    case am_kind::medium_msg:
-      return c.backend.request_medium(m.destination, m.handler, m.args, m.nargs, src, len);
-    default:
-      return c.backend.request_long(m.destination, m.handler, m.args, m.nargs, src, len,
-                                    m.destination_address);
-  }
+  return send_native(c.backend, m.kind, m.is_reply, &m.token, m.destination, m.handler, m.args, m.nargs,
+                     m.payload.data(), m.payload.size(), m.destination_address);
 }
 
 void retry_pending(context& c) {
@@ -101,12 +83,7 @@ void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token,
   }
   wait.reset();
   for (;;) {
-    am_status s;
-    switch (kind) {
-      case am_kind::short_msg: s = c.backend.request_short(p, h, args, nargs); break;
-      case am_kind::medium_msg: s = c.backend.request_medium(p, h, args, nargs, src, len); break;
-      default: s = c.backend.request_long(p, h, args, nargs, src, len, dst); break;
-    }
+    const am_status s = send_native(c.backend, kind, false, nullptr, p, h, args, nargs, src, len, dst);
     if (s == am_status::ok) return;
     if (progress(c) != 0) wait.reset();
     wait.pause();

@@ -14,6 +14,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ void register_mailbox_handlers(context& c);        // src/mailbox.cpp
 void register_heap_handlers(context& c);           // src/spread_heap.cpp
 void init_heaps(context& c);                       // src/spread_heap.cpp
 void register_atomic_handlers(context& c);         // src/atomics.cpp
+void register_compose_handlers(context& c);        // src/compose.cpp
 
 namespace {
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
@@ -56,6 +58,7 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
   register_mailbox_handlers(*this);
   register_heap_handlers(*this);
   register_atomic_handlers(*this);
+  register_compose_handlers(*this);
   init_heaps(*this);
 }
 
@@ -77,11 +80,27 @@ namespace {
 /// Has the program initialised the backend's layer itself (MPI_Init before init)?
 template <class B>
 bool layer_initialized() {
-  if constexpr (requires { B::layer_initialized(); }) return B::layer_initialized();
-  return false;
+  if constexpr (has_layer_initialized<B>)
+    return B::layer_initialized();
+  else
+    return false;
 }
 
 }  // namespace
+
+/// Every processor contributes `len` bytes; `all` receives procs*len bytes in
+/// processor order. Built on the core's own reduction (each processor fills its
+/// slot of a zeroed array, the slots are or-ed together), so a backend needs no
+/// exchange of its own.
+void exchange_all(context& c, const void* mine, std::size_t len, void* all) {
+  const std::size_t words = (len + 7) / 8;
+  std::vector<std::uint64_t> slots(words * static_cast<std::size_t>(c.procs), 0);
+  std::memcpy(slots.data() + words * static_cast<std::size_t>(c.myproc), mine, len);
+  reduce_to_all(std::span<std::uint64_t>(slots), ops::bit_or{});
+  for (proc_t q = 0; q < c.procs; ++q)
+    std::memcpy(static_cast<unsigned char*>(all) + len * static_cast<std::size_t>(q),
+                slots.data() + words * static_cast<std::size_t>(q), len);
+}
 
 void exit_without_finalize(int status, void*) {
   // A failing exit is already the launcher's business; a successful one
@@ -117,7 +136,7 @@ void init(int& argc, char**& argv) {
   if (c.procs > 1) {
     c.watchdog = std::make_unique<port::watchdog>(
         c.myproc, c.procs, [&c](const void* mine, std::size_t len, void* all) {
-          c.backend.bootstrap_exchange(mine, len, all, c.sink());
+          detail::exchange_all(c, mine, len, all);
         });
   }
 }

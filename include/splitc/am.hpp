@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <splitc/counter.hpp>
+
 namespace splitc {
 
 /// A processor number: 0 <= p < PROCS.
@@ -20,9 +22,14 @@ using proc_t = int;
 /// One argument word of an active message (wide enough for a pointer).
 using am_word = std::uint64_t;
 
-/// The core never sends more argument words than this; a backend must accept
-/// at least `capabilities::max_args` of them (>= 8).
+/// The argument words the core's own messages and programs' am_request use at
+/// most. A backend may carry fewer (caps.max_args >= am_min_args): the core
+/// then sends what does not fit as a composed message (detail/compose.hpp).
 inline constexpr int am_max_args = 8;
+/// The fewest argument words a backend may carry: the CM-5's packet (a
+/// handler plus four words), on which get, put and store of a word fit in one
+/// packet as in the seed's Figure 2.
+inline constexpr int am_min_args = 4;
 
 /// Handlers are named by their index in the per-process handler registry,
 /// which every process fills in the same order. Raw function addresses never
@@ -42,17 +49,15 @@ enum class am_kind : std::uint8_t {
 };
 
 /// What a backend can do; every backend defines `static constexpr capabilities caps`.
+/// The core reads every field.
 struct capabilities {
-  int max_args;                 ///< argument words per message (>= 8)
-  std::size_t max_medium;       ///< largest medium payload in bytes
-  std::size_t max_long;         ///< largest long payload in one message
-  bool ordered;                 ///< messages between a pair arrive in send order
-  bool reliable;                ///< the layer itself never loses messages
-  bool direct_access;           ///< peers' segments reachable by load/store
-  bool native_barrier;          ///< bootstrap_barrier is fast enough for barrier()
-  bool separate_reply_network;  ///< replies cannot be blocked by requests
+  int max_args;            ///< argument words per message, am_min_args..am_max_args
+  std::size_t max_medium;  ///< largest medium payload in bytes; 0: no medium messages
+  std::size_t max_long;    ///< largest long payload in one message; 0: no long messages
+  bool ordered;            ///< messages between a pair arrive in send order (the core never
+                           ///< relies on it; the conformance suite checks what is declared)
+  bool direct_access;      ///< peers' segments reachable by load/store (direct_address)
 };
-
 /// An incoming message as a handler sees it. It doubles as the reply token:
 /// a request handler replies by passing it back to the backend's reply calls.
 struct am_message {
@@ -71,6 +76,9 @@ struct am_message {
 struct am_sink {
   void* context;
   void (*deliver)(void* context, const am_message& message);
+  /// Handlers registered so far (ids 0..handler_count-1): a backend that checks
+  /// incoming packets before delivery may reject a message naming another.
+  std::size_t handler_count;
 };
 
 /// The memory a processor exposes for direct access and the spread heap: it
@@ -87,12 +95,14 @@ struct start_arguments {
   char*** argv;
 };
 
-/// The contract. Each backend ends with `static_assert(splitc::backend<X>)`.
+/// The contract: the mandatory members. Each backend ends with
+/// `static_assert(splitc::backend<X>)`. Everything else is optional (below): the
+/// core detects it at compile time and otherwise uses its own reference
+/// implementation on short messages.
 template <class B>
 concept backend = requires(B& b, const B& cb, proc_t p, handler_id h, const am_word* args,
-                           int nargs, const void* src, std::size_t len, void* dst,
-                           const am_message& token, am_sink sink, void* out,
-                           const void* local, int code) {
+                           int nargs, const am_message& token, am_sink sink, const void* local,
+                           int code) {
   // Capabilities, known at compile time.
   { B::caps } -> std::convertible_to<capabilities>;
   // A short human-readable name ("smp", "udp", ...) for messages and reports.
@@ -102,23 +112,16 @@ concept backend = requires(B& b, const B& cb, proc_t p, handler_id h, const am_w
   { cb.myproc() } noexcept -> std::same_as<proc_t>;
   { cb.procs() } noexcept -> std::same_as<proc_t>;
 
-  // Requests, in three forms.
+  // Short messages: a handler and up to caps.max_args argument words.
   { b.request_short(p, h, args, nargs) } -> std::same_as<am_status>;
-  { b.request_medium(p, h, args, nargs, src, len) } -> std::same_as<am_status>;
-  { b.request_long(p, h, args, nargs, src, len, dst) } -> std::same_as<am_status>;
-
-  // Replies, addressed by the request's token (only from a request handler).
+  // A reply, addressed by the request's token (only from a request handler).
   { b.reply_short(token, h, args, nargs) } -> std::same_as<am_status>;
-  { b.reply_medium(token, h, args, nargs, src, len) } -> std::same_as<am_status>;
-  { b.reply_long(token, h, args, nargs, src, len, dst) } -> std::same_as<am_status>;
 
   // Progress: deliver what has arrived; returns how many messages ran.
   // Reliability work (retransmission, acknowledgements) happens here too.
   { b.poll(sink) } -> std::same_as<int>;
 
-  // Bootstrap: every process contributes `len` bytes; `out` receives
-  // procs()*len bytes in processor order. Collective, and it polls while it waits.
-  { b.bootstrap_exchange(src, len, out, sink) } -> std::same_as<void>;
+  // A barrier of the whole job that polls while it waits (start-up, finalize).
   { b.bootstrap_barrier(sink) } -> std::same_as<void>;
 
   // The symmetric segment (spread heap) of this process.
@@ -132,5 +135,58 @@ concept backend = requires(B& b, const B& cb, proc_t p, handler_id h, const am_w
   // Leave the job: `code` is this process's exit status.
   { b.finish(code) } -> std::same_as<void>;
 };
+
+// ---- optional members ---------------------------------------------------------
+// A backend defines the ones its layer does well; the core uses each where it
+// is present and otherwise falls back to its reference implementation.
+
+/// Medium messages (caps.max_medium > 0): arguments plus a payload copied into a
+/// buffer the handler sees. When `ok` is returned the backend is done with src.
+template <class B>
+concept has_medium_messages = requires(B& b, proc_t p, handler_id h, const am_word* args,
+                                       int nargs, const void* src, std::size_t len,
+                                       const am_message& token) {
+  { b.request_medium(p, h, args, nargs, src, len) } -> std::same_as<am_status>;
+  { b.reply_medium(token, h, args, nargs, src, len) } -> std::same_as<am_status>;
+};
+
+/// Long messages (caps.max_long > 0): arguments plus a payload deposited at `dst`
+/// on the receiver before its handler runs. When `ok` is returned the backend is
+/// done with src.
+template <class B>
+concept has_long_messages = requires(B& b, proc_t p, handler_id h, const am_word* args,
+                                     int nargs, const void* src, std::size_t len, void* dst,
+                                     const am_message& token) {
+  { b.request_long(p, h, args, nargs, src, len, dst) } -> std::same_as<am_status>;
+  { b.reply_long(token, h, args, nargs, src, len, dst) } -> std::same_as<am_status>;
+};
+
+/// One-sided transfers (RMA) between local memory and a peer's memory, for
+/// layers such as SHMEM or MPI RMA. `rma_reaches(p, addr, len)` says whether
+/// [addr, addr+len) of processor p can be targeted (for example: inside the
+/// symmetric segment); the core uses active messages for everything else.
+/// Completion is counted on a splitc counter: the core adds 1 before the call,
+/// the backend subtracts 1 (`ctr.add_local(-1)`) once the transfer is complete
+/// at both ends -- within the call, or in a later poll(). A put has finished
+/// reading `src` when it returns `ok`; a get writes `dst` until it completes.
+/// Either may return no_resource (nothing started, the core retries).
+template <class B>
+concept has_rma = requires(B& b, const B& cb, proc_t p, void* dst, const void* src,
+                           std::size_t len, counter& ctr) {
+  { cb.rma_reaches(p, src, len) } noexcept -> std::same_as<bool>;
+  { b.rma_put(p, dst, src, len, ctr) } -> std::same_as<am_status>;
+  { b.rma_get(dst, p, src, len, ctr) } -> std::same_as<am_status>;
+};
+
+/// Ending the whole job from a failing process where the layer's launcher must
+/// be told (MPI_Abort): called by the core's fatal-error path after the message
+/// is written. Without it the process exits and the launcher ends the job.
+template <class B>
+concept has_abort_job = requires(int code) { B::abort_job(code); };
+
+/// A layer initialised by the program before splitc::init (MPI_Init called by
+/// the program): the core then skips the steps that must precede it.
+template <class B>
+concept has_layer_initialized = requires { { B::layer_initialized() } -> std::same_as<bool>; };
 
 }  // namespace splitc

@@ -14,11 +14,14 @@
 
 static_assert(splitc::backend<splitc::active_backend>,
               "the selected backend does not satisfy the porting boundary");
-// What the core relies on (PORTING.md): 8 argument words, room for a
-// collective's mailbox message in a medium message, and long messages.
-static_assert(splitc::active_backend::caps.max_args >= splitc::am_max_args,
-              "a backend must carry at least 8 argument words");
-static_assert(splitc::active_backend::caps.max_medium >= 1024,
-              "a backend's medium messages must hold at least 1024 bytes");
-static_assert(splitc::active_backend::caps.max_long >= 1024,
-              "a backend's long messages must hold at least 1024 bytes");
+// What the core relies on (PORTING.md): at least four argument words, and the
+// optional message forms present exactly when caps says they are.
+static_assert(splitc::active_backend::caps.max_args >= splitc::am_min_args &&
+                  splitc::active_backend::caps.max_args <= splitc::am_max_args,
+              "a backend carries 4 to 8 argument words (caps.max_args)");
+static_assert((splitc::active_backend::caps.max_medium > 0) ==
+                  splitc::has_medium_messages<splitc::active_backend>,
+              "caps.max_medium > 0 exactly when the backend has request_medium/reply_medium");
+static_assert((splitc::active_backend::caps.max_long > 0) ==
+                  splitc::has_long_messages<splitc::active_backend>,
+              "caps.max_long > 0 exactly when the backend has request_long/reply_long");

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <splitc/counter.hpp>
+#include <splitc/detail/backoff.hpp>
 #include <splitc/detail/context.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
@@ -49,6 +50,45 @@ inline void* direct(context& c, proc_t p, const void* addr, std::size_t len) noe
   return nullptr;
 }
 
+// One-sided transfers through the backend's RMA members (am.hpp, has_rma), for
+// targets the layer reaches; used from the main line only (a handler may not
+// wait for a layer's room). The slow paths wait for room, polling.
+template <class B, class Attempt>
+[[gnu::noinline]] void rma_retry(B&, context& c, Attempt attempt) {
+  backoff wait;
+  while (attempt() != am_status::ok) {
+    if (progress(c) != 0) wait.reset();
+    wait.pause();
+  }
+}
+
+template <class B>
+inline bool rma_get(B& b, context& c, void* dst, proc_t p, const void* src, std::size_t len,
+                    counter& ctr) {
+  if constexpr (has_rma<B>) {
+    if (!c.frame.active && b.rma_reaches(p, src, len)) {
+      ctr.add_local(1);
+      if (b.rma_get(dst, p, src, len, ctr) != am_status::ok) [[unlikely]]
+        rma_retry(b, c, [&] { return b.rma_get(dst, p, src, len, ctr); });
+      return true;
+    }
+  }
+  return false;
+}
+template <class B>
+inline bool rma_put(B& b, context& c, proc_t p, void* dst, const void* src, std::size_t len,
+                    counter& ctr) {
+  if constexpr (has_rma<B>) {
+    if (!c.frame.active && b.rma_reaches(p, dst, len)) {
+      ctr.add_local(1);
+      if (b.rma_put(p, dst, src, len, ctr) != am_status::ok) [[unlikely]]
+        rma_retry(b, c, [&] { return b.rma_put(p, dst, src, len, ctr); });
+      return true;
+    }
+  }
+  return false;
+}
+
 // Active-message paths for transfers longer than am_inline_bytes, cut into
 // long-message fragments (src/global_memory.cpp).
 void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, counter& ctr);
@@ -57,8 +97,10 @@ void store_am(context& c, proc_t p, void* dst, const void* src, std::size_t len,
               counter* remote_counter);
 
 /// Up to this many bytes travel inside one short message: three words of
-/// addressing, then the data in the remaining five argument words.
-inline constexpr std::size_t am_inline_bytes = 5 * sizeof(am_word);
+/// addressing, then the data in the remaining argument words (five on most
+/// backends, one word on a four-word layer such as the CM-5's).
+inline constexpr std::size_t am_inline_bytes =
+    static_cast<std::size_t>(native_args - 3) * sizeof(am_word);
 inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
 
 /// One short message (addressing words a0, a1 = len, a2; then the data).
@@ -113,6 +155,7 @@ inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::siz
     std::memcpy(dst, d, len);
     return;
   }
+  if (rma_get(c.backend, c, dst, p, src, len, ctr)) return;
   get_remote(c, dst, p, src, len, ctr);
 }
 
@@ -128,6 +171,7 @@ inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::siz
     std::memcpy(d, src, len);
     return;
   }
+  if (rma_put(c.backend, c, p, dst, src, len, ctr)) return;
   put_remote(c, p, dst, src, len, ctr);
 }
 

@@ -42,6 +42,12 @@ segment_info my_segment() noexcept;
 
 // ---- active messages for programs -------------------------------------------
 
+/// The largest payloads programs' medium and long messages may carry: the
+/// backend's own limits, or what the core composes above them (at least 4 KiB
+/// and 64 KiB; PORTING.md 1.2).
+inline constexpr std::size_t am_medium_limit = detail::medium_limit;
+inline constexpr std::size_t am_long_limit = detail::long_limit;
+
 /// Register a handler. Collective: every process registers the same
 /// functions in the same order (checked), and no message can reach a handler
 /// before every process has registered it. Handlers run inside poll, must
@@ -65,7 +71,7 @@ inline void am_request_medium(proc_t p, handler_id h, const void* payload, std::
   const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
       static_cast<am_word>(words)...};
   detail::check_am_target(c, p, h);
-  detail::check_am_length(c, len, active_backend::caps.max_medium, "am_request_medium");
+  detail::check_am_length(c, len, detail::medium_limit, "am_request_medium");
   detail::request(c, am_kind::medium_msg, p, h, a.data(), sizeof...(Words), payload, len);
 }
 template <class... Words>
@@ -76,7 +82,7 @@ inline void am_request_long(proc_t p, handler_id h, const void* payload, std::si
   const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
       static_cast<am_word>(words)...};
   detail::check_am_target(c, p, h);
-  detail::check_am_length(c, len, active_backend::caps.max_long, "am_request_long");
+  detail::check_am_length(c, len, detail::long_limit, "am_request_long");
   detail::request(c, am_kind::long_msg, p, h, a.data(), sizeof...(Words), payload, len,
                   destination);
 }
@@ -97,7 +103,7 @@ inline void am_reply_medium(const am_message& token, handler_id h, const void* p
   const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
       static_cast<am_word>(words)...};
   detail::check_am_target(c, token.source, h);
-  detail::check_am_length(c, len, active_backend::caps.max_medium, "am_reply_medium");
+  detail::check_am_length(c, len, detail::medium_limit, "am_reply_medium");
   detail::reply(c, token, am_kind::medium_msg, h, a.data(), sizeof...(Words), payload, len);
 }
 

@@ -21,6 +21,9 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   endforeach()
 endforeach()
 
+if(NOT SPLITC_TEST_ERROR_PATHS)  # a TEST_VEHICLE's error paths are its transport's
+  return()
+endif()
 # Expected failures (label "errors"): processor 1 of 2 makes one bad call of the C interface
 # (xf_c_counts.c, the case named by its argument) and the job must end with status 70 and a
 # message naming the call the program made and the bad value. Every case on smp; the first

@@ -2,6 +2,7 @@
 #include "harness.hpp"
 #include "value_types.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <utility>
@@ -13,9 +14,11 @@ using testvals::check_pattern;
 using testvals::fill_pattern;
 
 constexpr int kMaxProcs = 8;
-constexpr std::size_t kMaxMedium = splitc::active_backend::caps.max_medium;
-constexpr std::size_t kMaxLong = splitc::active_backend::caps.max_long;
-constexpr std::size_t kMediumSizes[] = {0, 1, 40, 1000, 65536, kMaxMedium};
+// What programs may send (the backend's own limits, or what the core composes above them).
+constexpr std::size_t kMaxMedium = splitc::am_medium_limit;
+constexpr std::size_t kMaxLong = splitc::am_long_limit;
+constexpr std::size_t kMediumSizes[] = {0, 1, 40, 1000, std::min<std::size_t>(65536, kMaxMedium),
+                                        kMaxMedium};
 constexpr std::size_t kLongSizes[] = {0, 1, 1000, kMaxLong};
 constexpr std::size_t kLongSlot = kMaxLong + 64;
 

@@ -37,6 +37,11 @@ splitc_add_program_test(runtime_basics runtime_basics.cpp PROCS 3 VARIANT keep_a
 splitc_add_program_test(counters counters.cpp PROCS 3 VARIANT keep_aslr
   LAUNCHER_ARGS --keep-aslr)
 
+# The rest: how the launcher starts a program and how jobs fail (not on a TEST_VEHICLE).
+if(NOT SPLITC_TEST_ERROR_PATHS)
+  return()
+endif()
+
 # ---- started plainly (no splitc-run): SPLITC_PROCS=3 launches 3 processes, else a job of one
 set(_plain_env ${CMAKE_COMMAND} -E env --unset=SPLITC_JOB --unset=SPLITC_SMP_FD
                --unset=SPLITC_MYPROC)

@@ -4,6 +4,9 @@
 # watchdog, include/splitc/port/watchdog.hpp).
 # A short silence limit keeps the failing runs fast; the passing run computes for longer
 # than its limit.
+if(NOT SPLITC_TEST_ERROR_PATHS)  # a TEST_VEHICLE is supervised as its transport
+  return()
+endif()
 set(_expect_failure ${SPLITC_TESTS_DIR}/programs/expect_failure.sh)
 set(_expect_pass ${SPLITC_TESTS_DIR}/programs/expect_pass.sh)
 foreach(backend IN LISTS SPLITC_TEST_BACKENDS)

@@ -8,10 +8,14 @@
 set -u
 run=$1 prog=$2
 fail() { echo "mpirun_killed: FAIL: $*" >&2; exit 1; }
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+outs=()
+trap 'rm -f "${outs[@]}"' EXIT
 
 for victim in mpirun splitc-run; do
+  # A fresh file per job: the shell truncates a reused one only once the job has started, so
+  # the readiness check could read the previous job's "job ready".
+  out=$(mktemp)
+  outs+=("$out")
   tag="mpirun-killed-$$-$RANDOM$RANDOM"
   SPLITC_TEST_TAG=$tag timeout --kill-after=5 60 "$run" -n 3 "$prog" hold > "$out" 2>&1 &
   job=$!
@@ -20,7 +24,12 @@ for victim in mpirun splitc-run; do
     kill -0 "$job" 2>/dev/null || break
     sleep 0.05
   done
-  grep -q "job ready" "$out" || { cat "$out"; fail "the job did not start"; }
+  if ! grep -q "job ready" "$out"; then
+    cat "$out"
+    kill -0 "$job" 2>/dev/null && fail "the job did not start within 30 s"
+    wait "$job"
+    fail "the job ended (status $?) before it was ready"
+  fi
   # timeout's child is splitc-run; splitc-run's child is mpirun.
   splitc_run=$(pgrep -P "$job" | head -n 1)
   mpirun=$(pgrep -P "$splitc_run" | head -n 1)

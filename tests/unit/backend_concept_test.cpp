@@ -15,13 +15,15 @@ using template_backend = splitc::backends::template_backend::template_backend;
 static_assert(splitc::backend<smp_backend>);
 static_assert(splitc::backend<template_backend>);
 
-// Every backend must accept at least the core's argument count.
-static_assert(smp_backend::caps.max_args >= splitc::am_max_args);
-static_assert(template_backend::caps.max_args >= splitc::am_max_args);
-static_assert(splitc::am_max_args >= 8);
+// Backends carry 4 to 8 argument words; smp carries all the core ever sends.
+static_assert(smp_backend::caps.max_args == splitc::am_max_args);
+static_assert(template_backend::caps.max_args >= splitc::am_min_args);
+static_assert(splitc::am_min_args == 4 && splitc::am_max_args == 8);
 // The smp backend reaches peers' segments directly and keeps pairs in order.
 static_assert(smp_backend::caps.direct_access);
-static_assert(smp_backend::caps.ordered && smp_backend::caps.reliable);
+static_assert(smp_backend::caps.ordered);
+static_assert(splitc::has_medium_messages<smp_backend> && splitc::has_long_messages<smp_backend>);
+static_assert(!splitc::has_rma<smp_backend>, "smp's direct access makes RMA members pointless");
 static_assert(smp_backend::caps.max_medium >= 4096 && smp_backend::caps.max_long >= 4096);
 // The template backend claims no direct path.
 static_assert(!template_backend::caps.direct_access);
@@ -29,7 +31,7 @@ static_assert(!template_backend::caps.direct_access);
 /// A complete backend in miniature, from which the negative cases remove one piece.
 template <bool with_poll = true, bool noexcept_identity = true, bool right_reply = true>
 struct fake_backend {
-  static constexpr splitc::capabilities caps{8, 64, 64, true, true, false, false, false};
+  static constexpr splitc::capabilities caps{8, 64, 64, true, false};
   static constexpr const char* name = "fake";
   splitc::proc_t myproc() const noexcept(noexcept_identity) { return 0; }
   splitc::proc_t procs() const noexcept { return 1; }
@@ -64,7 +66,6 @@ struct fake_backend {
   {
     return 0;
   }
-  void bootstrap_exchange(const void*, std::size_t, void*, splitc::am_sink) {}
   void bootstrap_barrier(splitc::am_sink) {}
   splitc::segment_info segment() const noexcept { return {nullptr, 0}; }
   void* direct_address(splitc::proc_t, const void*) const noexcept { return nullptr; }

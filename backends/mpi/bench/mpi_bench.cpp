@@ -501,7 +501,7 @@ void raw_am_deliver(void*, const splitc::am_message& m) {
   }
 }
 double backend_roundtrip(long iters) {
-  const splitc::am_sink sink{nullptr, raw_am_deliver};
+  const splitc::am_sink sink{nullptr, raw_am_deliver, 0};
   const u64 one = 1;
   const double t = timed(iters, [&sink, &one](long) {
     const u64 want = raw_am_replies + 1;
@@ -515,7 +515,7 @@ double backend_roundtrip(long iters) {
   return t;
 }
 void backend_roundtrip_partner(long) {
-  const splitc::am_sink sink{nullptr, raw_am_deliver};
+  const splitc::am_sink sink{nullptr, raw_am_deliver, 0};
   while (!raw_am_stop) backend().poll(sink);
   raw_am_stop = false;
 }

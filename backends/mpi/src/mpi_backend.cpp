@@ -1138,19 +1138,6 @@ void mpi_backend::bootstrap_barrier(am_sink sink) {
   wait_for(&r, sink);
 }
 
-void mpi_backend::bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink) {
-  if (procs_ == 1) {
-    std::memcpy(out, src, len);
-    poll(sink);
-    return;
-  }
-  MPI_Request r;
-  check(MPI_Iallgather(src, static_cast<int>(len), MPI_BYTE, out, static_cast<int>(len), MPI_BYTE,
-                       m_->comm, &r),
-        "MPI_Iallgather");
-  wait_for(&r, sink);
-}
-
 // ---- leaving ----------------------------------------------------------------------
 
 // Every process completes its own sends (serving the peers' payload

@@ -1,5 +1,5 @@
 // The smp backend's out-of-line parts: attaching to the job's shared memory,
-// mapping the segments, polling the rings, the bootstrap barrier and exchange.
+// mapping the segments, polling the rings, the bootstrap barrier.
 #include <splitc/backends/smp.hpp>
 #include <splitc/detail/backoff.hpp>
 #include <splitc/errors.hpp>
@@ -150,21 +150,6 @@ void smp_backend::bootstrap_barrier(am_sink sink) {
   } else {
     wait_flag(flag(procs_), epoch, sink);
   }
-}
-
-void smp_backend::bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink) {
-  if (len > job_layout::exchange_slot_bytes) {
-    detail::fail("smp: bootstrap exchange of {} bytes exceeds the {}-byte slot", len,
-                 job_layout::exchange_slot_bytes);
-  }
-  unsigned char* slots = control_ + layout_.exchange_offset();
-  std::memcpy(slots + job_layout::exchange_slot_bytes * myproc_, src, len);
-  bootstrap_barrier(sink);
-  for (proc_t q = 0; q < procs_; ++q) {
-    std::memcpy(static_cast<unsigned char*>(out) + len * q,
-                slots + job_layout::exchange_slot_bytes * q, len);
-  }
-  bootstrap_barrier(sink);  // the slots may be reused after everyone has read them
 }
 
 void smp_backend::finish(int) {}

@@ -1,6 +1,6 @@
 // The udp backend's process side (udp.hpp): joining the job through the
-// launcher's rendezvous, the socket, poll, the bootstrap barrier and
-// exchange over the backend's own messages, leaving, and the helper thread
+// launcher's rendezvous, the socket, poll, the bootstrap barrier over the
+// backend's own messages, leaving, and the helper thread
 // that hears the launcher. Silent peers are the porting kit's watchdog's
 // business (include/splitc/port/watchdog.hpp), as on every backend.
 #include <splitc/backends/udp.hpp>
@@ -34,16 +34,9 @@ namespace env = port::env;
 
 namespace {
 
-enum internal_op : std::uint16_t { op_barrier = 0, op_exchange_part = 1, op_exchange_table = 2 };
+enum internal_op : std::uint16_t { op_barrier = 0 };
 constexpr std::size_t max_internal_bytes = udp_backend::max_long_bytes;
 constexpr int max_rounds = 64;
-
-/// Handlers registered in this process (the core's registry); data naming a
-/// higher index is refused until it is registered.
-std::size_t registered_handlers() noexcept {
-  if (splitc_current_context == nullptr) return 65536;
-  return static_cast<detail::context*>(splitc_current_context)->handlers.size();
-}
 
 std::size_t path_datagram(std::uint32_t ip) {
   // The route's MTU, as the kernel knows it, less the IPv4 and UDP headers.
@@ -348,7 +341,8 @@ am_status udp_backend::send(proc_t p, bool request, am_kind kind, handler_id h, 
 
 int udp_backend::poll(am_sink sink) {
   last_sink_ = sink;
-  engine_->set_handler_limit(registered_handlers());
+  // Data naming a handler not registered here yet is refused (and retransmitted) until it is.
+  engine_->set_handler_limit(sink.handler_count);
   int delivered = engine_->drain_self(sink);
   if (fd_ < 0) return delivered;
 
@@ -438,32 +432,6 @@ void udp_backend::on_internal(void* self, const am_message& m) {
     case op_barrier:
       if (m.nargs == 2 && m.args[1] < max_rounds) ++b.barrier_arrivals_[m.args[1]];
       break;
-    case op_exchange_part: {
-      if (m.nargs != 2 || b.myproc_ != 0) break;
-      const std::size_t len = m.args[1];
-      auto& st = b.exchanges_[m.args[0]];
-      if (st.table.empty()) {
-        st.len = len;
-        st.table.resize(len * static_cast<std::size_t>(b.procs_));
-      }
-      if (len != st.len || m.length != len) {
-        detail::fail(
-            "collective mismatch: processor {} contributed {} bytes to a bootstrap exchange where "
-            "{} were expected",
-            m.source, m.length, st.len);
-      }
-      if (len != 0) std::memcpy(st.table.data() + len * static_cast<std::size_t>(m.source), m.payload, len);
-      ++st.parts;
-      break;
-    }
-    case op_exchange_table: {
-      if (m.nargs != 1) break;
-      auto& st = b.exchanges_[m.args[0]];
-      const auto* p = static_cast<const unsigned char*>(m.payload);
-      st.table.assign(p, p + m.length);
-      st.complete = true;
-      break;
-    }
   }
 }
 
@@ -484,47 +452,6 @@ void udp_backend::bootstrap_barrier(am_sink sink) {
   }
 }
 
-void udp_backend::bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink) {
-  last_sink_ = sink;
-  if (procs_ == 1) {
-    std::memcpy(out, src, len);
-    return;
-  }
-  const std::size_t total = len * static_cast<std::size_t>(procs_);
-  if (total > max_internal_bytes)
-    detail::fail("udp: bootstrap exchange of {} bytes per processor ({} in all) exceeds {} bytes",
-                 len, total, max_internal_bytes);
-  const std::uint64_t epoch = ++exchange_epoch_;
-  if (myproc_ == 0) {
-    auto& st = exchanges_[epoch];
-    if (st.table.empty()) {
-      st.len = len;
-      st.table.resize(total);
-    }
-    if (st.len != len) detail::fail("collective mismatch in a bootstrap exchange ({} bytes here, {} elsewhere)", len, st.len);
-    std::memcpy(st.table.data(), src, len);
-    wait_for(sink, [&] { return st.parts == procs_ - 1; });
-    const am_word a[1] = {epoch};
-    for (proc_t q = 1; q < procs_; ++q)
-      send_internal(q, op_exchange_table, a, 1, st.table.data(), total, sink);
-    std::memcpy(out, st.table.data(), total);
-    exchanges_.erase(epoch);
-  } else {
-    const am_word a[2] = {epoch, len};
-    send_internal(0, op_exchange_part, a, 2, src, len, sink);
-    wait_for(sink, [&] {
-      auto it = exchanges_.find(epoch);
-      return it != exchanges_.end() && it->second.complete;
-    });
-    auto& st = exchanges_[epoch];
-    if (st.table.size() != total)
-      detail::fail("collective mismatch in a bootstrap exchange ({} bytes here, {} in the table)",
-                   total, st.table.size());
-    std::memcpy(out, st.table.data(), total);
-    exchanges_.erase(epoch);
-  }
-}
-
 // ---- leaving ---------------------------------------------------------------------
 
 void udp_backend::finish(int) {
@@ -533,7 +460,7 @@ void udp_backend::finish(int) {
   if (control_ >= 0) {
     am_sink sink = last_sink_;
     if (sink.deliver == nullptr) {
-      sink = am_sink{nullptr, [](void*, const am_message&) {}};
+      sink = am_sink{nullptr, [](void*, const am_message&) {}, 65536};
     }
     // Everything we sent has arrived; then wait until everyone can say the same,
     // acknowledging their retransmissions meanwhile.

@@ -8,6 +8,7 @@
 #include <splitc/am.hpp>
 #include <splitc/backend.hpp>
 #include <splitc/c_context.h>
+#include <splitc/detail/compose.hpp>
 #include <splitc/counter.hpp>
 #include <splitc/detail/mailbox.hpp>
 #include <splitc/detail/range_allocator.hpp>
@@ -74,6 +75,7 @@ struct context : splitc_context_prefix {
   handler_frame frame;
   std::deque<pending_message> pending;
   mailbox_state mail;          ///< channels of the collectives
+  compose_state composed;      ///< composed messages being reassembled (detail/compose.hpp)
   std::uint64_t collective_signature = 0;  ///< what the running collective signs its messages with
   proc_t collective_root = -1;  ///< the running broadcast's root (part of its signature), or -1
   /// The last broadcast this processor finished: a processor that named another root may
@@ -88,7 +90,7 @@ struct context : splitc_context_prefix {
   /// The liveness watchdog (jobs of two or more; src/port/watchdog.cpp).
   std::unique_ptr<port::watchdog> watchdog;
 
-  am_sink sink() noexcept { return {this, &context::deliver}; }
+  am_sink sink() noexcept { return {this, &context::deliver, handlers.size()}; }
   static void deliver(void* self, const am_message& message);
 };
 

@@ -5,6 +5,7 @@
 // sends nothing, a request handler replies at most once.
 #pragma once
 
+#include <splitc/detail/compose.hpp>
 #include <splitc/detail/context.hpp>
 #include <splitc/errors.hpp>
 
@@ -31,6 +32,7 @@ enum class builtin : std::uint16_t {
   atomic_done,      ///< (result, done, old)
   procedure_call,   ///< (runner, function, target, result, done, args...) or medium
   procedure_result, ///< (result, done, length, bytes...) or medium
+  fragment,         ///< (id|index, ...): a piece of a composed message (detail/compose.hpp)
   count
 };
 constexpr handler_id id(builtin b) noexcept { return static_cast<handler_id>(b); }
@@ -59,17 +61,44 @@ inline void check_am_length(context& c, std::size_t len, std::size_t max, const 
   if (len > max) [[unlikely]] bad_am_length(c, len, max, op);
 }
 
+/// Hand one message to the backend in its own form (fits_natively holds).
+/// The one place the core turns a kind into the backend's calls. (A template
+/// so that the calls of forms the backend lacks are discarded, not compiled.)
+template <class B>
+inline am_status send_native(B& b, am_kind kind, bool is_reply, const am_message* token,
+                             proc_t p, handler_id h, const am_word* args, int nargs,
+                             const void* src, std::size_t len, void* dst) {
+  switch (kind) {
+    case am_kind::short_msg:
+      return is_reply ? b.reply_short(*token, h, args, nargs) : b.request_short(p, h, args, nargs);
+    case am_kind::medium_msg:
+      if constexpr (has_medium_messages<B>)
+        return is_reply ? b.reply_medium(*token, h, args, nargs, src, len)
+                        : b.request_medium(p, h, args, nargs, src, len);
+      break;
+    default:
+      if constexpr (has_long_messages<B>)
+        return is_reply ? b.reply_long(*token, h, args, nargs, src, len, dst)
+                        : b.request_long(p, h, args, nargs, src, len, dst);
+      break;
+  }
+  __builtin_unreachable();
+}
+
+/// A message the backend cannot carry as it is, cut into short requests
+/// (src/compose.cpp).
+void send_composed(context& c, am_kind kind, bool is_reply, proc_t p, handler_id h,
+                   const am_word* args, int nargs, const void* src, std::size_t len, void* dst);
+
 inline void request(context& c, am_kind kind, proc_t p, handler_id h, const am_word* args,
                     int nargs, const void* src = nullptr, std::size_t len = 0,
                     void* dst = nullptr) {
+  if (!fits_natively(kind, nargs, len)) [[unlikely]]
+    return send_composed(c, kind, false, p, h, args, nargs, src, len, dst);
   if (!c.frame.active && c.pending.empty()) [[likely]] {
-    am_status s;
-    switch (kind) {
-      case am_kind::short_msg: s = c.backend.request_short(p, h, args, nargs); break;
-      case am_kind::medium_msg: s = c.backend.request_medium(p, h, args, nargs, src, len); break;
-      default: s = c.backend.request_long(p, h, args, nargs, src, len, dst); break;
-    }
-    if (s == am_status::ok) [[likely]] return;
+    if (send_native(c.backend, kind, false, nullptr, p, h, args, nargs, src, len, dst) == am_status::ok)
+        [[likely]]
+      return;
   }
   send_slow(c, kind, false, nullptr, p, h, args, nargs, src, len, dst);
 }
@@ -79,14 +108,12 @@ inline void reply(context& c, const am_message& token, am_kind kind, handler_id 
                   void* dst = nullptr) {
   if (!c.frame.active || !c.frame.is_request || c.frame.replied) [[unlikely]] bad_reply(c);
   c.frame.replied = true;
+  if (!fits_natively(kind, nargs, len)) [[unlikely]]
+    return send_composed(c, kind, true, token.source, h, args, nargs, src, len, dst);
   if (c.pending.empty()) [[likely]] {
-    am_status s;
-    switch (kind) {
-      case am_kind::short_msg: s = c.backend.reply_short(token, h, args, nargs); break;
-      case am_kind::medium_msg: s = c.backend.reply_medium(token, h, args, nargs, src, len); break;
-      default: s = c.backend.reply_long(token, h, args, nargs, src, len, dst); break;
-    }
-    if (s == am_status::ok) [[likely]] return;
+    if (send_native(c.backend, kind, true, &token, token.source, h, args, nargs, src, len, dst) ==
+        am_status::ok) [[likely]]
+      return;
   }
   send_slow(c, kind, true, &token, token.source, h, args, nargs, src, len, dst);
 }

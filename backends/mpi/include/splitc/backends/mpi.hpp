@@ -140,10 +140,7 @@ class mpi_backend {
       .max_medium = max_medium_bytes,
       .max_long = max_long_bytes,
       .ordered = true,   // any-tag receives, non-overtaking, delivered in ring order
-      .reliable = true,  // MPI is
       .direct_access = false,
-      .native_barrier = true,  // packets or MPI_Ibarrier, polled
-      .separate_reply_network = false,
   };
 
   explicit mpi_backend(start_arguments args);
@@ -178,8 +175,6 @@ class mpi_backend {
   }
 
   int poll(am_sink sink);
-
-  void bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink);
   void bootstrap_barrier(am_sink sink);
 
   segment_info segment() const noexcept {

@@ -1,7 +1,7 @@
 // The smp backend: P processes on one host.
 //
 // One memfd per job (made by the launcher, inherited by every process) holds
-// a control area (job header, barrier flags, bootstrap exchange slots, the
+// a control area (job header, barrier flags, the
 // message rings) and one segment per processor. Each process maps its own
 // segment at the same fixed virtual address (so the spread heap is
 // symmetric) and the whole array of segments right after it, so the object
@@ -30,15 +30,11 @@ struct job_layout {
   std::size_t segment_size = 0;
   std::size_t ring_bytes = 0;
 
-  static constexpr std::size_t exchange_slot_bytes = 4096;
   static constexpr std::size_t header_bytes = 4096;
 
   std::size_t barrier_offset() const noexcept { return header_bytes; }
-  std::size_t exchange_offset() const noexcept {
-    return barrier_offset() + 64 * static_cast<std::size_t>(procs + 1);
-  }
   std::size_t rings_offset() const noexcept {
-    return round_up(exchange_offset() + exchange_slot_bytes * static_cast<std::size_t>(procs), 4096);
+    return round_up(barrier_offset() + 64 * static_cast<std::size_t>(procs + 1), 4096);
   }
   std::size_t ring_stride() const noexcept { return sizeof(ring_shared) + ring_bytes; }
   /// network 0 carries requests, 1 replies.
@@ -84,10 +80,7 @@ class smp_backend {
       .max_medium = max_payload,
       .max_long = max_payload,
       .ordered = true,
-      .reliable = true,
       .direct_access = true,
-      .native_barrier = true,
-      .separate_reply_network = true,
   };
 
   explicit smp_backend(start_arguments args);
@@ -122,8 +115,6 @@ class smp_backend {
   }
 
   int poll(am_sink sink);
-
-  void bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink);
   void bootstrap_barrier(am_sink sink);
 
   segment_info segment() const noexcept {

@@ -20,10 +20,7 @@ class template_backend {
       .max_medium = 4096,
       .max_long = 4096,
       .ordered = false,
-      .reliable = true,
       .direct_access = false,
-      .native_barrier = false,
-      .separate_reply_network = false,
   };
 
   explicit template_backend(start_arguments args);
@@ -42,7 +39,6 @@ class template_backend {
   am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
                        const void* src, std::size_t len, void* dst);
   int poll(am_sink sink);
-  void bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink);
   void bootstrap_barrier(am_sink sink);
   segment_info segment() const noexcept { return {segment_.data(), segment_.size()}; }
   void* direct_address(proc_t, const void*) const noexcept { return nullptr; }

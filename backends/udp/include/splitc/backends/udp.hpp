@@ -65,10 +65,7 @@ class udp_backend {
       .max_medium = max_medium_bytes,
       .max_long = max_long_bytes,
       .ordered = false,
-      .reliable = true,  // made so here: the core never sees a loss
       .direct_access = false,
-      .native_barrier = false,
-      .separate_reply_network = false,
   };
 
   explicit udp_backend(start_arguments args);
@@ -103,8 +100,6 @@ class udp_backend {
   }
 
   int poll(am_sink sink);
-
-  void bootstrap_exchange(const void* src, std::size_t len, void* out, am_sink sink);
   void bootstrap_barrier(am_sink sink);
 
   segment_info segment() const noexcept {
@@ -168,15 +163,7 @@ class udp_backend {
   // Bootstrap state (internal messages).
   std::uint64_t barrier_epoch_ = 0;
   std::vector<std::uint64_t> barrier_arrivals_;  ///< per round
-  std::uint64_t exchange_epoch_ = 0;
-  struct exchange_state {
-    std::size_t len = 0;
-    int parts = 0;
-    std::vector<unsigned char> table;
-    bool complete = false;
-  };
-  std::map<std::uint64_t, exchange_state> exchanges_;
-  am_sink last_sink_{nullptr, nullptr};
+  am_sink last_sink_{nullptr, nullptr, 0};
 
   // The helper thread: the launcher's messages (release, abort, its disappearance).
   std::thread helper_;

@@ -1,0 +1,31 @@
+// The am4 backend's unordered delivery: everything one poll of the smp rings
+// drains is held, shuffled (seeded per processor) and then delivered.
+#include <splitc/backends/narrow.hpp>
+
+#include <algorithm>
+
+namespace splitc::backends::narrow {
+
+void am4_backend::hold(void* self, const am_message& m) {
+  auto& b = *static_cast<am4_backend*>(self);
+  held& h = b.arrived_.emplace_back();
+  h.message = m;
+  std::memcpy(h.args, m.args, sizeof(am_word) * static_cast<std::size_t>(m.nargs));
+}
+
+int am4_backend::poll(am_sink sink) {
+  arrived_.clear();
+  const int n = smp_.poll(am_sink{this, &am4_backend::hold, sink.handler_count});
+  std::shuffle(arrived_.begin(), arrived_.end(), shuffle_);
+  // Delivered from a copy: a handler may poll no more, but the core's
+  // dispatcher may run while arrived_ is reused by a nested poll of the core.
+  std::vector<held> batch;
+  batch.swap(arrived_);
+  for (held& h : batch) {
+    h.message.args = h.args;
+    sink.deliver(sink.context, h.message);
+  }
+  return n;
+}
+
+}  // namespace splitc::backends::narrow

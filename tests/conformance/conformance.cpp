@@ -1,0 +1,403 @@
+// The backend conformance suite: the porting boundary's contract checked on
+// the backend directly (its own calls, with the core's dispatcher as the
+// sink), then the core's composed forms on top of it. Every processor talks
+// to every processor, itself included (loopback), at whatever P the job has.
+//
+//   short        every argument count 0..caps.max_args, a reply of each count
+//   medium/long  sizes 0, 1, 8, odd, the declared maximum (when the form exists)
+//   pressure     a flood without polling: no_resource is back-pressure, never a
+//                loss or a duplicate; order per pair is checked when caps.ordered
+//   no nesting   a send from inside a handler never delivers another message
+//   rma          rma_put/rma_get (when has_rma) against what the owner holds
+//   composed     the core's am_request at 0..8 words, medium and long at the
+//                core's limits, whatever the backend carries natively
+#include "harness.hpp"
+
+#include <splitc/detail/messaging.hpp>
+#include <splitc/splitc.hpp>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using splitc::am_message;
+using splitc::am_status;
+using splitc::am_word;
+using splitc::handler_id;
+using splitc::proc_t;
+using B = splitc::active_backend;
+constexpr auto caps = B::caps;
+
+splitc::detail::context& core() { return splitc::detail::ctx(); }
+
+am_word pattern(proc_t from, int form, int i) {
+  return 0x9e3779b97f4a7c15ULL * static_cast<am_word>(from + 1) ^
+         static_cast<am_word>(form) << 40 ^ static_cast<am_word>(i) * 0x10001ULL;
+}
+unsigned char byte_pattern(proc_t from, std::size_t len, std::size_t i) {
+  return static_cast<unsigned char>(from * 31 + len * 7 + i * 13 + 1);
+}
+
+// ---- state the handlers update ----
+int replies_seen = 0;
+int requests_seen = 0;
+bool in_handler = false;
+bool nested = false;
+std::vector<std::vector<std::uint64_t>> flood_seen;  // per source: sequence numbers, arrival order
+handler_id h_short, h_short_reply, h_medium, h_medium_reply, h_long, h_long_reply, h_flood,
+    h_nest, h_nest_reply, h_composed, h_composed_reply;
+
+/// Wait while polling through the core (the backend's poll with the core's sink).
+template <class Done>
+void wait_for(Done done) {
+  while (!done()) splitc::poll();
+}
+
+/// The backend's send calls, retried (with polling) while they say no_resource.
+template <class Send>
+void send_direct(Send send) {
+  while (send() != am_status::ok) splitc::poll();
+}
+
+void enter() {
+  if (in_handler) nested = true;
+  in_handler = true;
+}
+void leave() { in_handler = false; }
+
+// Short: the request carries n words; the reply the same words, reversed.
+void on_short(const am_message& m) {
+  enter();
+  CHECK(m.is_request && m.kind == splitc::am_kind::short_msg);
+  const int n = m.nargs;
+  for (int i = 0; i < n; ++i) CHECK_MSG(m.args[i] == pattern(m.source, n, i), "word {} of {}", i, n);
+  std::array<am_word, splitc::am_max_args> back{};
+  for (int i = 0; i < n; ++i) back[static_cast<std::size_t>(i)] = m.args[n - 1 - i];
+  ++requests_seen;
+  if (core().backend.reply_short(m, h_short_reply, back.data(), n) != am_status::ok)
+    splitc::detail::reply(core(), m, splitc::am_kind::short_msg, h_short_reply, back.data(), n);
+  leave();
+}
+void on_short_reply(const am_message& m) {
+  enter();
+  CHECK(!m.is_request);
+  const int n = m.nargs;
+  for (int i = 0; i < n; ++i) CHECK(m.args[i] == pattern(splitc::myproc(), n, n - 1 - i));
+  ++replies_seen;
+  leave();
+}
+
+void check_payload(const am_message& m, proc_t from) {
+  const auto* p = static_cast<const unsigned char*>(m.payload);
+  CHECK(m.length == 0 || p != nullptr);
+  for (std::size_t i = 0; i < m.length; ++i)
+    CHECK_MSG(p[i] == byte_pattern(from, m.length, i), "byte {} of {}", i, m.length);
+}
+
+void on_medium(const am_message& m) {
+  enter();
+  CHECK(m.is_request && m.kind == splitc::am_kind::medium_msg && m.nargs == static_cast<int>(m.args[0]) + 1);
+  check_payload(m, m.source);
+  ++requests_seen;
+  if constexpr (splitc::has_medium_messages<B>) {
+    // Echo the payload; the reply's pattern is the requester's.
+    if (core().backend.reply_medium(m, h_medium_reply, m.args, m.nargs, m.payload, m.length) !=
+        am_status::ok)
+      splitc::detail::reply(core(), m, splitc::am_kind::medium_msg, h_medium_reply, m.args,
+                            m.nargs, m.payload, m.length);
+  }
+  leave();
+}
+void on_medium_reply(const am_message& m) {
+  enter();
+  CHECK(!m.is_request && m.kind == splitc::am_kind::medium_msg);
+  check_payload(m, splitc::myproc());
+  ++replies_seen;
+  leave();
+}
+
+// Long: deposited at the address the sender named (in the receiver's segment).
+void on_long(const am_message& m) {
+  enter();
+  CHECK(m.is_request && m.kind == splitc::am_kind::long_msg && m.nargs == 1);
+  CHECK(m.payload == reinterpret_cast<void*>(static_cast<std::uintptr_t>(m.args[0])));
+  check_payload(m, m.source);
+  ++requests_seen;
+  if constexpr (splitc::has_long_messages<B>) {
+    // Back into the requester's segment, at the same place.
+    if (core().backend.reply_long(m, h_long_reply, m.args, 1, m.payload, m.length, m.payload) !=
+        am_status::ok)
+      splitc::detail::reply(core(), m, splitc::am_kind::long_msg, h_long_reply, m.args, 1,
+                            m.payload, m.length, m.payload);
+  }
+  leave();
+}
+void on_long_reply(const am_message& m) {
+  enter();
+  CHECK(!m.is_request && m.kind == splitc::am_kind::long_msg);
+  ++replies_seen;
+  leave();
+}
+
+void on_flood(const am_message& m) {
+  enter();
+  flood_seen[static_cast<std::size_t>(m.source)].push_back(m.args[0]);
+  leave();
+}
+
+// A request handler that sends (a reply and a request through the core): no
+// other handler may run meanwhile.
+void on_nest(const am_message& m) {
+  enter();
+  splitc::am_reply(m, h_nest_reply, m.args[0]);
+  splitc::am_request(m.source, h_nest_reply, m.args[0] + 1);
+  ++requests_seen;
+  leave();
+}
+void on_nest_reply(const am_message&) {
+  enter();
+  ++replies_seen;
+  leave();
+}
+
+// The core's forms: args carry (form, count, words...), payload a pattern.
+void on_composed(const am_message& m) {
+  enter();
+  for (int i = 0; i < m.nargs; ++i) CHECK(m.args[i] == pattern(m.source, 100 + m.nargs, i));
+  if (m.kind != splitc::am_kind::short_msg) check_payload(m, m.source);
+  ++requests_seen;
+  if (m.kind == splitc::am_kind::medium_msg) {
+    // A reply as large as the request: composed where the backend cannot carry it.
+    splitc::detail::reply(core(), m, splitc::am_kind::medium_msg, h_composed_reply, m.args,
+                          m.nargs, m.payload, m.length);
+  } else {
+    splitc::am_reply(m, h_composed_reply);
+  }
+  leave();
+}
+void on_composed_reply(const am_message& m) {
+  enter();
+  if (m.kind == splitc::am_kind::medium_msg) check_payload(m, splitc::myproc());
+  ++replies_seen;
+  leave();
+}
+
+/// Everyone sends `per_peer` requests to everyone (itself too) with `send`, then
+/// waits for its replies and for everyone else.
+template <class Send>
+void round(const char* what, int per_peer, Send send) {
+  replies_seen = requests_seen = 0;
+  splitc::barrier();
+  for (proc_t q = 0; q < splitc::procs(); ++q)
+    for (int k = 0; k < per_peer; ++k) send(q, k);
+  const int expected = per_peer * splitc::procs();
+  wait_for([&] { return replies_seen == expected; });
+  splitc::barrier();
+  CHECK_MSG(requests_seen == expected, "{}: {} requests handled, {} expected", what, requests_seen,
+            expected);
+  CHECK_MSG(!nested, "{}: a handler ran inside another handler", what);
+}
+
+std::vector<std::size_t> sizes_up_to(std::size_t max) {
+  std::vector<std::size_t> s{0, 1, 8};
+  if (max > 64) s.push_back(max / 2 + 3);
+  s.push_back(max);
+  return s;
+}
+
+void short_forms() {
+  for (int n = 0; n <= caps.max_args; ++n) {
+    round("short", 1, [&](proc_t q, int) {
+      std::array<am_word, splitc::am_max_args> a{};
+      for (int i = 0; i < n; ++i) a[static_cast<std::size_t>(i)] = pattern(splitc::myproc(), n, i);
+      send_direct([&] { return core().backend.request_short(q, h_short, a.data(), n); });
+    });
+  }
+}
+
+void medium_forms() {
+  if constexpr (splitc::has_medium_messages<B>) {
+    for (std::size_t len : sizes_up_to(caps.max_medium)) {
+      std::vector<unsigned char> payload(len);
+      for (std::size_t i = 0; i < len; ++i) payload[i] = byte_pattern(splitc::myproc(), len, i);
+      for (int n : {0, caps.max_args - 1}) {
+        round("medium", 1, [&](proc_t q, int) {
+          std::array<am_word, splitc::am_max_args> a{};
+          a[0] = static_cast<am_word>(n);
+          send_direct([&] {
+            return core().backend.request_medium(q, h_medium, a.data(), n + 1, payload.data(), len);
+          });
+        });
+      }
+    }
+  }
+}
+
+void long_forms() {
+  if constexpr (splitc::has_long_messages<B>) {
+    // Each sender has its own slot in every receiver's segment.
+    const std::size_t slot = caps.max_long + 64;
+    CHECK(slot * static_cast<std::size_t>(splitc::procs()) <= harness::heap_size());
+    for (std::size_t len : sizes_up_to(caps.max_long)) {
+      std::vector<unsigned char> payload(len);
+      for (std::size_t i = 0; i < len; ++i) payload[i] = byte_pattern(splitc::myproc(), len, i);
+      round("long", 1, [&](proc_t q, int) {
+        void* dst = harness::heap() + slot * static_cast<std::size_t>(splitc::myproc());
+        const am_word a[1] = {reinterpret_cast<std::uintptr_t>(dst)};
+        send_direct([&] {
+          return core().backend.request_long(q, h_long, a, 1, payload.data(), len, dst);
+        });
+      });
+    }
+  }
+}
+
+void pressure() {
+  constexpr int per_peer = 5000;
+  const auto procs = static_cast<std::size_t>(splitc::procs());
+  flood_seen.assign(procs, {});
+  splitc::barrier();
+  long refused = 0;
+  for (int k = 0; k < per_peer; ++k) {
+    for (proc_t q = 0; q < splitc::procs(); ++q) {
+      const am_word a[1] = {static_cast<am_word>(k)};
+      // Back-pressure: the backend may refuse; nothing is lost or sent twice by that.
+      while (core().backend.request_short(q, h_flood, a, 1) != am_status::ok) {
+        ++refused;
+        splitc::poll();
+      }
+    }
+  }
+  wait_for([&] {
+    for (const auto& s : flood_seen)
+      if (s.size() < per_peer) return false;
+    return true;
+  });
+  splitc::barrier();
+  for (std::size_t q = 0; q < procs; ++q) {
+    auto& seen = flood_seen[q];
+    CHECK_MSG(seen.size() == per_peer, "from {}: {} messages, {} sent", q, seen.size(), per_peer);
+    if (caps.ordered) {
+      for (std::size_t i = 0; i < seen.size(); ++i)
+        CHECK_MSG(seen[i] == i, "caps.ordered, but message {} from {} arrived {}th", seen[i], q, i);
+    }
+    std::vector<bool> got(per_peer, false);
+    for (auto s : seen) {
+      CHECK_MSG(s < per_peer && !got[s], "from {}: message {} twice or out of range", q, s);
+      got[s] = true;
+    }
+  }
+  if (splitc::myproc() == 0)
+    fmt::print("conformance: {} refusals (no_resource) in a flood of {} per pair\n", refused,
+               per_peer);
+}
+
+void no_nesting() {
+  round("nesting", 20, [&](proc_t q, int k) {
+    splitc::am_request(q, h_nest, static_cast<am_word>(k));
+  });
+  // Each request produced two replies (a reply and a request back).
+  wait_for([&] { return replies_seen == 2 * 20 * splitc::procs(); });
+  splitc::barrier();
+}
+
+void rma() {
+  if constexpr (splitc::has_rma<B>) {
+    auto& b = core().backend;
+    const proc_t me = splitc::myproc(), p = splitc::procs();
+    const proc_t right = (me + 1) % p;
+    constexpr std::size_t region = 1 << 20;
+    unsigned char* mine = harness::heap();  // the same address everywhere
+    for (std::size_t len : {std::size_t{1}, std::size_t{8}, std::size_t{1000}, region}) {
+      std::memset(mine, 0, region);
+      splitc::barrier();
+      std::vector<unsigned char> data(len);
+      for (std::size_t i = 0; i < len; ++i) data[i] = byte_pattern(me, len, i);
+      CHECK(b.rma_reaches(right, mine, len));
+      splitc::counter done;
+      done.add_local(1);
+      send_direct([&] { return b.rma_put(right, mine, data.data(), len, done); });
+      wait_for([&] { return done.value() == 0; });
+      splitc::barrier();
+      // What the left neighbour put is here, and nothing beyond it.
+      const proc_t left = (me + p - 1) % p;
+      for (std::size_t i = 0; i < len; ++i) CHECK(mine[i] == byte_pattern(left, len, i));
+      if (len < region) CHECK(mine[len] == 0);
+      // And a get of the right neighbour's region gives what I put there.
+      std::vector<unsigned char> back(len, 0);
+      done.add_local(1);
+      send_direct([&] { return b.rma_get(back.data(), right, mine, len, done); });
+      wait_for([&] { return done.value() == 0; });
+      CHECK(back == data);
+      splitc::barrier();
+    }
+    // Outside any segment, the layer says it cannot reach.
+    int on_stack = 0;
+    CHECK(!b.rma_reaches(right, &on_stack, sizeof on_stack) || B::caps.direct_access);
+  }
+}
+
+void composed() {
+  namespace d = splitc::detail;
+  for (int n = 0; n <= splitc::am_max_args; ++n) {
+    round("composed short", 1, [&](proc_t q, int) {
+      std::array<am_word, splitc::am_max_args> a{};
+      for (int i = 0; i < n; ++i) a[static_cast<std::size_t>(i)] = pattern(splitc::myproc(), 100 + n, i);
+      d::request(core(), splitc::am_kind::short_msg, q, h_composed, a.data(), n);
+    });
+  }
+  for (std::size_t len : sizes_up_to(d::medium_limit)) {
+    std::vector<unsigned char> payload(len);
+    for (std::size_t i = 0; i < len; ++i) payload[i] = byte_pattern(splitc::myproc(), len, i);
+    for (int n : {0, splitc::am_max_args}) {
+      round("composed medium", 2, [&](proc_t q, int) {
+        std::array<am_word, splitc::am_max_args> a{};
+        for (int i = 0; i < n; ++i) a[static_cast<std::size_t>(i)] = pattern(splitc::myproc(), 100 + n, i);
+        d::request(core(), splitc::am_kind::medium_msg, q, h_composed, a.data(), n, payload.data(),
+                   len);
+      });
+    }
+  }
+  const std::size_t slot = d::long_limit + 64;
+  CHECK(slot * static_cast<std::size_t>(splitc::procs()) <= harness::heap_size());
+  for (std::size_t len : sizes_up_to(d::long_limit)) {
+    std::vector<unsigned char> payload(len);
+    for (std::size_t i = 0; i < len; ++i) payload[i] = byte_pattern(splitc::myproc(), len, i);
+    round("composed long", 1, [&](proc_t q, int) {
+      void* dst = harness::heap() + slot * static_cast<std::size_t>(splitc::myproc());
+      d::request(core(), splitc::am_kind::long_msg, q, h_composed, nullptr, 0, payload.data(), len,
+                 dst);
+    });
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  h_short = splitc::register_handler(on_short);
+  h_short_reply = splitc::register_handler(on_short_reply);
+  h_medium = splitc::register_handler(on_medium);
+  h_medium_reply = splitc::register_handler(on_medium_reply);
+  h_long = splitc::register_handler(on_long);
+  h_long_reply = splitc::register_handler(on_long_reply);
+  h_flood = splitc::register_handler(on_flood);
+  h_nest = splitc::register_handler(on_nest);
+  h_nest_reply = splitc::register_handler(on_nest_reply);
+  h_composed = splitc::register_handler(on_composed);
+  h_composed_reply = splitc::register_handler(on_composed_reply);
+  if (splitc::myproc() == 0)
+    fmt::print("conformance: backend {}: max_args {}, medium {}, long {}, ordered {}, direct {}, "
+               "rma {}\n", B::name, caps.max_args, caps.max_medium, caps.max_long, caps.ordered,
+               caps.direct_access, splitc::has_rma<B>);
+  short_forms();
+  medium_forms();
+  long_forms();
+  pressure();
+  no_nesting();
+  rma();
+  composed();
+  return harness::pass("conformance");
+}
