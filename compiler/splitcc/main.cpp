@@ -137,7 +137,12 @@ struct cast_fix {
 /// rest through a text printer into a string.
 class consumer : public DiagnosticConsumer {
  public:
-  consumer() : os_(buffer_), printer_(os_, new DiagnosticOptions()) {}
+  consumer() : os_(buffer_), printer_(os_, options()) {}
+  static DiagnosticOptions* options() {
+    auto* o = new DiagnosticOptions();
+    o->ShowPresumedLoc = true;  // the .sc file and line, from the line markers
+    return o;
+  }
   void BeginSourceFile(const LangOptions& lo, const Preprocessor* pp) override {
     printer_.BeginSourceFile(lo, pp);
   }
@@ -244,10 +249,11 @@ int main(int argc, char** argv) {
   }
   const interface_split split = split_interface(read_file(in_path), interface_files, read_file(view_path));
   job j;
-  j.pre = splitcc::prepass(std::string(prelude) + prelude_end + split.text);
+  const std::string source = std::string(prelude) + prelude_end + split.text;
+  j.pre = splitcc::prepass(source);
   if (!j.pre.errors.empty()) {
     for (const auto& e : j.pre.errors)
-      std::cerr << presumed(j.pre.text, e.offset) << ": error: " << e.message << "\n";
+      std::cerr << presumed(source, e.offset) << ": error: " << e.message << "\n";
     return 1;
   }
   std::string text = j.pre.text;
@@ -263,7 +269,7 @@ int main(int argc, char** argv) {
     llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
     clang::tooling::ToolInvocation inv(
         {"splitcc-translate", "-fsyntax-only", "-x", "c", "-std=gnu11", "-w", "-ferror-limit=50",
-         "-fno-color-diagnostics", "splitcc-input.c"},
+         "-fno-color-diagnostics", "-fno-caret-diagnostics", "splitcc-input.c"},
         std::make_unique<action>(j), files.get());
     inv.setDiagnosticConsumer(&diags);
     j.translated = false;

@@ -554,11 +554,11 @@ class translator : public RecursiveASTVisitor<translator> {
     if (*kind == assign_kind::store) {
       if (!remote(l)) {
         error(b->getOperatorLoc(), "the left-hand side of a signalling store ':-' must be a global l-value");
-        return generic(b);
+        return text(b->getSourceRange());
       }
       if (reads_remote(r)) {
         error(r->getBeginLoc(), "the right-hand side of a signalling store ':-' must be local: read the global value into a local variable first");
-        return generic(b);
+        return text(b->getSourceRange());
       }
       return "(void)" + access("store", t, address(l), emit(r));
     }
@@ -572,13 +572,13 @@ class translator : public RecursiveASTVisitor<translator> {
     const auto* rd = dyn_cast<ImplicitCastExpr>(src);
     if (rd == nullptr || rd->getCastKind() != CK_LValueToRValue || !remote(rd->getSubExpr())) {
       error(b->getOperatorLoc(), "a split-phase assignment ':=' needs a global l-value on one side (a put 'g := e' or a get 'l := *g')");
-      return generic(b);
+      return text(b->getSourceRange());
     }
     const Expr* g = rd->getSubExpr();
     if (!ctx_.hasSameUnqualifiedType(ctx_.removeAddrSpaceQualType(g->getType()), t)) {
       error(b->getOperatorLoc(), "a split-phase get ':=' copies the object: both sides need the same type (here '" +
                                      print(t) + "' and '" + print(g->getType()) + "')");
-      return generic(b);
+      return text(b->getSourceRange());
     }
     return "(void)" + access("get", t, "&(" + emit(l) + ")", address(g));
   }
@@ -718,6 +718,7 @@ class translator : public RecursiveASTVisitor<translator> {
   /// text appended to its declarator (locals), or code for the trailer
   /// (file scope).
   std::string spread_variable(const VarDecl* v, const spread_declarator& d) {
+    if (isa<ParmVarDecl>(v)) return "";  // the caller's array
     const std::string count = block_count(d), block = size_of(block_type(v, d));
     if (v->hasInit()) error(v->getLocation(), "a spread array cannot have an initializer");
     if (v->isLocalVarDecl() && v->isStaticLocal()) {

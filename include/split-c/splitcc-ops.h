@@ -12,6 +12,10 @@
 
 #define SPLITCC_NULL ((__globPtrType){0, (void *)0})
 
+/* The target is this processor's memory (splitc.h's SPLITC_LOCAL_, which
+ * the preprocessor has already expanded away in the generated file). */
+#define SPLITCC_LOCAL_(g) ((g).proc == splitc_context_()->myproc && (g).addr != (void *)0)
+
 /* &gp->field: the local address moves, the processor stays. */
 #define SPLITCC_FIELD(g, off)                                                   \
   (__extension__({ __globPtrType splitcc_f_ = (g);                              \
@@ -34,24 +38,24 @@
 
 #define SPLITCC_READ(T, g)                                                      \
   (__extension__({ __globPtrType splitcc_r_ = (g); __typeof__(T) splitcc_rv_;  \
-     if (SPLITC_LOCAL_(splitcc_r_)) splitcc_rv_ = *(__typeof__(T) *)splitcc_r_.addr; \
+     if (SPLITCC_LOCAL_(splitcc_r_)) splitcc_rv_ = *(__typeof__(T) *)splitcc_r_.addr; \
      else splitc_read_bytes(&splitcc_rv_, splitcc_r_, sizeof(T), "read");      \
      splitcc_rv_; }))
 
 #define SPLITCC_WRITE(T, g, v)                                                  \
   (__extension__({ __globPtrType splitcc_w_ = (g); __typeof__(T) splitcc_wv_ = (v); \
-     if (SPLITC_LOCAL_(splitcc_w_)) *(__typeof__(T) *)splitcc_w_.addr = splitcc_wv_; \
+     if (SPLITCC_LOCAL_(splitcc_w_)) *(__typeof__(T) *)splitcc_w_.addr = splitcc_wv_; \
      else splitc_write_bytes(splitcc_w_, &splitcc_wv_, sizeof(T), "write");    \
      splitcc_wv_; }))
 
 #define SPLITCC_GET(T, lp, g)                                                   \
   (__extension__({ __globPtrType splitcc_g_ = (g); __typeof__(T) *splitcc_gl_ = (lp); \
-     if (SPLITC_LOCAL_(splitcc_g_)) *splitcc_gl_ = *(__typeof__(T) *)splitcc_g_.addr; \
+     if (SPLITCC_LOCAL_(splitcc_g_)) *splitcc_gl_ = *(__typeof__(T) *)splitcc_g_.addr; \
      else splitc_get_bytes(splitcc_gl_, splitcc_g_, sizeof(T), (void *)0, "get := (split-phase)"); }))
 
 #define SPLITCC_PUT(T, g, v)                                                    \
   (__extension__({ __globPtrType splitcc_p_ = (g); __typeof__(T) splitcc_pv_ = (v); \
-     if (SPLITC_LOCAL_(splitcc_p_)) *(__typeof__(T) *)splitcc_p_.addr = splitcc_pv_; \
+     if (SPLITCC_LOCAL_(splitcc_p_)) *(__typeof__(T) *)splitcc_p_.addr = splitcc_pv_; \
      else splitc_put_bytes(splitcc_p_, &splitcc_pv_, sizeof(T), (void *)0, "put := (split-phase)"); }))
 
 #define SPLITCC_STORE(T, g, v)                                                  \
