@@ -124,6 +124,6 @@ int splitc_main(int argc, char **argv)
   reset();
   all_compute_E_store();
   bad += check("store");
-  on_one { printf(bad ? "FAIL\n" : "PASS\n"); }
+  on_one { printf(bad ? "FAIL em3d\n" : "PASS em3d\n"); }
   return bad != 0;
 }

@@ -108,6 +108,6 @@ int splitc_main(int argc, char **argv)
   all_stack_array(2, 2, 1);
 
   failures = all_reduce_to_all_add(failures);
-  on_one { printf(failures ? "FAIL (%d)\n" : "PASS\n", failures); }
+  on_one { printf(failures ? "FAIL spread (%d)\n" : "PASS spread\n", failures); }
   return failures != 0;
 }
