@@ -6,6 +6,7 @@
 // replaced (docs/splitcc.md, "Translation scheme").
 #include "translate.hpp"
 
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/AddressSpaces.h>
 #include <clang/Lex/Lexer.h>
@@ -456,7 +457,8 @@ class translator : public RecursiveASTVisitor<translator> {
         if (gp(sub->getType())) return "((" + emit(sub) + ").addr == 0)";
         return "!" + emit(sub);
       case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec:
-        if (remote(sub) || gp(sub->getType())) return update(sub, u->isIncrementOp() ? "+" : "-", "1", u->isPostfix(), nullptr);
+        if (remote(sub) || gp(sub->getType()))
+          return update(sub, u->isIncrementOp() ? "+" : "-", "1", u->isPostfix() && !discarded(u), nullptr);
         return generic(u);
       case UO_Deref:
         if (remote(u)) {
@@ -467,6 +469,21 @@ class translator : public RecursiveASTVisitor<translator> {
       default:
         return generic(u);
     }
+  }
+
+  /// Is the value of the expression unused (a statement, a for loop's
+  /// increment, the left of a comma, or the right of an unused comma)?
+  bool discarded(const Expr* e) const {
+    const auto parents = ctx_.getParents(*e);
+    if (parents.size() != 1) return false;
+    if (const auto* pe = parents[0].get<Expr>()) {
+      if (isa<ParenExpr>(pe)) return discarded(pe);
+      if (const auto* b = dyn_cast<BinaryOperator>(pe); b && b->getOpcode() == BO_Comma)
+        return b->getLHS()->IgnoreParens() == e || discarded(b);
+      return false;
+    }
+    if (const auto* f = parents[0].get<ForStmt>()) return f->getInc() == e;
+    return parents[0].get<CompoundStmt>() != nullptr;
   }
 
   /// Read, modify, write: `sub op= rhs` (or ++/--), on a global l-value or
@@ -493,7 +510,10 @@ class translator : public RecursiveASTVisitor<translator> {
       return "(__extension__({ __globPtrType " + a + " = " + address(sub) + "; " + print(t) + " " + v +
              " = " + read(t, a) + ";" + keep + " " + next + " " + access("write", t, a, v) + "; " + result + "; }))";
     }
-    // A local l-value holding a global pointer.
+    // A local variable holding a global pointer: plain assignments.
+    if (const auto* dr = dyn_cast<DeclRefExpr>(sub->IgnoreParens()); dr && !post)
+      return "(" + text(dr->getSourceRange()) + " = " + pointer_add(sub, text(dr->getSourceRange()), op == "-" ? "-(" + rhs + ")" : rhs) + ")";
+    // Any other local l-value holding a global pointer.
     return "(__extension__({ __globPtrType *" + a + " = &(" + emit(sub) + "); __globPtrType " + v + " = *" + a +
            ";" + keep + " " + next + " *" + a + " = " + v + "; " + result + "; }))";
   }
