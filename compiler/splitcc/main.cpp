@@ -2,6 +2,9 @@
 // driver (splitcc) runs the preprocessor before and the C compiler after.
 //
 //   splitcc-translate --interface FILE... --view FILE -o OUT.c IN.i
+//   splitcc-translate --legacy-strings IN.sc OUT.sc
+//       (before preprocessing: multi-line string literals made standard;
+//        exit status 0 and OUT written when there were any, 3 otherwise)
 //
 // The C interface's own headers (--interface) are replaced, for Clang's
 // parse only, by the view (the same functions typed in Split-C: a global
@@ -11,6 +14,7 @@
 // address space of a pointer (local to global, spread to global: implicit in
 // Split-C, an error in Clang) are answered by inserting the explicit cast
 // and parsing again. Errors are printed in the C compiler's format.
+#include "legacy_strings.hpp"
 #include "prepass.hpp"
 #include "translate.hpp"
 
@@ -229,6 +233,14 @@ void shift(std::map<std::size_t, splitcc::spread_declarator>& m, std::size_t at,
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--legacy-strings") {
+    bool changed = false;
+    const std::string out = splitcc::splice_multiline_strings(read_file(argv[2]), changed);
+    if (!changed) return 3;
+    std::ofstream o(argv[3], std::ios::binary);
+    o << "#line 1 \"" << argv[2] << "\"\n" << out;
+    return o ? 0 : 1;
+  }
   std::set<std::string> interface_files;
   std::string view_path, out_path, in_path;
   for (int i = 1; i < argc; ++i) {

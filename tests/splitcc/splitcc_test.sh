@@ -12,6 +12,9 @@
 #                                      FILE's first line names after "expect:"
 #   make PREFIX SRCDIR WORKDIR         an old-style Makefile through
 #                                      Make.split-c, run with splitc-run -n 4
+#   cmake PREFIX LIBDIR PROJECT PROGRAMS WORKDIR
+#                                      a CMake project through
+#                                      SplitcSplitC.cmake, run at P = 3
 set -euo pipefail
 step=$1
 shift
@@ -59,6 +62,14 @@ case $step in
     out=$("$prefix/bin/splitc-run" -n 4 "./$target")
     echo "$out"
     grep -qx "PASS $target" <<<"$out"
+    ;;
+  cmake)
+    prefix=$1 libdir=$2 project=$3 programs=$4 work=$5
+    rm -rf "$work"
+    cmake -S "$project" -B "$work" -DSPLITC_PREFIX="$prefix" -DSPLITC_LIBDIR="$libdir" \
+      -DSPLITC_PROGRAMS="$programs" > /dev/null
+    cmake --build "$work"
+    "$prefix/bin/splitc-run" -n 3 "$work/em3d"
     ;;
   *) echo "splitcc_test.sh: unknown step $step" >&2; exit 2 ;;
 esac

@@ -1,12 +1,17 @@
 /* The legacy program's main file: an implicit-int K&R splitc_main, a
- * <malloc.h>-era include, a blocked spread array and the seed's names. */
+ * <malloc.h>-era include, a string literal spanning lines (old GCC), a
+ * blocked spread array and the seed's names. */
 #include <split-c/split-c.h>
 #include <malloc.h>
 #include <math.h>
+#include <string.h>
 #include "common.h"
 
 #define B 8
 int data[PROCS]::[B];
+
+static char *banner = "legacy
+program";
 
 splitc_main(argc, argv)
      int argc;
@@ -23,6 +28,7 @@ splitc_main(argc, argv)
   if (sum != i * B * B + B * (B - 1) / 2) bad++;
   if (scale(1.5, 4) != 6.0 || total_calls != 1) bad++;
   if (fabs(sqrt(4.0) - 2.0) > 1e-12) bad++;
+  if (strcmp(banner, "legacy\nprogram") != 0) bad++;
   free(local_block);
   bad = all_reduce_to_all_add(bad);
   on_one { printf(bad ? "FAIL legacy\n" : "PASS legacy\n"); }
