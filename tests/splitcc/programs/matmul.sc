@@ -27,6 +27,7 @@ void all_mat_mult_blk(int n, int r, int m, int b,
     for (k = 0; k < r; k++) {
       bulk_get(la, A[i][k], b * b * sizeof(double));
       bulk_get(lb, B[k][j], b * b * sizeof(double));
+      sync(); /* the paper's listing omits it: a get completes at sync() */
       matrix_mult(b, b, b, lc, la, lb);
     }
   }
