@@ -199,7 +199,13 @@ prepass_result prepass(const std::string& src) {
       }
       for (auto g : locals) decl.local_dims.push_back(inner(g));
       std::string repl = "(__SCS_ *" + text(name) + ")";
-      for (std::size_t d = 1; d < decl.spread_dims.size(); ++d) repl += "[" + decl.spread_dims[d] + "]";
+      // At file scope a run-time dimension (int A[n][PROCS]::) would make
+      // a variably modified type, which C forbids there: the parse sees
+      // [1] instead (the translation takes the dimensions from this table,
+      // never from the type).
+      const bool file_scope = questions.size() == 1;
+      for (std::size_t d = 1; d < decl.spread_dims.size(); ++d)
+        repl += "[" + (file_scope ? std::string("1") : decl.spread_dims[d]) + "]";
       for (const auto& l : decl.local_dims) repl += "[" + l + "]";
       const std::size_t end = locals.empty() ? toks[k].end : toks[locals.back().second].end;
       // Earlier edits inside the range (none expected: dimensions are plain

@@ -8,7 +8,7 @@
 //   T **global p  ->  T *__SCG_* p     (a '*' after a '*': no parentheses)
 //   x := e        ->  x =  e           (offset of '=' recorded: split-phase)
 //   x :- e        ->  x =  e           (offset recorded: signalling store)
-//   T a[n][m]::[b] -> T (__SCS_ *a)[m][b]  (dimensions recorded)
+//   T a[n][m]::[b] -> T (__SCS_ *a)[m][b]  (dimensions recorded; [1] for m at file scope)
 #pragma once
 
 #include <map>

@@ -3,7 +3,7 @@
  * global pointers, arrays of them, functions taking and returning them,
  * casts between local, global and spread pointers, arithmetic, comparison
  * (with NULL too), every scalar type, compound assignment and ++/--,
- * atomics and the spread heap. Every processor works on its right
+ * atomics, an atomic procedure, all_bcast, bulk_store and the spread heap. Every processor works on its right
  * neighbour's data and checks the values. */
 #include <split-c/split-c.h>
 #include <stdio.h>
@@ -34,6 +34,14 @@ char letters[4];
 
 static int failures;
 #define EXPECT(cond) do { if (!(cond)) { printf("processor %d, line %d: %s\n", MYPROC, __LINE__, #cond); failures++; } } while (0)
+
+/* An atomic procedure: runs on the owner of the global pointer, with the
+ * local address. */
+static void add_and_return(int *target, long amount)
+{
+  *target += (int)amount;
+  atomic_return_i(*target);
+}
 
 static gpoint neighbour_point(int k) { return toglobal((MYPROC + 1) % PROCS, &points[k]); }
 static double sum_x(gpoint p, int n)
@@ -126,6 +134,25 @@ int splitc_main(int argc, char **argv)
   barrier();
   k = (MYPROC + PROCS - 1) % PROCS;
   EXPECT(counters[1] == k + 1 && counters[2] == 40 + k && counters[4] == 1);
+
+  /* an atomic procedure, a broadcast, a bulk store with its byte count */
+  barrier();
+  k = atomic_i(add_and_return, &gi[5], 10);
+  EXPECT(k == 10);
+  barrier();
+  EXPECT(counters[5] == 10);
+  k = all_bcast(MYPROC == 0 ? 1234 : -1);
+  EXPECT(k == 1234);
+  {
+    int block[2];
+    block[0] = MYPROC;
+    block[1] = -MYPROC;
+    bulk_store(&gi[6], block, sizeof block);
+    store_sync(sizeof block);
+    k = (MYPROC + PROCS - 1) % PROCS;
+    EXPECT(counters[6] == k && counters[7] == -k);
+  }
+  barrier();
 
   /* the spread heap: one int per processor, then a spread walk */
   heap = all_spread_malloc(PROCS, sizeof(int));
