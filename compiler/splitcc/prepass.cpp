@@ -153,6 +153,8 @@ prepass_result prepass(const std::string& src) {
             if (depth == 0) break;
             --depth;
           } else if (depth == 0 && (u == "," || u == ";" || u == "=" || u == ":" || u == "{")) break;
+          else if (depth == 0 && toks[j].ident && (is(j - 1, ")") || is(j - 1, "]")))
+            break;  // a K&R parameter declaration, an attribute or asm label
         }
         const std::size_t at = j < toks.size() ? toks[j].begin : src.size();
         edits.push_back({at, at, ")"});

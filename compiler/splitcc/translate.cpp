@@ -55,6 +55,11 @@ class translator : public RecursiveASTVisitor<translator> {
     if (isa<VarDecl>(d) || isa<FieldDecl>(d)) decls_.push_back(d);
     return true;
   }
+  bool VisitTagDecl(TagDecl* d) {
+    if (d->isEmbeddedInDeclarator() && d->isCompleteDefinition() && !skipped(d->getLocation()))
+      embedded_tags_[offset(d->getBeginLoc())] = end_offset(d->getBraceRange().getEnd());
+    return true;
+  }
   bool VisitTypedefNameDecl(TypedefNameDecl* d) {
     decls_.push_back(d);
     return true;
@@ -78,6 +83,7 @@ class translator : public RecursiveASTVisitor<translator> {
   QualType placeholder_;
   unsigned error_id_;
   std::vector<Decl*> decls_;
+  std::map<std::size_t, std::size_t> embedded_tags_;  // `struct s {...} *global p;`: begin -> after '}'
   std::string trailer_;
   std::map<const Expr*, bool> needs_cache_;
   int unique_ = 0;
@@ -306,7 +312,13 @@ class translator : public RecursiveASTVisitor<translator> {
   }
 
   void root(Expr* e) {
-    if (skipped(e->getBeginLoc()) || !needs(e)) return;
+    // Not skipped() here: a macro of a system header (NULL) is marked as
+    // system-header text by the preprocessor; declarations in system
+    // headers are skipped before their expressions are reached.
+    const SourceLocation b = sm_.getExpansionLoc(e->getBeginLoc());
+    if (b.isInvalid() || sm_.getFileID(b) != sm_.getMainFileID()) return;
+    if (offset(b) >= in_.skip_begin && offset(b) < in_.skip_end) return;
+    if (!needs(e)) return;
     const SourceRange r = e->getSourceRange();
     const std::string out = emit(e);
     rw_.ReplaceText(CharSourceRange::getCharRange(sm_.getExpansionLoc(r.getBegin()),
@@ -609,7 +621,24 @@ class translator : public RecursiveASTVisitor<translator> {
     if (skipped(f->getLocation())) return true;
     if (involves(f->getReturnType())) {
       const SourceRange r = f->getReturnTypeSourceRange();
-      if (r.isValid()) rw_.ReplaceText(SourceRange(sm_.getExpansionLoc(r.getBegin()), sm_.getExpansionLoc(r.getEnd())), print(f->getReturnType()));
+      const FunctionTypeLoc ftl = f->getFunctionTypeLoc();
+      if (r.isValid() && ftl) {
+        // `int (__SCG_* f(params))`: the return type's text opens a
+        // parenthesis that closes after the parameters; both go.
+        const std::size_t b = offset(r.getBegin()), e = end_offset(r.getEnd());
+        const StringRef buf = sm_.getBufferData(sm_.getMainFileID());
+        int open = 0;
+        for (std::size_t i = b; i < e; ++i) open += buf[i] == '(' ? 1 : buf[i] == ')' ? -1 : 0;
+        std::size_t i = end_offset(ftl.getRParenLoc());
+        const SourceLocation start = sm_.getLocForStartOfFile(sm_.getMainFileID());
+        for (; open > 0; --open) {
+          while (i < buf.size() && std::isspace(static_cast<unsigned char>(buf[i]))) ++i;
+          if (i >= buf.size() || buf[i] != ')') break;
+          rw_.RemoveText(start.getLocWithOffset(i), 1);
+          ++i;
+        }
+        rw_.ReplaceText(start.getLocWithOffset(b), e - b, print(f->getReturnType()) + " ");
+      }
     }
     if (f->getName() == "splitc_main" && f->doesThisDeclarationHaveABody()) {
       rw_.ReplaceText(sm_.getExpansionLoc(f->getLocation()), std::string("splitc_main").size(), "splitcc_user_main");
@@ -685,6 +714,13 @@ class translator : public RecursiveASTVisitor<translator> {
         for (std::size_t k = i; k < j; ++k) {
           std::size_t from = all[k].begin;
           std::string repl = all[k].printed;
+          if (k == i) {
+            // A struct defined in this declaration stays, as its own.
+            if (auto t = embedded_tags_.find(from); t != embedded_tags_.end()) {
+              from = t->second;
+              repl = "; " + repl;
+            }
+          }
           if (k > i) {
             from = buf.find(',', all[k - 1].full_end > all[k - 1].declarator_end ? all[k - 1].declarator_end : all[k - 1].full_end);
             if (from == StringRef::npos || from > all[k].declarator_end) {
