@@ -69,6 +69,18 @@ long sc_for_my_2d(int n, int m, long reps)
   return s;
 }
 
+/* Operation `op`, in Split-C (hand = 0) or hand-written C (hand = 1). */
+static long run(int op, int hand, int n, long reps)
+{
+  switch (op) {
+    case 0: return hand ? hand_global_read(local_data, n, reps) : sc_global_read(local_data, n, reps);
+    case 1: return hand ? hand_spread_index(n, reps) : sc_spread_index(n, reps);
+    case 2: return hand ? hand_spread_increment(n, reps) : sc_spread_increment(n, reps);
+    case 3: return hand ? hand_for_my_1d(n * PROCS, reps) : sc_for_my_1d(n * PROCS, reps);
+    default: return hand ? hand_for_my_2d(n, PROCS, reps) : sc_for_my_2d(n, PROCS, reps);
+  }
+}
+
 static int compare(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -88,29 +100,17 @@ int splitc_main(int argc, char **argv)
   for (k = 0; k < rounds; k++)
     for (op = 0; op < 5; op++) {
       long reps, a = 0, b = 0;
-      int n = op == 0 ? LOCAL_N : 1 << 16;
+      int n = op == 0 ? LOCAL_N : op == 4 ? 256 : 1 << 16; /* operations per repetition */
       double t0, t1, t2;
       reps = ops / n + 1;
       t0 = get_seconds();
-      switch (op) {
-        case 0: a = sc_global_read(local_data, n, reps); break;
-        case 1: a = sc_spread_index(n, reps); break;
-        case 2: a = sc_spread_increment(n, reps); break;
-        case 3: a = sc_for_my_1d(n * PROCS, reps); break;
-        case 4: a = sc_for_my_2d(256, 256 * PROCS / 256, reps); break;
-      }
+      a = run(op, 0, n, reps);
       t1 = get_seconds();
-      switch (op) {
-        case 0: b = hand_global_read(local_data, n, reps); break;
-        case 1: b = hand_spread_index(n, reps); break;
-        case 2: b = hand_spread_increment(n, reps); break;
-        case 3: b = hand_for_my_1d(n * PROCS, reps); break;
-        case 4: b = hand_for_my_2d(256, 256 * PROCS / 256, reps); break;
-      }
+      b = run(op, 1, n, reps);
       t2 = get_seconds();
       if (a != b) bad++;
-      t_sc[op][k] = (t1 - t0) * 1e9 / ((double)reps * (op == 4 ? 256 : n));
-      t_hand[op][k] = (t2 - t1) * 1e9 / ((double)reps * (op == 4 ? 256 : n));
+      t_sc[op][k] = (t1 - t0) * 1e9 / ((double)reps * n);
+      t_hand[op][k] = (t2 - t1) * 1e9 / ((double)reps * n);
     }
   on_one {
     printf("pointer operations, ns per operation (median of %d rounds, P = %d)\n", rounds, PROCS);
