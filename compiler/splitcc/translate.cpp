@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <set>
 
 namespace splitcc {
 namespace {
@@ -470,7 +469,7 @@ class translator : public RecursiveASTVisitor<translator> {
         return "!" + emit(sub);
       case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec:
         if (remote(sub) || gp(sub->getType()))
-          return update(sub, u->isIncrementOp() ? "+" : "-", "1", u->isPostfix() && !discarded(u), nullptr);
+          return update(sub, u->isIncrementOp() ? "+" : "-", "1", u->isPostfix() && !discarded(u));
         return generic(u);
       case UO_Deref:
         if (remote(u)) {
@@ -499,10 +498,9 @@ class translator : public RecursiveASTVisitor<translator> {
   }
 
   /// Read, modify, write: `sub op= rhs` (or ++/--), on a global l-value or
-  /// on a local variable holding a global pointer. `rhs_expr` is the right
-  /// operand (null for ++/--).
-  std::string update(const Expr* sub, const std::string& op, const std::string& rhs, bool post,
-                     const Expr* rhs_expr) {
+  /// on a local variable holding a global pointer; `rhs` is the right
+  /// operand's text ("1" for ++/--), `post` asks for the old value.
+  std::string update(const Expr* sub, const std::string& op, const std::string& rhs, bool post) {
     const QualType t = sub->getType();
     const std::string v = fresh("splitcc_v"), a = fresh("splitcc_a"), old = fresh("splitcc_o");
     std::string next;
@@ -515,7 +513,6 @@ class translator : public RecursiveASTVisitor<translator> {
     } else {
       next = v + " " + op + "= (" + rhs + ");";
     }
-    (void)rhs_expr;
     const std::string keep = post ? " __typeof__(" + v + ") " + old + " = " + v + ";" : "";
     const std::string result = post ? old : v;
     if (remote(sub)) {
@@ -535,7 +532,7 @@ class translator : public RecursiveASTVisitor<translator> {
     if (!remote(lhs) && !gp(lhs->getType())) return generic(c);
     std::string op = BinaryOperator::getOpcodeStr(c->getOpcode()).str();
     op.pop_back();  // "+=" -> "+"
-    return update(lhs, op, emit(c->getRHS()), false, c->getRHS());
+    return update(lhs, op, emit(c->getRHS()), false);
   }
 
   /// Does the expression read global memory?
@@ -674,7 +671,7 @@ class translator : public RecursiveASTVisitor<translator> {
   void rewrite_declarations() {
     std::vector<decl_text> all;
     for (Decl* d : decls_) {
-      if (skipped(d->getLocation()) || isa<ParmVarDecl>(d) && false) continue;
+      if (skipped(d->getLocation())) continue;
       decl_text t{};
       t.loc = d->getLocation();
       t.begin = offset(d->getBeginLoc());
