@@ -12,6 +12,8 @@
 #                                      FILE's first line names after "expect:"
 #   make PREFIX SRCDIR WORKDIR         an old-style Makefile through
 #                                      Make.split-c, run with splitc-run -n 4
+#   warns PREFIX FILE REGEX FLAGS...   splitcc FLAGS -c FILE succeeds and
+#                                      warns with a line matching REGEX
 #   cmake PREFIX LIBDIR PROJECT PROGRAMS WORKDIR
 #                                      a CMake project through
 #                                      SplitcSplitC.cmake, run at P = 3
@@ -62,6 +64,14 @@ case $step in
     out=$("$prefix/bin/splitc-run" -n 4 "./$target")
     echo "$out"
     grep -qx "PASS $target" <<<"$out"
+    ;;
+  warns)
+    prefix=$1 file=$2 regex=$3
+    shift 3
+    cd "$(dirname "$file")"
+    out=$("$prefix/bin/splitcc" "$@" -c "$(basename "$file")" -o /dev/null 2>&1)
+    echo "$out"
+    grep -qE -- "$regex" <<<"$out" || { echo "warns: no line matching: $regex" >&2; exit 1; }
     ;;
   cmake)
     prefix=$1 libdir=$2 project=$3 programs=$4 work=$5
