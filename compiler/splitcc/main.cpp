@@ -22,12 +22,12 @@
 #include <clang/Basic/DiagnosticSema.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
-#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <regex>
 #include <set>
@@ -137,20 +137,14 @@ struct cast_fix {
   std::string type;
 };
 
-/// Collects Clang's address-space conversion errors (to fix) and prints the
-/// rest through a text printer into a string.
+/// Collects Clang's address-space conversion errors (to fix) and formats
+/// the rest as the C compiler does, `file:line:col: error: message`: file
+/// and line from the line markers, the column from `column` (the
+/// pre-pass's edits undone, so that it counts in the program's own line).
 class consumer : public DiagnosticConsumer {
  public:
-  consumer() : os_(buffer_), printer_(os_, options()) {}
-  static DiagnosticOptions* options() {
-    auto* o = new DiagnosticOptions();
-    o->ShowPresumedLoc = true;  // the .sc file and line, from the line markers
-    return o;
-  }
-  void BeginSourceFile(const LangOptions& lo, const Preprocessor* pp) override {
-    printer_.BeginSourceFile(lo, pp);
-  }
-  void EndSourceFile() override { printer_.EndSourceFile(); }
+  using column_fn = std::function<unsigned(std::size_t offset)>;
+  consumer(column_fn column, std::size_t prelude_size) : column_(std::move(column)), prelude_size_(prelude_size) {}
   void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
     if (info.getID() == diag::err_typecheck_incompatible_address_space && info.getNumRanges() > 0 &&
         info.getNumArgs() >= 3 && info.hasSourceManager()) {
@@ -169,18 +163,34 @@ class consumer : public DiagnosticConsumer {
       }
     }
     DiagnosticConsumer::HandleDiagnostic(level, info);  // counted (a fix is not)
-    printer_.HandleDiagnostic(level, info);
+    static const char* const names[] = {"ignored", "note", "remark", "warning", "error", "fatal error"};
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    std::string where = "splitcc";
+    if (info.getLocation().isValid() && info.hasSourceManager()) {
+      const SourceManager& sm = info.getSourceManager();
+      const SourceLocation l = sm.getExpansionLoc(info.getLocation());
+      const std::size_t off = sm.getFileOffset(l);
+      if (off < prelude_size_) return;  // a note inside the pre-pass's macros
+      const PresumedLoc p = sm.getPresumedLoc(l);
+      if (p.isValid()) where = std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" + std::to_string(column_(off));
+    }
+    text_ += where + ": " + names[level] + ": " + split_c_types(message.str().str()) + "\n";
   }
-  std::string text() {
-    os_.flush();
-    return buffer_;
+  const std::string& text() const { return text_; }
+  /// Clang's spelling of the pre-pass's types in Split-C's: '__SCG_ int (*)'
+  /// is 'int *global'.
+  static std::string split_c_types(std::string m) {
+    static const std::regex g(R"(__SCG_ ([^'(]*?) ?\(\*\))"), sp(R"(__SCS_ ([^'(]*?) ?\(\*\))");
+    m = std::regex_replace(m, g, "$1 *global");
+    return std::regex_replace(m, sp, "$1 *spread");
   }
   std::vector<cast_fix> fixes;
 
  private:
-  std::string buffer_;
-  llvm::raw_string_ostream os_;
-  TextDiagnosticPrinter printer_;
+  column_fn column_;
+  std::size_t prelude_size_;
+  std::string text_;
 };
 
 struct job {
@@ -269,10 +279,23 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::string text = j.pre.text;
+  // Where an offset of `text` was in the pre-pass's input: the inserted casts
+  // taken out (last inserted first), then the pre-pass's edits undone.
+  std::vector<std::pair<std::size_t, std::size_t>> insertions;  // (offset, size), in order
+  auto column = [&](std::size_t off) -> unsigned {
+    for (auto it = insertions.rbegin(); it != insertions.rend(); ++it) {
+      if (off >= it->first + it->second) off -= it->second;
+      else if (off >= it->first) off = it->first;
+    }
+    off = splitcc::source_offset(j.pre, off);
+    const std::size_t line_start = source.rfind('\n', off == 0 ? 0 : off - 1);
+    return static_cast<unsigned>(off - (line_start == std::string::npos ? 0 : line_start + 1) + 1);
+  };
+  const std::size_t prelude_size = std::string(prelude).size() + std::string(prelude_end).size();
   for (int round = 0;; ++round) {
     j.skip_begin = text.find(view_begin);
     j.skip_end = text.find(view_end);
-    consumer diags;
+    consumer diags(column, prelude_size);
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(
         new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
     llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> mem(new llvm::vfs::InMemoryFileSystem);
@@ -296,9 +319,11 @@ int main(int argc, char** argv) {
       for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) {
         const std::string open = "((" + it->type + ")(", close = "))";
         text.insert(it->end, close);
+        insertions.push_back({it->end, close.size()});
         shift(j.pre.assignments, it->end, close.size());
         shift(j.pre.spreads, it->end, close.size());
         text.insert(it->begin, open);
+        insertions.push_back({it->begin, open.size()});
         shift(j.pre.assignments, it->begin, open.size());
         shift(j.pre.spreads, it->begin, open.size());
       }

@@ -230,6 +230,7 @@ prepass_result prepass(const std::string& src) {
   for (std::size_t i : order) {
     result.text.append(src, at, edits[i].begin - at);
     out_pos[i] = result.text.size();
+    result.edits.push_back({result.text.size(), edits[i].text.size(), edits[i].begin, edits[i].end - edits[i].begin});
     result.text += edits[i].text;
     at = edits[i].end;
   }
@@ -238,6 +239,16 @@ prepass_result prepass(const std::string& src) {
   for (auto& p : spread_at)
     result.spreads[out_pos[p.edit_index] + std::string("(__SCS_ *").size()] = p.decl;
   return result;
+}
+
+std::size_t source_offset(const prepass_result& pre, std::size_t out) {
+  // The last edit starting at or before `out`.
+  auto it = std::upper_bound(pre.edits.begin(), pre.edits.end(), out,
+                             [](std::size_t o, const text_edit& e) { return o < e.out_begin; });
+  if (it == pre.edits.begin()) return out;
+  --it;
+  if (out < it->out_begin + it->out_size) return it->src_begin;
+  return it->src_begin + it->src_size + (out - it->out_begin - it->out_size);
 }
 
 }  // namespace splitcc

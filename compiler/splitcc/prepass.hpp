@@ -29,13 +29,23 @@ struct prepass_error {
   std::string message;
 };
 
+/// One replacement made by the pre-pass, in both texts' offsets.
+struct text_edit {
+  std::size_t out_begin, out_size, src_begin, src_size;
+};
+
 struct prepass_result {
   std::string text;
+  std::vector<text_edit> edits;                        // in order of position
   std::map<std::size_t, assign_kind> assignments;      // offset of '=' -> kind
   std::map<std::size_t, spread_declarator> spreads;    // offset of the name
   std::vector<prepass_error> errors;
 };
 
 prepass_result prepass(const std::string& source);
+
+/// The source offset of an offset in the pre-pass's output (inside a
+/// replacement: where the replaced text began).
+std::size_t source_offset(const prepass_result& pre, std::size_t out);
 
 }  // namespace splitcc

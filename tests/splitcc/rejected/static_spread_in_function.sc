@@ -1,4 +1,4 @@
-/* expect: static_spread_in_function.sc:5:[0-9]+: error: a static spread array inside a function is not supported */
+/* expect: static_spread_in_function.sc:5:17: error: a static spread array inside a function is not supported */
 #include <split-c/split-c.h>
 int splitc_main(int argc, char **argv)
 {

@@ -1,4 +1,4 @@
-/* expect: type_error.sc:6:5: error: assigning to .* from incompatible type 'double' */
+/* expect: type_error.sc:6:5: error: assigning to 'int \*global' from incompatible type 'double' */
 #include <split-c/split-c.h>
 int splitc_main(int argc, char **argv)
 {
