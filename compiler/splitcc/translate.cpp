@@ -37,7 +37,7 @@ class translator : public RecursiveASTVisitor<translator> {
   std::string run() {
     TraverseDecl(ctx_.getTranslationUnitDecl());
     rewrite_declarations();
-    return trailer_;
+    return trailer_ + pointer_inits_;
   }
 
   bool shouldVisitImplicitCode() const { return false; }
@@ -52,6 +52,12 @@ class translator : public RecursiveASTVisitor<translator> {
   bool VisitDeclaratorDecl(DeclaratorDecl* d) {
     if (isa<FunctionDecl>(d)) return visit_function(cast<FunctionDecl>(d));
     if (isa<VarDecl>(d) || isa<FieldDecl>(d)) decls_.push_back(d);
+    // A static global pointer initialized with anything but NULL: the
+    // conversion is no constant expression, so it runs at start-up.
+    if (auto* v = dyn_cast<VarDecl>(d); v && v->hasGlobalStorage() && v->hasInit() && gp(v->getType()) &&
+                                         !v->getInit()->IgnoreParenImpCasts()->isNullPointerConstant(
+                                             ctx_, Expr::NPC_ValueDependentIsNull))
+      startup_inits_[v->getInit()] = v;
     return true;
   }
   bool VisitTagDecl(TagDecl* d) {
@@ -82,8 +88,9 @@ class translator : public RecursiveASTVisitor<translator> {
   QualType placeholder_;
   unsigned error_id_;
   std::vector<Decl*> decls_;
+  std::map<const Expr*, const VarDecl*> startup_inits_;
   std::map<std::size_t, std::size_t> embedded_tags_;  // `struct s {...} *global p;`: begin -> after '}'
-  std::string trailer_;
+  std::string trailer_, pointer_inits_;
   std::map<const Expr*, bool> needs_cache_;
   int unique_ = 0;
 
@@ -320,6 +327,10 @@ class translator : public RecursiveASTVisitor<translator> {
     if (!needs(e)) return;
     const SourceRange r = e->getSourceRange();
     const std::string out = emit(e);
+    if (auto it = startup_inits_.find(e); it != startup_inits_.end()) {
+      initialize_at_startup(it->second, e, out);
+      return;
+    }
     rw_.ReplaceText(CharSourceRange::getCharRange(sm_.getExpansionLoc(r.getBegin()),
                                                   sm_.getExpansionLoc(r.getEnd()).getLocWithOffset(
                                                       Lexer::MeasureTokenLength(sm_.getExpansionLoc(r.getEnd()), sm_, lo_))),
@@ -765,6 +776,30 @@ class translator : public RecursiveASTVisitor<translator> {
       break;
     }
     return end;
+  }
+
+  /// `int *global g = &x;` with static storage: the declaration loses its
+  /// initializer, a start-up function (registered like the spread arrays')
+  /// assigns it. Inside a function the variable is out of the start-up
+  /// function's reach: an error.
+  void initialize_at_startup(const VarDecl* v, const Expr* init, const std::string& value) {
+    if (!v->isFileVarDecl()) {
+      error(init->getBeginLoc(), "a static global pointer inside a function can only be initialized with NULL: assign it in the function");
+      return;
+    }
+    const StringRef buf = sm_.getBufferData(sm_.getMainFileID());
+    const std::size_t end = end_offset(init->getEndLoc());
+    const std::size_t eq = buf.rfind('=', offset(init->getBeginLoc()));
+    if (eq == StringRef::npos) return;
+    rw_.RemoveText(sm_.getLocForStartOfFile(sm_.getMainFileID()).getLocWithOffset(eq), end - eq);
+    const std::string name = v->getNameAsString();
+    // After the spread arrays' allocations (constructors run in the order
+    // of the file): the value may point into one of them.
+    pointer_inits_ += "\n/* splitcc: " + name + " is initialized at start-up (a global pointer is no constant) */\n"
+                "static void splitcc_initialize_" + name + "(void) { " + name + " = " + value + "; }\n"
+                "__attribute__((constructor)) static void splitcc_register_init_" + name +
+                "(void) {\n  static struct splitcc_initializer node = {splitcc_initialize_" + name +
+                ", 0};\n  splitcc_add_initializer(&node);\n}\n";
   }
 
   /// The spread-array allocation for a variable declared `T a[n]::...`:
