@@ -122,9 +122,17 @@ static int check(const char *version)
   return bad;
 }
 
+static const struct {
+  void (*compute)(void);
+  const char *name;
+} versions[4] = {{all_compute_E_global, "global pointers"},
+                 {all_compute_E_split_phase, "split-phase"},
+                 {all_compute_E_store, "store"},
+                 {all_compute_E_bulk_store, "bulk store"}};
+
 int splitc_main(int argc, char **argv)
 {
-  int j, i, bad = 0;
+  int j, i, v, bad = 0;
   for (j = 0; j < NODES; j++) h_values[j] = h_initial(MYPROC, j);
   /* Ghost slot k = j*DEGREE + i of processor p is written by the owner of
    * H node edge_node(j, i): processor edge_proc(p, i). Each processor q
@@ -137,18 +145,11 @@ int splitc_main(int argc, char **argv)
       s->local_value = &h_values[edge_node(j, i)];
     }
   barrier();
-  reset();
-  all_compute_E_global();
-  bad += check("global pointers");
-  reset();
-  all_compute_E_split_phase();
-  bad += check("split-phase");
-  reset();
-  all_compute_E_store();
-  bad += check("store");
-  reset();
-  all_compute_E_bulk_store();
-  bad += check("bulk store");
+  for (v = 0; v < 4; v++) {
+    reset();
+    versions[v].compute();
+    bad += check(versions[v].name);
+  }
   on_one { printf(bad ? "FAIL em3d\n" : "PASS em3d\n"); }
   return bad != 0;
 }
