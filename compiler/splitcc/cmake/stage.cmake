@@ -2,14 +2,14 @@
 # target): the layout of an install, made of links to the build tree, so that
 # build/compiler/splitcc/stage/bin/splitcc works without installing.
 #   -DSTAGE=dir -DINCLUDE=src/include -DPC_DIR=build/pkgconfig
-#   -DTRANSLATE=exe -DDRIVER=script -DLAUNCHER=splitc-run
+#   -DTRANSLATE=exe -DDRIVER=script -DLAUNCHER=splitc-run -DLIBEXEC=libexec
 #   -DLIBS=name=file;... (libsplitc-smp.a=/path/...)  -DMODULES=splitc-smp;...
-foreach(dir bin lib/pkgconfig libexec/splitcc)
+foreach(dir bin lib/pkgconfig ${LIBEXEC}/splitcc)
   file(MAKE_DIRECTORY "${STAGE}/${dir}")
 endforeach()
-file(REMOVE "${STAGE}/include" "${STAGE}/libexec/splitcc/splitcc-translate" "${STAGE}/bin/splitc-run")
+file(REMOVE "${STAGE}/include" "${STAGE}/${LIBEXEC}/splitcc/splitcc-translate" "${STAGE}/bin/splitc-run")
 file(CREATE_LINK "${INCLUDE}" "${STAGE}/include" SYMBOLIC)
-file(CREATE_LINK "${TRANSLATE}" "${STAGE}/libexec/splitcc/splitcc-translate" SYMBOLIC)
+file(CREATE_LINK "${TRANSLATE}" "${STAGE}/${LIBEXEC}/splitcc/splitcc-translate" SYMBOLIC)
 file(CREATE_LINK "${LAUNCHER}" "${STAGE}/bin/splitc-run" SYMBOLIC)
 file(COPY "${DRIVER}" DESTINATION "${STAGE}/bin")  # a copy: it finds its prefix from where it is
 foreach(item IN LISTS LIBS)
