@@ -10,6 +10,7 @@ packages=(cmake g++ make pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           libsodium-dev                                      # udp backend: SipHash tags
           openmpi-bin libopenmpi-dev mpich libmpich-dev      # mpi backends and MPI comparisons
           clang libclang-rt-14-dev                           # libFuzzer target of the udp parser
+          libclang-14-dev libclang-cpp14-dev llvm-14-dev     # splitcc, the Split-C front end (Clang 14 libraries)
           iproute2 nftables                                  # udp tests across network namespaces
           gnuplot-nox procps                                 # plots of the benchmark suite; pgrep
           gfortran                                           # DOLIB's Fortran interface and test

@@ -1,0 +1,351 @@
+// splitcc-translate: one preprocessed Split-C file (.i) in, C out. The
+// driver (splitcc) runs the preprocessor before and the C compiler after.
+//
+//   splitcc-translate --interface FILE... --view FILE -o OUT.c IN.i
+//   splitcc-translate --legacy-strings IN.sc OUT.sc
+//       (before preprocessing: multi-line string literals made standard;
+//        exit status 0 and OUT written when there were any, 3 otherwise)
+//
+// The C interface's own headers (--interface) are replaced, for Clang's
+// parse only, by the view (the same functions typed in Split-C: a global
+// pointer parameter is `void *global`); they come back in the output. Then
+// the pre-pass (prepass.hpp), Clang's parse and semantic analysis, and the
+// AST pass (translate.hpp). Clang's complaints that a conversion changes the
+// address space of a pointer (local to global, spread to global: implicit in
+// Split-C, an error in Clang) are answered by inserting the explicit cast
+// and parsing again. Errors are printed in the C compiler's format.
+#include "legacy_strings.hpp"
+#include "prepass.hpp"
+#include "translate.hpp"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/Basic/DiagnosticSema.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace {
+
+using namespace clang;
+
+const char* const prelude_end = "/*@splitcc-prelude-end@*/\n";
+const char* const view_begin = "/*@splitcc-view-begin@*/\n";
+const char* const view_end = "/*@splitcc-view-end@*/\n";
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "splitcc: cannot read " << path << "\n";
+    std::exit(2);
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The preprocessed text with the interface headers' own lines taken out
+/// (each stretch replaced by a marker line) and the view put in after the
+/// last of them.
+struct interface_split {
+  std::string text;
+  std::vector<std::string> pieces;
+};
+interface_split split_interface(const std::string& src, const std::set<std::string>& files,
+                                const std::string& view) {
+  static const std::regex marker(R"(^#\s*[0-9]+\s+"([^"]*)\".*)");
+  interface_split out;
+  std::istringstream in(src);
+  std::string line, current;
+  bool inside = false;
+  std::size_t last_marker = std::string::npos;
+  auto close = [&] {
+    if (!inside) return;
+    const std::string m = "/*@splitcc-piece " + std::to_string(out.pieces.size() - 1) + "@*/\n";
+    out.text += m;
+    last_marker = out.text.size();
+    inside = false;
+  };
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, marker)) {
+      close();
+      current = m[1];
+      out.text += line + "\n";
+      continue;
+    }
+    if (files.count(current)) {
+      if (!inside) {
+        out.pieces.emplace_back();
+        inside = true;
+      }
+      out.pieces.back() += line + "\n";
+      continue;
+    }
+    out.text += line + "\n";
+  }
+  close();
+  if (last_marker == std::string::npos) {
+    std::cerr << "splitcc: the C interface (splitc.h) is not in the preprocessed input\n";
+    std::exit(2);
+  }
+  out.text.insert(last_marker, std::string(view_begin) + "# 1 \"<splitc interface view>\"\n" + view + "\n" + view_end);
+  return out;
+}
+
+const char* const prelude =
+    "/*@splitcc-prelude-begin@*/\n"
+    "#define __SCG_ __attribute__((address_space(1)))\n"
+    "#define __SCS_ __attribute__((address_space(2)))\n"
+    "#define _Float128 __float128\n#define _Float64 double\n#define _Float32 float\n"
+    "#define _Float64x long double\n#define _Float32x double\n"
+    "#define __malloc__(...) __malloc__\n"  /* GCC 11's malloc(deallocator) */
+    "typedef struct splitcc_placeholder_ __splitcc_GP_;\n";
+
+/// "file:line:col" of an offset, from the line markers before it.
+std::string presumed(const std::string& text, std::size_t offset) {
+  static const std::regex marker(R"(^#\s*([0-9]+)\s+"([^"]*)\".*)");
+  std::string file = "<input>";
+  long line = 1;
+  std::size_t at = 0;
+  while (at < offset && at < text.size()) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string::npos || nl >= offset) break;
+    const std::string l = text.substr(at, nl - at);
+    std::smatch m;
+    if (std::regex_match(l, m, marker)) {
+      file = m[2];
+      line = std::stol(m[1]);
+    } else {
+      ++line;
+    }
+    at = nl + 1;
+  }
+  return file + ":" + std::to_string(line) + ":" + std::to_string(offset - at + 1);
+}
+
+struct cast_fix {
+  std::size_t begin, end;
+  std::string type;
+};
+
+/// Collects Clang's address-space conversion errors (to fix) and formats
+/// the rest as the C compiler does, `file:line:col: error: message`: file
+/// and line from the line markers, the column from `column` (the
+/// pre-pass's edits undone, so that it counts in the program's own line).
+class consumer : public DiagnosticConsumer {
+ public:
+  using column_fn = std::function<unsigned(std::size_t offset)>;
+  consumer(column_fn column, std::size_t prelude_size) : column_(std::move(column)), prelude_size_(prelude_size) {}
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
+    if (info.getID() == diag::err_typecheck_incompatible_address_space && info.getNumRanges() > 0 &&
+        info.getNumArgs() >= 3 && info.hasSourceManager()) {
+      const unsigned action = static_cast<unsigned>(info.getArgKind(2) == DiagnosticsEngine::ak_sint
+                                                        ? info.getArgSInt(2) : info.getArgUInt(2));
+      const int type_arg = (action == 0 || action == 4) ? 0 : 1;  // assigning, initializing: destination first
+      if (info.getArgKind(type_arg) == DiagnosticsEngine::ak_qualtype) {
+        const QualType to = QualType::getFromOpaquePtr(reinterpret_cast<void*>(info.getRawArg(type_arg)));
+        const SourceManager& sm = info.getSourceManager();
+        const CharSourceRange r = info.getRange(0);
+        const SourceLocation b = sm.getExpansionLoc(r.getBegin()), e = sm.getExpansionLoc(r.getEnd());
+        const std::size_t end = sm.getFileOffset(e) + (r.isTokenRange() ? Lexer::MeasureTokenLength(e, sm, LangOptions()) : 0);
+        PrintingPolicy pp{LangOptions()};
+        fixes.push_back({sm.getFileOffset(b), end, to.getAsString(pp)});
+        return;
+      }
+    }
+    DiagnosticConsumer::HandleDiagnostic(level, info);  // counted (a fix is not)
+    static const char* const names[] = {"ignored", "note", "remark", "warning", "error", "fatal error"};
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    std::string where = "splitcc";
+    if (info.getLocation().isValid() && info.hasSourceManager()) {
+      const SourceManager& sm = info.getSourceManager();
+      const SourceLocation l = sm.getExpansionLoc(info.getLocation());
+      const std::size_t off = sm.getFileOffset(l);
+      if (off < prelude_size_) return;  // a note inside the pre-pass's macros
+      const PresumedLoc p = sm.getPresumedLoc(l);
+      if (p.isValid()) where = std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" + std::to_string(column_(off));
+    }
+    text_ += where + ": " + names[level] + ": " + split_c_types(message.str().str()) + "\n";
+  }
+  const std::string& text() const { return text_; }
+  /// Clang's spelling of the pre-pass's types in Split-C's: '__SCG_ int (*)'
+  /// is 'int *global'.
+  static std::string split_c_types(std::string m) {
+    static const std::regex g(R"(__SCG_ ([^'(]*?) ?\(\*\))"), sp(R"(__SCS_ ([^'(]*?) ?\(\*\))");
+    m = std::regex_replace(m, g, "$1 *global");
+    return std::regex_replace(m, sp, "$1 *spread");
+  }
+  std::vector<cast_fix> fixes;
+
+ private:
+  column_fn column_;
+  std::size_t prelude_size_;
+  std::string text_;
+};
+
+struct job {
+  splitcc::prepass_result pre;
+  std::size_t skip_begin = 0, skip_end = 0;
+  std::string output, trailer;
+  bool translated = false;
+  const consumer* diags = nullptr;  // this round's: casts to insert first?
+};
+
+class action : public ASTFrontendAction {
+ public:
+  explicit action(job& j) : job_(j) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
+    struct c : ASTConsumer {
+      job& j;
+      CompilerInstance& ci;
+      c(job& j, CompilerInstance& ci) : j(j), ci(ci) {}
+      void HandleTranslationUnit(ASTContext& ctx) override {
+        auto& diags = ci.getDiagnostics();
+        if (diags.hasErrorOccurred()) return;
+        if (j.diags != nullptr && !j.diags->fixes.empty()) return;
+        Rewriter rw(ctx.getSourceManager(), ctx.getLangOpts());
+        j.trailer = splitcc::translate(ctx, rw, {&j.pre, j.skip_begin, j.skip_end});
+        if (diags.hasErrorOccurred()) return;
+        const RewriteBuffer* buf = rw.getRewriteBufferFor(ctx.getSourceManager().getMainFileID());
+        j.output = buf ? std::string(buf->begin(), buf->end())
+                       : ctx.getSourceManager().getBufferData(ctx.getSourceManager().getMainFileID()).str();
+        j.translated = true;
+      }
+    };
+    return std::make_unique<c>(job_, ci);
+  }
+
+ private:
+  job& job_;
+};
+
+void shift(std::map<std::size_t, splitcc::assign_kind>& m, std::size_t at, std::size_t by) {
+  std::map<std::size_t, splitcc::assign_kind> out;
+  for (auto& [k, v] : m) out[k >= at ? k + by : k] = v;
+  m = std::move(out);
+}
+void shift(std::map<std::size_t, splitcc::spread_declarator>& m, std::size_t at, std::size_t by) {
+  std::map<std::size_t, splitcc::spread_declarator> out;
+  for (auto& [k, v] : m) out[k >= at ? k + by : k] = v;
+  m = std::move(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--legacy-strings") {
+    bool changed = false;
+    const std::string out = splitcc::splice_multiline_strings(read_file(argv[2]), changed);
+    if (!changed) return 3;
+    std::ofstream o(argv[3], std::ios::binary);
+    o << "#line 1 \"" << argv[2] << "\"\n" << out;
+    return o ? 0 : 1;
+  }
+  std::set<std::string> interface_files;
+  std::string view_path, out_path, in_path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--interface" && i + 1 < argc) interface_files.insert(argv[++i]);
+    else if (a == "--view" && i + 1 < argc) view_path = argv[++i];
+    else if (a == "-o" && i + 1 < argc) out_path = argv[++i];
+    else if (!a.empty() && a[0] != '-') in_path = a;
+    else {
+      std::cerr << "splitcc-translate: unknown argument " << a << "\n"
+                << "usage: splitcc-translate --interface FILE... --view FILE -o OUT.c IN.i\n";
+      return 2;
+    }
+  }
+  if (in_path.empty() || out_path.empty() || view_path.empty()) {
+    std::cerr << "usage: splitcc-translate --interface FILE... --view FILE -o OUT.c IN.i\n";
+    return 2;
+  }
+  const interface_split split = split_interface(read_file(in_path), interface_files, read_file(view_path));
+  job j;
+  const std::string source = std::string(prelude) + prelude_end + split.text;
+  j.pre = splitcc::prepass(source);
+  if (!j.pre.errors.empty()) {
+    for (const auto& e : j.pre.errors)
+      std::cerr << presumed(source, e.offset) << ": error: " << e.message << "\n";
+    return 1;
+  }
+  std::string text = j.pre.text;
+  // Where an offset of `text` was in the pre-pass's input: the inserted casts
+  // taken out (last inserted first), then the pre-pass's edits undone.
+  std::vector<std::pair<std::size_t, std::size_t>> insertions;  // (offset, size), in order
+  auto column = [&](std::size_t off) -> unsigned {
+    for (auto it = insertions.rbegin(); it != insertions.rend(); ++it) {
+      if (off >= it->first + it->second) off -= it->second;
+      else if (off >= it->first) off = it->first;
+    }
+    off = splitcc::source_offset(j.pre, off);
+    const std::size_t line_start = source.rfind('\n', off == 0 ? 0 : off - 1);
+    return static_cast<unsigned>(off - (line_start == std::string::npos ? 0 : line_start + 1) + 1);
+  };
+  const std::size_t prelude_size = std::string(prelude).size() + std::string(prelude_end).size();
+  for (int round = 0;; ++round) {
+    j.skip_begin = text.find(view_begin);
+    j.skip_end = text.find(view_end);
+    consumer diags(column, prelude_size);
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(
+        new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> mem(new llvm::vfs::InMemoryFileSystem);
+    fs->pushOverlay(mem);
+    mem->addFile("splitcc-input.c", 0, llvm::MemoryBuffer::getMemBufferCopy(text));
+    llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
+    clang::tooling::ToolInvocation inv(
+        {"splitcc-translate", "-fsyntax-only", "-x", "c", "-std=gnu11", "-w", "-ferror-limit=50",
+         "-fno-color-diagnostics", "-fno-caret-diagnostics", "splitcc-input.c"},
+        std::make_unique<action>(j), files.get());
+    inv.setDiagnosticConsumer(&diags);
+    j.translated = false;
+    j.diags = &diags;
+    inv.run();
+    if (!diags.fixes.empty() && round < 16) {
+      // Insert the casts (non-overlapping ones this round) and parse again.
+      std::sort(diags.fixes.begin(), diags.fixes.end(), [](auto& a, auto& b) { return a.begin < b.begin; });
+      std::vector<cast_fix> chosen;
+      for (auto& f : diags.fixes)
+        if (chosen.empty() || f.begin >= chosen.back().end) chosen.push_back(f);
+      for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) {
+        const std::string open = "((" + it->type + ")(", close = "))";
+        text.insert(it->end, close);
+        insertions.push_back({it->end, close.size()});
+        shift(j.pre.assignments, it->end, close.size());
+        shift(j.pre.spreads, it->end, close.size());
+        text.insert(it->begin, open);
+        insertions.push_back({it->begin, open.size()});
+        shift(j.pre.assignments, it->begin, open.size());
+        shift(j.pre.spreads, it->begin, open.size());
+      }
+      continue;
+    }
+    std::cerr << diags.text();
+    if (!j.translated) return 1;
+    break;
+  }
+  // Put the interface headers back, drop the prelude and the view.
+  std::string out = j.output;
+  if (auto p = out.find(prelude_end); p != std::string::npos) out.erase(0, p + std::string(prelude_end).size());
+  const auto vb = out.find(view_begin), ve = out.find(view_end);
+  if (vb != std::string::npos && ve != std::string::npos) out.erase(vb, ve + std::string(view_end).size() - vb);
+  for (std::size_t k = 0; k < split.pieces.size(); ++k) {
+    const std::string m = "/*@splitcc-piece " + std::to_string(k) + "@*/\n";
+    if (auto p = out.find(m); p != std::string::npos) out.replace(p, m.size(), split.pieces[k]);
+  }
+  std::ofstream o(out_path, std::ios::binary);
+  o << "/* Generated by splitcc from Split-C: the C interface's calls (splitc.h) and the\n"
+       " * translation's macros (split-c/splitcc-ops.h). */\n#include <split-c/splitcc-ops.h>\n"
+    << out;
+  if (!j.trailer.empty()) o << "# 1 \"<splitcc generated>\"\n" << j.trailer;
+  return o ? 0 : 1;
+}

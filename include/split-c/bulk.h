@@ -1,0 +1,6 @@
+/* <split-c/bulk.h>: kept for programs that include it by name; the calls it
+ * named are declared by <split-c/split-c.h> (splitc.h underneath). */
+#ifndef SPLIT_C_BULK_H
+#define SPLIT_C_BULK_H
+#include <split-c/split-c.h>
+#endif

@@ -1,0 +1,90 @@
+/* split-c/splitcc-view.h: splitc.h as Split-C sees it. splitcc's parse
+ * reads these declarations in place of the C interface's headers (where a
+ * global pointer is the struct __globPtrType), so that Clang checks calls
+ * with Split-C's types: a global pointer argument is `void *global`, a
+ * spread array from the heap `void *spread`. Never included by programs;
+ * kept in step with splitc.h and split-c/splitcc-runtime.h. Plain
+ * declarations in Split-C syntax (no directives but the X-macro below). */
+typedef struct splitc_counter { int64_t value_; } splitc_counter_t;
+typedef splitc_counter_t Counter;
+typedef struct { int proc; void *addr; } splitc_c_global_ptr_view_;
+struct splitc_context_prefix { int32_t myproc; int32_t procs; int64_t *store_sent; int64_t *store_received; };
+extern struct splitc_context_prefix *splitc_current_context;
+
+void splitc_init(int *argc, char ***argv);
+void splitc_finalize(void);
+void splitc_not_initialized(void);
+int splitc_myproc(void);
+int splitc_procs(void);
+void splitc_poll(void);
+void barrier(void);
+
+void *global toglobal(int proc, void *addr);
+int toproc(void *global g);
+void *tolocal(void *global g);
+
+void splitc_sync(void);
+int is_sync(void);
+void sync_ctr(splitc_counter_t *ctr);
+int is_sync_ctr(splitc_counter_t *ctr);
+void store_sync(int bytes_expected);
+int is_store_sync(int bytes_expected);
+void store_sync_ctr(int bytes_expected, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
+int is_store_sync_ctr(int bytes_expected, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
+void all_store_sync(void);
+
+void bulk_read(void *dst, void *global src, int len);
+void bulk_write(void *global dst, void *src, int len);
+void bulk_get(void *dst, void *global src, int len);
+void bulk_put(void *global dst, void *src, int len);
+void bulk_store(void *global dst, void *src, int len);
+void bulk_get_ctr(void *dst, void *global src, int len, splitc_counter_t *ctr);
+void bulk_put_ctr(void *global dst, void *src, int len, splitc_counter_t *ctr);
+void bulk_store_ctr(void *global gp, char *lp, int len, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
+
+#define SPLITCC_VIEW_OPS_(X, KIND)                                                     \
+  X(KIND, add, int) X(KIND, uadd, unsigned) X(KIND, fadd, float) X(KIND, dadd, double) \
+  X(KIND, lladd, long long) X(KIND, mult, int) X(KIND, umult, unsigned)                \
+  X(KIND, fmult, float) X(KIND, dmult, double) X(KIND, llmult, long long)              \
+  X(KIND, max, int) X(KIND, umax, unsigned) X(KIND, fmax, float) X(KIND, dmax, double) \
+  X(KIND, llmax, long long) X(KIND, min, int) X(KIND, umin, unsigned)                  \
+  X(KIND, fmin, float) X(KIND, dmin, double) X(KIND, llmin, long long)                 \
+  X(KIND, or, int) X(KIND, uor, unsigned) X(KIND, llor, long long)                     \
+  X(KIND, xor, int) X(KIND, uxor, unsigned) X(KIND, llxor, long long)                  \
+  X(KIND, and, int) X(KIND, uand, unsigned) X(KIND, lland, long long)
+#define SPLITCC_VIEW_DECLARE_(KIND, NAME, T) T all_##KIND##_##NAME(T val);
+SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_, reduce_to_one)
+SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_, reduce_to_all)
+SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_, scan)
+#undef SPLITCC_VIEW_DECLARE_
+#undef SPLITCC_VIEW_OPS_
+float all_reduce_to_one_fmull(float val);
+float all_reduce_to_all_fmull(float val);
+float all_scan_fmull(float val);
+unsigned int all_scan_ymax(unsigned int val);
+int all_bcast(int val);
+int all_bcast_i(int val);
+unsigned int all_bcast_u(unsigned int val);
+float all_bcast_f(float val);
+double all_bcast_d(double val);
+long long all_bcast_ll(long long val);
+
+void *spread all_spread_malloc(int count, int object_size);
+void all_spread_free(void *spread sptr);
+void *spread spread_malloc(int count, int object_size);
+void spread_free(void *spread sptr);
+
+int exchange(int *global loc, int val);
+int test_and_set(int *global loc);
+int cmp_and_swap(int *global loc, int test_val, int new_val);
+int fetch_and_add(int *global loc, int val);
+typedef void (*splitc_atomic_fn)(void);
+void splitc_atomic_call(splitc_atomic_fn fun, void *global gptr, int nargs, ...);
+int splitc_atomic_call_i(splitc_atomic_fn fun, void *global gptr, int nargs, ...);
+double splitc_atomic_call_d(splitc_atomic_fn fun, void *global gptr, int nargs, ...);
+void atomic_return_i(int val);
+void atomic_return_d(double val);
+
+double get_seconds(void);
+void reset_store_sync(void);
+int splitcc_procs_log(void);

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The steps of the splitcc tests (tests/splitcc/CMakeLists.txt), each run by
+# ctest against an install of this build tree (the installed splitcc, headers,
+# pkg-config files and splitc-run, as a user has them):
+#   install BUILD PREFIX              cmake --install BUILD --prefix PREFIX
+#   build PREFIX BACKEND OUT FLAGS... SRC...   splitcc [FLAGS] SRC... -o OUT
+#   separate PREFIX WORKDIR SRC        -c then link, with -keep: the generated
+#                                      C is left next to the object and reads
+#                                      as the program (its functions, the
+#                                      C interface's inlined calls)
+#   reject PREFIX FILE                 splitcc must fail, printing the line
+#                                      FILE's first line names after "expect:"
+#   make PREFIX SRCDIR WORKDIR         an old-style Makefile through
+#                                      Make.split-c, run with splitc-run -n 4
+#   warns PREFIX FILE REGEX FLAGS...   splitcc FLAGS -c FILE succeeds and
+#                                      warns with a line matching REGEX
+#   cmake PREFIX LIBDIR PROJECT PROGRAMS WORKDIR
+#                                      a CMake project through
+#                                      SplitcSplitC.cmake, run at P = 3
+set -euo pipefail
+step=$1
+shift
+case $step in
+  install)
+    rm -rf "$2"
+    cmake --install "$1" --prefix "$2" > /dev/null
+    ;;
+  build)
+    prefix=$1 backend=$2 out=$3
+    shift 3
+    mkdir -p "$(dirname "$out")"
+    "$prefix/bin/splitcc" -backend "$backend" -Wall -O2 "$@" -o "$out"
+    ;;
+  separate)
+    prefix=$1 work=$2 src=$3
+    rm -rf "$work" && mkdir -p "$work" && cd "$work"
+    "$prefix/bin/splitcc" -keep -O2 -c "$src" -o prog.o
+    "$prefix/bin/splitcc" -o prog prog.o
+    gen=prog.splitc.c
+    [[ -f $gen ]] || { echo "separate: -keep left no $gen" >&2; exit 1; }
+    for want in 'splitcc_user_main' '__d_get(' '__d_store(' 'splitc_sync()' 'all_compute_E_store'; do
+      grep -qF "$want" "$gen" || { echo "separate: the generated C has no '$want'" >&2; exit 1; }
+    done
+    "$prefix/bin/splitc-run" -n 3 ./prog
+    ;;
+  reject)
+    prefix=$1 file=$2
+    expect=$(sed -n '1s/^\/\* expect: \(.*\) \*\/$/\1/p' "$file")
+    [[ -n $expect ]] || { echo "reject: $file has no '/* expect: ... */' first line" >&2; exit 1; }
+    cd "$(dirname "$file")"
+    set +e
+    out=$("$prefix/bin/splitcc" -c "$(basename "$file")" -o /dev/null 2>&1)
+    status=$?
+    set -e
+    echo "$out"
+    if ((status == 0)); then echo "reject: splitcc accepted $file" >&2; exit 1; fi
+    grep -qE -- "$expect" <<<"$out" || { echo "reject: no line matching: $expect" >&2; exit 1; }
+    ;;
+  make)
+    prefix=$1 src=$2 work=$3
+    rm -rf "$work" && mkdir -p "$work" && cp "$src"/* "$work"/ && cd "$work"
+    make CASTLE="$prefix"
+    target=$(sed -n 's/^TARGET[[:space:]]*=[[:space:]]*//p' Makefile)
+    out=$("$prefix/bin/splitc-run" -n 4 "./$target")
+    echo "$out"
+    grep -qx "PASS $target" <<<"$out"
+    ;;
+  warns)
+    prefix=$1 file=$2 regex=$3
+    shift 3
+    cd "$(dirname "$file")"
+    out=$("$prefix/bin/splitcc" "$@" -c "$(basename "$file")" -o /dev/null 2>&1)
+    echo "$out"
+    grep -qE -- "$regex" <<<"$out" || { echo "warns: no line matching: $regex" >&2; exit 1; }
+    ;;
+  cmake)
+    prefix=$1 libdir=$2 project=$3 programs=$4 work=$5
+    rm -rf "$work"
+    cmake -S "$project" -B "$work" -DSPLITC_PREFIX="$prefix" -DSPLITC_LIBDIR="$libdir" \
+      -DSPLITC_PROGRAMS="$programs" > /dev/null
+    cmake --build "$work"
+    "$prefix/bin/splitc-run" -n 3 "$work/em3d"
+    ;;
+  *) echo "splitcc_test.sh: unknown step $step" >&2; exit 2 ;;
+esac
