@@ -31,6 +31,12 @@ using B = splitc::active_backend;
 constexpr auto caps = B::caps;
 
 splitc::detail::context& core() { return splitc::detail::ctx(); }
+/// The backend, typed through a template parameter so that calls of optional
+/// members sit in templates, where `if constexpr` discards them when absent.
+template <class Backend>
+Backend& layer() {
+  return core().backend;
+}
 
 am_word pattern(proc_t from, int form, int i) {
   return 0x9e3779b97f4a7c15ULL * static_cast<am_word>(from + 1) ^
@@ -96,14 +102,15 @@ void check_payload(const am_message& m, proc_t from) {
     CHECK_MSG(p[i] == byte_pattern(from, m.length, i), "byte {} of {}", i, m.length);
 }
 
+template <class Backend = B>
 void on_medium(const am_message& m) {
   enter();
   CHECK(m.is_request && m.kind == splitc::am_kind::medium_msg && m.nargs == static_cast<int>(m.args[0]) + 1);
   check_payload(m, m.source);
   ++requests_seen;
-  if constexpr (splitc::has_medium_messages<B>) {
+  if constexpr (splitc::has_medium_messages<Backend>) {
     // Echo the payload; the reply's pattern is the requester's.
-    if (core().backend.reply_medium(m, h_medium_reply, m.args, m.nargs, m.payload, m.length) !=
+    if (layer<Backend>().reply_medium(m, h_medium_reply, m.args, m.nargs, m.payload, m.length) !=
         am_status::ok)
       splitc::detail::reply(core(), m, splitc::am_kind::medium_msg, h_medium_reply, m.args,
                             m.nargs, m.payload, m.length);
@@ -119,15 +126,16 @@ void on_medium_reply(const am_message& m) {
 }
 
 // Long: deposited at the address the sender named (in the receiver's segment).
+template <class Backend = B>
 void on_long(const am_message& m) {
   enter();
   CHECK(m.is_request && m.kind == splitc::am_kind::long_msg && m.nargs == 1);
   CHECK(m.payload == reinterpret_cast<void*>(static_cast<std::uintptr_t>(m.args[0])));
   check_payload(m, m.source);
   ++requests_seen;
-  if constexpr (splitc::has_long_messages<B>) {
+  if constexpr (splitc::has_long_messages<Backend>) {
     // Back into the requester's segment, at the same place.
-    if (core().backend.reply_long(m, h_long_reply, m.args, 1, m.payload, m.length, m.payload) !=
+    if (layer<Backend>().reply_long(m, h_long_reply, m.args, 1, m.payload, m.length, m.payload) !=
         am_status::ok)
       splitc::detail::reply(core(), m, splitc::am_kind::long_msg, h_long_reply, m.args, 1,
                             m.payload, m.length, m.payload);
@@ -217,8 +225,9 @@ void short_forms() {
   }
 }
 
+template <class Backend = B>
 void medium_forms() {
-  if constexpr (splitc::has_medium_messages<B>) {
+  if constexpr (splitc::has_medium_messages<Backend>) {
     for (std::size_t len : sizes_up_to(caps.max_medium)) {
       std::vector<unsigned char> payload(len);
       for (std::size_t i = 0; i < len; ++i) payload[i] = byte_pattern(splitc::myproc(), len, i);
@@ -227,7 +236,7 @@ void medium_forms() {
           std::array<am_word, splitc::am_max_args> a{};
           a[0] = static_cast<am_word>(n);
           send_direct([&] {
-            return core().backend.request_medium(q, h_medium, a.data(), n + 1, payload.data(), len);
+            return layer<Backend>().request_medium(q, h_medium, a.data(), n + 1, payload.data(), len);
           });
         });
       }
@@ -235,8 +244,9 @@ void medium_forms() {
   }
 }
 
+template <class Backend = B>
 void long_forms() {
-  if constexpr (splitc::has_long_messages<B>) {
+  if constexpr (splitc::has_long_messages<Backend>) {
     // Each sender has its own slot in every receiver's segment.
     const std::size_t slot = caps.max_long + 64;
     CHECK(slot * static_cast<std::size_t>(splitc::procs()) <= harness::heap_size());
@@ -247,7 +257,7 @@ void long_forms() {
         void* dst = harness::heap() + slot * static_cast<std::size_t>(splitc::myproc());
         const am_word a[1] = {reinterpret_cast<std::uintptr_t>(dst)};
         send_direct([&] {
-          return core().backend.request_long(q, h_long, a, 1, payload.data(), len, dst);
+          return layer<Backend>().request_long(q, h_long, a, 1, payload.data(), len, dst);
         });
       });
     }
@@ -303,9 +313,10 @@ void no_nesting() {
   splitc::barrier();
 }
 
+template <class Backend = B>
 void rma() {
-  if constexpr (splitc::has_rma<B>) {
-    auto& b = core().backend;
+  if constexpr (splitc::has_rma<Backend>) {
+    auto& b = layer<Backend>();
     const proc_t me = splitc::myproc(), p = splitc::procs();
     const proc_t right = (me + 1) % p;
     constexpr std::size_t region = 1 << 20;
@@ -379,9 +390,9 @@ int main(int argc, char** argv) {
   splitc::init(argc, argv);
   h_short = splitc::register_handler(on_short);
   h_short_reply = splitc::register_handler(on_short_reply);
-  h_medium = splitc::register_handler(on_medium);
+  h_medium = splitc::register_handler(on_medium<>);
   h_medium_reply = splitc::register_handler(on_medium_reply);
-  h_long = splitc::register_handler(on_long);
+  h_long = splitc::register_handler(on_long<>);
   h_long_reply = splitc::register_handler(on_long_reply);
   h_flood = splitc::register_handler(on_flood);
   h_nest = splitc::register_handler(on_nest);
@@ -393,11 +404,11 @@ int main(int argc, char** argv) {
                "rma {}\n", B::name, caps.max_args, caps.max_medium, caps.max_long, caps.ordered,
                caps.direct_access, splitc::has_rma<B>);
   short_forms();
-  medium_forms();
-  long_forms();
+  medium_forms<>();
+  long_forms<>();
   pressure();
   no_nesting();
-  rma();
+  rma<>();
   composed();
   return harness::pass("conformance");
 }
