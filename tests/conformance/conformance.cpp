@@ -305,12 +305,17 @@ void pressure() {
 }
 
 void no_nesting() {
-  round("nesting", 20, [&](proc_t q, int k) {
-    splitc::am_request(q, h_nest, static_cast<am_word>(k));
-  });
-  // Each request produced two replies (a reply and a request back).
-  wait_for([&] { return replies_seen == 2 * 20 * splitc::procs(); });
+  constexpr int per_peer = 20;
+  replies_seen = requests_seen = 0;
   splitc::barrier();
+  for (proc_t q = 0; q < splitc::procs(); ++q)
+    for (int k = 0; k < per_peer; ++k) splitc::am_request(q, h_nest, static_cast<am_word>(k));
+  // Each request comes back twice: its reply and the request its handler sent.
+  wait_for([&] { return replies_seen == 2 * per_peer * splitc::procs(); });
+  splitc::barrier();
+  CHECK_MSG(requests_seen == per_peer * splitc::procs(), "nesting: {} requests handled, {} expected",
+            requests_seen, per_peer * splitc::procs());
+  CHECK_MSG(!nested, "nesting: a handler ran inside another handler");
 }
 
 template <class Backend = B>

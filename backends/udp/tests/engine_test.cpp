@@ -118,7 +118,7 @@ struct network {
     }
   }
 
-  am_sink sink(int p) { return {nodes[static_cast<std::size_t>(p)].get(), &on_message}; }
+  am_sink sink(int p) { return {nodes[static_cast<std::size_t>(p)].get(), &on_message, 65536}; }
 
   /// Advance the clock by `step` and deliver what is due.
   void step(std::uint64_t dt = 10'000) {
