@@ -12,8 +12,11 @@ namespace splitc::detail {
 namespace {
 
 am_status try_send(context& c, const pending_message& m) {
-  return send_native(c.backend, m.kind, m.is_reply, &m.token, m.destination, m.handler, m.args, m.nargs,
-                     m.payload.data(), m.payload.size(), m.destination_address);
+  if (m.is_reply)
+    return reply_native(c.backend, m.kind, m.token, m.handler, m.args, m.nargs, m.payload.data(),
+                        m.payload.size(), m.destination_address);
+  return request_native(c.backend, m.kind, m.destination, m.handler, m.args, m.nargs,
+                        m.payload.data(), m.payload.size(), m.destination_address);
 }
 
 void retry_pending(context& c) {
@@ -83,7 +86,7 @@ void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token,
   }
   wait.reset();
   for (;;) {
-    const am_status s = send_native(c.backend, kind, false, nullptr, p, h, args, nargs, src, len, dst);
+    const am_status s = request_native(c.backend, kind, p, h, args, nargs, src, len, dst);
     if (s == am_status::ok) return;
     if (progress(c) != 0) wait.reset();
     wait.pause();
