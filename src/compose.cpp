@@ -51,6 +51,11 @@ void on_fragment(const am_message& m) {
       fail("a composed message from processor {} has an impossible envelope ({} words, "
            "{} bytes)", m.source, part.nargs, part.length);
   } else {
+    // No fragment lies beyond the largest message the core composes.
+    constexpr std::size_t max_stream_words = am_max_args + (long_limit + 7) / 8;
+    if (index > max_stream_words / data_words_per_fragment + 1)
+      fail("a composed message from processor {} has a fragment {} beyond any message's end",
+           m.source, index);
     const std::size_t at = (index - 1) * data_words_per_fragment;
     const auto n = static_cast<std::size_t>(m.nargs - 1);
     if (part.stream.size() < at + n) part.stream.resize(at + n);

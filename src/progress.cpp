@@ -54,6 +54,7 @@ int progress(context& c) {
 void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token, proc_t p,
                handler_id h, const am_word* args, int nargs, const void* src, std::size_t len,
                void* dst) {
+  if (!fits_natively(kind, nargs, len)) return send_composed(c, kind, is_reply, p, h, args, nargs, src, len, dst);
   if (c.frame.active) {
     if (!c.frame.is_request) [[unlikely]] {
       fail("handler {} (a reply handler) tried to send; reply handlers may not send",

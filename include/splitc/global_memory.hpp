@@ -53,8 +53,8 @@ inline void* direct(context& c, proc_t p, const void* addr, std::size_t len) noe
 // One-sided transfers through the backend's RMA members (am.hpp, has_rma), for
 // targets the layer reaches; used from the main line only (a handler may not
 // wait for a layer's room). The slow paths wait for room, polling.
-template <class B, class Attempt>
-[[gnu::noinline]] void rma_retry(B&, context& c, Attempt attempt) {
+template <class Attempt>
+[[gnu::noinline]] void rma_retry(context& c, Attempt attempt) {
   backoff wait;
   while (attempt() != am_status::ok) {
     if (progress(c) != 0) wait.reset();
@@ -69,7 +69,7 @@ inline bool rma_get(B& b, context& c, void* dst, proc_t p, const void* src, std:
     if (!c.frame.active && b.rma_reaches(p, src, len)) {
       ctr.add_local(1);
       if (b.rma_get(dst, p, src, len, ctr) != am_status::ok) [[unlikely]]
-        rma_retry(b, c, [&] { return b.rma_get(dst, p, src, len, ctr); });
+        rma_retry(c, [&] { return b.rma_get(dst, p, src, len, ctr); });
       return true;
     }
   }
@@ -82,7 +82,7 @@ inline bool rma_put(B& b, context& c, proc_t p, void* dst, const void* src, std:
     if (!c.frame.active && b.rma_reaches(p, dst, len)) {
       ctr.add_local(1);
       if (b.rma_put(p, dst, src, len, ctr) != am_status::ok) [[unlikely]]
-        rma_retry(b, c, [&] { return b.rma_put(p, dst, src, len, ctr); });
+        rma_retry(c, [&] { return b.rma_put(p, dst, src, len, ctr); });
       return true;
     }
   }
@@ -139,25 +139,6 @@ inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::ui
   request_with_data(c, p, builtin::store, as_word(dst), len, as_word(remote_counter), src);
 }
 
-/// On a backend with direct access the message path is the exception (targets
-/// outside the segments): it stays out of line, so that the direct path inlines
-/// into every read and write (inlined, the send made them 3-4x slower on smp).
-template <class B = active_backend>
-[[gnu::noinline]] void get_remote_cold(context& c, void* dst, proc_t p, const void* src,
-                                       std::size_t len, counter& ctr) {
-  get_remote(c, dst, p, src, len, ctr);
-}
-template <class B = active_backend>
-[[gnu::noinline]] void put_remote_cold(context& c, proc_t p, void* dst, const void* src,
-                                       std::size_t len, counter& ctr) {
-  put_remote(c, p, dst, src, len, ctr);
-}
-template <class B = active_backend>
-[[gnu::noinline]] void store_remote_cold(context& c, proc_t p, void* dst, const void* src,
-                                         std::size_t len, counter* remote_counter) {
-  store_remote(c, p, dst, src, len, remote_counter);
-}
-
 /// The receiver's byte counter for a store: the library's, or the caller's
 /// counter at the same address on the receiver.
 inline counter* library_store_counter(context& c) noexcept { return &c.shared->store_received; }
@@ -175,10 +156,7 @@ inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::siz
     return;
   }
   if (rma_get(c.backend, c, dst, p, src, len, ctr)) return;
-  if constexpr (active_backend::caps.direct_access)
-    get_remote_cold(c, dst, p, src, len, ctr);
-  else
-    get_remote(c, dst, p, src, len, ctr);
+  get_remote(c, dst, p, src, len, ctr);
 }
 
 inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
@@ -194,10 +172,7 @@ inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::siz
     return;
   }
   if (rma_put(c.backend, c, p, dst, src, len, ctr)) return;
-  if constexpr (active_backend::caps.direct_access)
-    put_remote_cold(c, p, dst, src, len, ctr);
-  else
-    put_remote(c, p, dst, src, len, ctr);
+  put_remote(c, p, dst, src, len, ctr);
 }
 
 inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
@@ -217,10 +192,7 @@ inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::s
       return;
     }
   }
-  if constexpr (active_backend::caps.direct_access)
-    store_remote_cold(c, p, dst, src, len, &received);
-  else
-    store_remote(c, p, dst, src, len, &received);
+  store_remote(c, p, dst, src, len, &received);
 }
 
 }  // namespace detail

@@ -349,6 +349,19 @@ void rma() {
       CHECK(back == data);
       splitc::barrier();
     }
+    // The core's get and put into the segment take the one-sided path where the
+    // backend counts its operations (backends/narrow's onesided does).
+    if constexpr (requires { b.rma_operations(); }) {
+      const std::size_t before = b.rma_operations();
+      std::uint64_t word = 0;
+      splitc::put(splitc::toglobal(right, reinterpret_cast<std::uint64_t*>(mine)), std::uint64_t{7});
+      splitc::get(&word, splitc::toglobal(right, reinterpret_cast<std::uint64_t*>(mine)));
+      splitc::sync();
+      CHECK_MSG(b.rma_operations() == before + 2, "{} one-sided operations, 2 expected",
+                b.rma_operations() - before);
+      CHECK(word == 7);
+      splitc::barrier();
+    }
     // Outside any segment, the layer says it cannot reach.
     int on_stack = 0;
     CHECK(!b.rma_reaches(right, &on_stack, sizeof on_stack) || B::caps.direct_access);

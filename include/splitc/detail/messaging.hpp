@@ -37,7 +37,8 @@ enum class builtin : std::uint16_t {
 };
 constexpr handler_id id(builtin b) noexcept { return static_cast<handler_id>(b); }
 
-/// Send slow path: wait for room (main line) or queue (inside a handler).
+/// Send slow path: compose what the backend cannot carry (src/compose.cpp), then
+/// wait for room (main line) or queue (inside a handler).
 void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token, proc_t p,
                handler_id h, const am_word* args, int nargs, const void* src, std::size_t len,
                void* dst);
@@ -104,12 +105,15 @@ template <class B>
 void send_composed(context& c, am_kind kind, bool is_reply, proc_t p, handler_id h,
                    const am_word* args, int nargs, const void* src, std::size_t len, void* dst);
 
-[[gnu::always_inline]] inline void request(context& c, am_kind kind, proc_t p, handler_id h,
-                                           const am_word* args, int nargs, const void* src = nullptr, std::size_t len = 0,
+// The inline fast paths hold only the backend's own send (the common case); a
+// message that does not fit the backend's forms (fits_natively folds to true
+// for constant kinds and counts) goes to send_slow with the rest, which
+// composes it -- so request and reply stay small enough for the compiler to
+// inline into every operation.
+inline void request(context& c, am_kind kind, proc_t p, handler_id h, const am_word* args,
+                    int nargs, const void* src = nullptr, std::size_t len = 0,
                     void* dst = nullptr) {
-  if (!fits_natively(kind, nargs, len)) [[unlikely]]
-    return send_composed(c, kind, false, p, h, args, nargs, src, len, dst);
-  if (!c.frame.active && c.pending.empty()) [[likely]] {
+  if (fits_natively(kind, nargs, len) && !c.frame.active && c.pending.empty()) [[likely]] {
     if (request_native(c.backend, kind, p, h, args, nargs, src, len, dst) == am_status::ok)
         [[likely]]
       return;
@@ -117,15 +121,12 @@ void send_composed(context& c, am_kind kind, bool is_reply, proc_t p, handler_id
   send_slow(c, kind, false, nullptr, p, h, args, nargs, src, len, dst);
 }
 
-[[gnu::always_inline]] inline void reply(context& c, const am_message& token, am_kind kind,
-                                         handler_id h,
+inline void reply(context& c, const am_message& token, am_kind kind, handler_id h,
                   const am_word* args, int nargs, const void* src = nullptr, std::size_t len = 0,
                   void* dst = nullptr) {
   if (!c.frame.active || !c.frame.is_request || c.frame.replied) [[unlikely]] bad_reply(c);
   c.frame.replied = true;
-  if (!fits_natively(kind, nargs, len)) [[unlikely]]
-    return send_composed(c, kind, true, token.source, h, args, nargs, src, len, dst);
-  if (c.pending.empty()) [[likely]] {
+  if (fits_natively(kind, nargs, len) && c.pending.empty()) [[likely]] {
     if (reply_native(c.backend, kind, token, h, args, nargs, src, len, dst) == am_status::ok)
         [[likely]]
       return;
