@@ -189,4 +189,12 @@ concept has_abort_job = requires(int code) { B::abort_job(code); };
 template <class B>
 concept has_layer_initialized = requires { { B::layer_initialized() } -> std::same_as<bool>; };
 
+/// Processors sharing one OS process (the sim backend's fibers): every
+/// processor of the job sees the same statics. The core then keeps
+/// `splitc::per_processor<T>` values per processor, switches
+/// `splitc_current_context` with the running processor, and leaves liveness to
+/// the backend (no watchdog). Declared as `static constexpr bool shared_process = true`.
+template <class B>
+concept has_shared_process = requires { requires B::shared_process; };
+
 }  // namespace splitc
