@@ -76,6 +76,8 @@ static inline int splitc_procs(void) { return splitc_context_()->procs; }
 #define PROCS (splitc_procs())
 
 void splitc_poll(void);
+/* Seconds on the job's clock (the sim backend: this processor's virtual time). */
+double splitc_get_seconds(void);
 void barrier(void);
 
 /* ---- global and spread pointers ------------------------------------------ */

@@ -42,6 +42,7 @@ void splitc_init(int* argc, char*** argv) { splitc::init(*argc, *argv); }
 void splitc_finalize(void) { splitc::finalize(); }
 void splitc_not_initialized(void) { splitc::detail::not_initialized(); }
 void splitc_poll(void) { splitc::poll(); }
+double splitc_get_seconds(void) { return splitc::get_seconds(); }
 void barrier(void) { splitc::barrier(); }
 
 __globPtrType splitc_spread_add(__globPtrType s, long n, size_t elem_size) {

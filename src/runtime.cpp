@@ -13,6 +13,7 @@
 #include <splitc/runtime.hpp>
 
 #include <cstdlib>
+#include <time.h>
 #include <cstring>
 #include <span>
 #include <string>
@@ -115,10 +116,13 @@ void exit_without_finalize(int status, void*) {
 void init(int& argc, char**& argv) {
   if (splitc_current_context != nullptr) detail::fail("init called twice");
   // Under a foreign launcher started by splitc-run: a supervisor that names our death.
-  port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>());
+  // (Not for processors sharing one process: their backend names who fails.)
+  port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>() &&
+                                !has_shared_process<active_backend>);
   // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
   port::check_launcher(active_backend::name);
-  if (!port::env::job.is_set()) {
+  // Processors sharing one process are started by their backend, not launched.
+  if (!port::env::job.is_set() && !has_shared_process<active_backend>) {
     if (const auto n = port::env::procs.value()) {
       const auto procs = port::parse_integer(*n);
       if (!procs || *procs < 1 || *procs > 4096)
@@ -127,13 +131,15 @@ void init(int& argc, char**& argv) {
     }
   }
   splitc_current_context = new detail::context(start_arguments{&argc, &argv});
-  on_exit(detail::exit_without_finalize, nullptr);
+  // (Under a shared process the backend checks each processor's end itself.)
+  if constexpr (!has_shared_process<active_backend>) on_exit(detail::exit_without_finalize, nullptr);
   // Everyone attached before anyone sends.
   auto& c = detail::ctx();
   if (c.myproc == 0) port::warn_unknown_variables();  // a misspelt SPLITC_* name, once per job
   c.backend.bootstrap_barrier(c.sink());
   // Silent and vanished processors end the job, on every backend.
-  if (c.procs > 1) {
+  // (Under a shared process the backend's scheduler sees every processor's state.)
+  if (c.procs > 1 && !has_shared_process<active_backend>) {
     c.watchdog = std::make_unique<port::watchdog>(
         c.myproc, c.procs, [&c](const void* mine, std::size_t len, void* all) {
           detail::exchange_all(c, mine, len, all);
@@ -169,6 +175,25 @@ void barrier() {
 }
 
 const char* backend_name() noexcept { return active_backend::name; }
+
+namespace {
+/// The layer's own clock where it has one (a template: `if constexpr` discards the call).
+template <class B>
+double layer_seconds(const B& backend) noexcept {
+  if constexpr (has_virtual_clock<B>)
+    return backend.virtual_seconds();
+  else
+    return -1;
+}
+}  // namespace
+
+double get_seconds() noexcept {
+  if (has_virtual_clock<active_backend> && splitc_current_context != nullptr)
+    return layer_seconds(detail::running().backend);
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 segment_info my_segment() noexcept {
   auto& c = detail::ctx();

@@ -25,7 +25,7 @@ void splitcc_run_initializers(void);
  * block ends. */
 static inline void splitcc_free_spread_array(__globPtrType *array) { all_spread_free(*array); }
 
-/* Wall-clock seconds (monotonic), as Split-C's get_seconds(). */
+/* Seconds on the job's clock, as Split-C's get_seconds(): splitc_get_seconds (monotonic; virtual time on sim). */
 double get_seconds(void);
 /* Sets both store byte counters of this processor to zero. */
 void reset_store_sync(void);

@@ -189,6 +189,23 @@ concept has_abort_job = requires(int code) { B::abort_job(code); };
 template <class B>
 concept has_layer_initialized = requires { { B::layer_initialized() } -> std::same_as<bool>; };
 
+/// Waiting without spinning: a layer that can suspend the processor until a
+/// message for it may have arrived (the sim backend's scheduler). The core's
+/// waits call `wait_idle(sink, what)` after a poll that left their condition
+/// false, instead of backing off; `what` names the operation waiting
+/// ("barrier", "read", ...) for the layer's deadlock report.
+template <class B>
+concept has_idle_wait = requires(B& b, am_sink sink, const char* what) {
+  { b.wait_idle(sink, what) } -> std::same_as<void>;
+};
+
+/// A clock of the layer's own (the sim backend's virtual time): what
+/// `splitc::get_seconds()` reads instead of the host's monotonic clock.
+template <class B>
+concept has_virtual_clock = requires(const B& cb) {
+  { cb.virtual_seconds() } noexcept -> std::same_as<double>;
+};
+
 /// Processors sharing one OS process (the sim backend's fibers): every
 /// processor of the job sees the same statics. The core then keeps
 /// `splitc::per_processor<T>` values per processor, switches

@@ -33,6 +33,11 @@ void poll();
 /// Collective: no processor leaves before all have entered.
 void barrier();
 
+/// Seconds on the job's clock: the host's monotonic clock, or the layer's own
+/// virtual clock where it has one (the sim backend: each processor's virtual
+/// time). For timing; comparable between calls on one processor.
+double get_seconds() noexcept;
+
 /// The name of the backend this program was built against.
 const char* backend_name() noexcept;
 

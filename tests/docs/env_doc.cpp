@@ -31,6 +31,7 @@ constexpr group_title groups[] = {
     {"core", "Every backend"},
     {"smp", "smp"},
     {"udp", "udp"},
+    {"sim", "sim"},
     {"mpi", "mpi and mpich"},
     {"job", "Set by splitc's launchers in every process (not for users)"},
     {"dolib", "DOLIB"},

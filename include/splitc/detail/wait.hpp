@@ -10,6 +10,17 @@ namespace splitc::detail {
 
 [[gnu::cold, noreturn]] void wait_in_handler(context& c, const char* what);
 
+/// After a poll that left a wait's condition false: the layer's own idle wait
+/// where it has one (am.hpp, has_idle_wait), else back off. A template, so
+/// that `if constexpr` discards the member a backend does not have.
+template <class B>
+inline void pause_waiting(B& backend, context& c, backoff& b, const char* what) {
+  if constexpr (has_idle_wait<B>)
+    backend.wait_idle(c.sink(), what);
+  else
+    b.pause();
+}
+
 template <class Done>
 inline void wait_until(context& c, const char* what, Done done) {
   if (done()) return;
@@ -20,7 +31,7 @@ inline void wait_until(context& c, const char* what, Done done) {
     // doze off: back off only while nothing arrives.
     if (progress(c) != 0) b.reset();
     if (done()) return;
-    b.pause();
+    pause_waiting(c.backend, c, b, what);
   }
 }
 

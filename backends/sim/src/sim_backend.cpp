@@ -1,0 +1,51 @@
+// The sim backend's members (include/splitc/backends/sim.hpp): each
+// processor's view of the simulated job (world.hpp).
+#include <splitc/backends/sim.hpp>
+
+#include "world.hpp"
+
+#include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace splitc::backends::sim {
+
+sim_backend::sim_backend(start_arguments args) {
+  world* w = world::current();
+  if (w == nullptr) {
+    // The program's own main called init: this process becomes the job.
+    int procs = 1;
+    if (const auto n = port::env::procs.value()) {
+      const auto parsed = port::parse_integer(*n);
+      if (!parsed || *parsed < 1 || *parsed > 4096)
+        detail::fail("SPLITC_PROCS={} is not a processor count (1..4096)", *n);
+      procs = static_cast<int>(*parsed);
+    }
+    std::fflush(nullptr);
+    std::exit(world::run(procs, *args.argc, *args.argv));
+  }
+  world_ = w;
+  myproc_ = w->running();
+  procs_ = w->procs();
+  segment_ = w->segments().segment();
+}
+
+am_status sim_backend::send(proc_t to, bool is_request, am_kind kind, handler_id h,
+                            const am_word* a, int n, const void* src, std::size_t len, void* dst) {
+  world_->send(to, is_request, kind, h, a, n, src, len, dst);
+  return am_status::ok;
+}
+
+int sim_backend::poll(am_sink sink) { return world_->poll(sink); }
+
+void sim_backend::bootstrap_barrier(am_sink sink) { world_->bootstrap_barrier(sink); }
+
+void sim_backend::wait_idle(am_sink, const char* what) { world_->wait_idle(what); }
+
+double sim_backend::virtual_seconds() const noexcept { return world_->clock_ns(myproc_) * 1e-9; }
+
+void sim_backend::finish(int) { world_->finalized(); }
+
+}  // namespace splitc::backends::sim

@@ -1,0 +1,370 @@
+// The simulated job (world.hpp): fibers, clocks, the wire, the scheduler,
+// and the reports of a job that cannot go on.
+#include "world.hpp"
+
+#include <splitc/detail/context.hpp>
+#include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
+
+#include <fmt/format.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+
+/// The program's own main, which every processor runs (as the processes of
+/// the other backends do). An assembler name, because C++ may not name main.
+int splitc_sim_program_main(int argc, char** argv) __asm__("main");
+
+namespace splitc::backends::sim {
+
+world* world::current_ = nullptr;  // per process: the one job it runs
+
+namespace {
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+/// Polls that find nothing, job-wide, with no message sent or delivered in
+/// between, after which the job is declared stuck.
+constexpr std::uint64_t stuck_polls = 20'000'000;
+/// Processors the scheduler chooses among, at most (the earliest ones).
+constexpr int max_choices = 16;
+
+std::uint64_t thread_cpu_ns() noexcept {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
+}
+
+double fraction(const port::env_var<port::env_type::number>& v) {
+  const double f = v.get();
+  if (f >= 1.0) detail::fail("{}={} is not a fraction below 1", v.name, f);
+  return f;
+}
+
+/// At exit: a processor that ends the process names itself (the scheduler's
+/// own exit, at the end of the job, says nothing).
+void on_process_exit(int status, void*) {
+  world* w = world::current();
+  if (w == nullptr || w->running() < 0) return;
+  if (status != 0) {
+    std::fflush(stdout);
+    const std::string line = fmt::format("splitc: processor {} of {}: exit status {}; ending the job\n",
+                                         w->running(), w->procs(), status);
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+    return;
+  }
+  // exit(0) before finalize leaves the others waiting: the same error as a return.
+  detail::exit_without_finalize(0, nullptr);
+}
+
+}  // namespace
+
+world::world(int procs, int argc, char** argv)
+    : procs_(procs),
+      machine_(selected_machine()),
+      measured_(port::env::sim_time.get() == "measured"),
+      call_ns_(port::env::sim_call_ns.get(100 * 1000.0 / selected_machine().cpu_mhz)),
+      lookahead_ns_(machine_.latency_ns),
+      segments_(procs),
+      stack_size_(port::env::sim_stack_size.get()),
+      procs_state_(static_cast<std::size_t>(procs)),
+      random_(static_cast<std::uint64_t>(port::env::sim_seed.get())),
+      drop_(fraction(port::env::sim_drop)),
+      duplicate_(fraction(port::env::sim_duplicate)),
+      reorder_(fraction(port::env::sim_reorder)),
+      delay_(fraction(port::env::sim_delay)),
+      delay_ns_(port::env::sim_delay_ns.get(10 * machine_.latency_ns)),
+      retransmit_ns_(port::env::sim_retransmit_ns.get(20 * machine_.latency_ns)) {
+  if (stack_size_ < 64 * 1024)
+    detail::fail("SPLITC_SIM_STACK_SIZE={} is too small: a processor needs at least 64 KiB",
+                 stack_size_);
+  if (const auto path = port::env::sim_trace.value()) {
+    trace_ = std::fopen(std::string(*path).c_str(), "w");
+    if (trace_ == nullptr)
+      detail::fail("SPLITC_SIM_TRACE={}: cannot write it: {}", *path, std::strerror(errno));
+  }
+  for (auto& p : procs_state_) {
+    p.arguments.assign(argv, argv + argc);
+    for (auto& a : p.arguments) p.argv.push_back(a.data());
+    p.argv.push_back(nullptr);
+  }
+  faults_ = {&running_, procs, stack_size_};
+  install_fault_handler(&faults_);
+  on_exit(on_process_exit, nullptr);
+}
+
+world::~world() {
+  if (trace_ != nullptr) std::fclose(trace_);
+}
+
+int world::run(int procs, int argc, char** argv) {
+  current_ = new world(procs, argc, argv);
+  for (proc_t p = 0; p < procs; ++p) {
+    current_->start_fiber(p);
+    current_->set_ready(p, 0);
+  }
+  const int status = current_->schedule();
+  std::fflush(nullptr);
+  delete current_;
+  current_ = nullptr;
+  return status;
+}
+
+void world::start_fiber(proc_t p) {
+  procs_state_[p].fiber = boost::context::fiber(
+      std::allocator_arg, guarded_stack{stack_size_}, [this, p](boost::context::fiber&& sched) {
+        processor& me = procs_state_[p];
+        me.scheduler = std::move(sched);
+        const int status = splitc_sim_program_main(static_cast<int>(me.argv.size()) - 1,
+                                                   me.argv.data());
+        if (status != 0) std::exit(status);  // names the processor (on_process_exit)
+        if (splitc_current_context != nullptr) detail::exit_without_finalize(0, nullptr);
+        me.state = run_state::finished;
+        return std::move(me.scheduler);
+      });
+}
+
+// ---- the scheduler ------------------------------------------------------------------------
+
+void world::set_ready(proc_t p, double key) {
+  processor& q = procs_state_[p];
+  if (q.key >= 0) ready_.erase({q.key, p});
+  q.key = key;
+  ready_.insert({key, p});
+}
+
+void world::unset_ready(proc_t p) {
+  processor& q = procs_state_[p];
+  if (q.key < 0) return;
+  ready_.erase({q.key, p});
+  q.key = -1;
+}
+
+double world::wake_time(const processor& p) const noexcept {
+  if (p.inbox.empty()) return infinity;
+  return std::max(p.clock_ns, p.inbox.top().arrival_ns);
+}
+
+int world::schedule() {
+  while (finished_ < procs_) {
+    if (ready_.empty()) report_deadlock(false);
+    // Everyone within one latency of the earliest may run: nothing can
+    // reach them in their past. The seed picks among them.
+    const double limit = ready_.begin()->first + lookahead_ns_;
+    proc_t choices[max_choices];
+    int n = 0;
+    for (auto it = ready_.begin(); it != ready_.end() && n < max_choices; ++it) {
+      if (n > 0 && it->first >= limit) break;
+      choices[n++] = it->second;
+    }
+    resume(choices[n == 1 ? 0 : random_() % static_cast<std::uint64_t>(n)]);
+  }
+  return exit_status_;
+}
+
+void world::resume(proc_t p) {
+  processor& me = procs_state_[p];
+  const double key = me.key;
+  unset_ready(p);
+  if (me.state == run_state::waiting) {  // woken by a message (or the barrier's end)
+    me.clock_ns = std::max(me.clock_ns, key);
+    me.state = run_state::runnable;
+  }
+  segments_.show(p);
+  running_ = p;
+  splitc_current_context = me.context;
+  if (measured_) me.cpu_mark_ns = thread_cpu_ns();
+  me.fiber = std::move(me.fiber).resume();
+  me.context = splitc_current_context;
+  splitc_current_context = nullptr;
+  running_ = -1;
+  switch (me.state) {
+    case run_state::runnable: set_ready(p, me.clock_ns); break;
+    case run_state::waiting:
+      if (!me.inbox.empty()) set_ready(p, wake_time(me));
+      break;
+    case run_state::finished: ++finished_; break;
+  }
+}
+
+void world::yield(run_state state, const char* what) {
+  processor& me = procs_state_[running_];
+  me.state = state;
+  me.waiting_for = what;
+  me.scheduler = std::move(me.scheduler).resume();
+}
+
+bool world::ahead_of_others() const noexcept {
+  if (ready_.empty()) return false;
+  return procs_state_[running_].clock_ns > ready_.begin()->first + lookahead_ns_;
+}
+
+void world::charge_computation() {
+  processor& me = procs_state_[running_];
+  if (measured_) {
+    const std::uint64_t now = thread_cpu_ns();
+    me.clock_ns += static_cast<double>(now - me.cpu_mark_ns);
+    me.cpu_mark_ns = now;
+  } else {
+    me.clock_ns += call_ns_;
+  }
+}
+
+// ---- the wire -----------------------------------------------------------------------------
+
+void world::send(proc_t to, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
+                 const void* src, std::size_t len, void* dst) {
+  charge_computation();
+  processor& me = procs_state_[running_];
+  const double start = std::max(me.clock_ns, me.next_send_ns);
+  me.clock_ns = start + machine_.send_overhead_ns + static_cast<double>(len) * machine_.ns_per_byte;
+  me.next_send_ns = std::max(start + machine_.gap_ns, me.clock_ns);
+  double arrival = me.clock_ns + (to == running_ ? 0.0 : machine_.latency_ns);
+  bool copied = false;
+  if (to != running_) {
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    if (drop_ > 0)
+      while (u(random_) < drop_) arrival += retransmit_ns_;  // lost, sent again
+    if (delay_ > 0 && u(random_) < delay_) arrival += u(random_) * delay_ns_;
+    if (reorder_ > 0 && u(random_) < reorder_) arrival += u(random_) * delay_ns_;
+    copied = duplicate_ > 0 && u(random_) < duplicate_;
+  }
+  in_flight m{arrival, sequence_++, running_, h, kind, is_request, false, n, {}, dst, {}};
+  std::copy_n(a, n, m.args);
+  if (len != 0) {
+    m.payload.resize(len);
+    std::memcpy(m.payload.data(), src, len);
+  }
+  processor& target = procs_state_[to];
+  if (copied) {
+    in_flight copy{arrival + machine_.latency_ns, sequence_++, running_, h, kind, is_request, true,
+                   0, {}, nullptr, {}};
+    target.inbox.push(std::move(copy));
+  }
+  target.inbox.push(std::move(m));
+  if (target.state == run_state::waiting && to != running_) set_ready(to, wake_time(target));
+  note_activity();
+  if (measured_) me.cpu_mark_ns = thread_cpu_ns();
+}
+
+int world::poll(am_sink sink) {
+  charge_computation();
+  if (ahead_of_others()) yield(run_state::runnable, "");
+  processor& me = procs_state_[running_];
+  int delivered = 0;
+  while (!me.inbox.empty() && me.inbox.top().arrival_ns <= me.clock_ns) {
+    in_flight m = std::move(const_cast<in_flight&>(me.inbox.top()));
+    me.inbox.pop();
+    me.clock_ns = std::max(me.clock_ns, m.arrival_ns) + machine_.receive_overhead_ns;
+    note_activity();
+    if (m.wire_copy) continue;  // the layer's sequence numbers discard it
+    void* payload = m.payload.data();
+    if (m.kind == am_kind::long_msg) {
+      if (!m.payload.empty()) std::memcpy(m.destination, m.payload.data(), m.payload.size());
+      payload = m.destination;
+    }
+    if (trace_ != nullptr) trace(m, running_);
+    const am_message message{m.source, m.handler, m.kind, m.is_request, m.nargs, m.args,
+                             payload, m.payload.size()};
+    sink.deliver(sink.context, message);
+    ++delivered;
+  }
+  if (delivered == 0) {
+    me.clock_ns += machine_.poll_ns;
+    if (++empty_polls_ > stuck_polls) report_deadlock(true);
+  }
+  if (measured_) me.cpu_mark_ns = thread_cpu_ns();
+  return delivered;
+}
+
+void world::wait_idle(const char* what) {
+  charge_computation();
+  processor& me = procs_state_[running_];
+  if (!me.inbox.empty() && me.inbox.top().arrival_ns <= me.clock_ns) return;
+  yield(run_state::waiting, what);
+}
+
+void world::bootstrap_barrier(am_sink sink) {
+  processor& me = procs_state_[running_];
+  me.in_barrier = true;
+  const std::uint64_t epoch = barrier_epoch_;
+  if (++in_barrier_ == procs_) {
+    // The last to arrive: everyone leaves at the latest arrival's time.
+    double t = 0;
+    for (const auto& q : procs_state_) t = std::max(t, q.clock_ns);
+    for (proc_t p = 0; p < procs_; ++p) {
+      processor& q = procs_state_[p];
+      q.in_barrier = false;
+      q.clock_ns = t;
+      if (p == running_) continue;
+      q.state = run_state::runnable;
+      set_ready(p, t);
+    }
+    in_barrier_ = 0;
+    ++barrier_epoch_;
+    return;
+  }
+  // Messages still in flight are delivered while waiting, as on every backend.
+  while (barrier_epoch_ == epoch) {
+    if (poll(sink) == 0 && barrier_epoch_ == epoch) yield(run_state::waiting, "the bootstrap barrier");
+  }
+}
+
+void world::finalized() { procs_state_[running_].finalized = true; }
+
+void world::trace(const in_flight& m, proc_t to) {
+  static constexpr const char* kinds[] = {"short", "medium", "long"};
+  std::fprintf(trace_, "%.1f %d %d %u %s %s %zu\n", procs_state_[to].clock_ns, m.source, to,
+               static_cast<unsigned>(m.handler), m.is_request ? "request" : "reply",
+               kinds[static_cast<int>(m.kind)], m.payload.size());
+}
+
+// ---- a job that cannot go on ----------------------------------------------------------
+
+void world::report_deadlock(bool polling_forever) {
+  std::fflush(stdout);
+  double latest = 0;
+  for (const auto& q : procs_state_) latest = std::max(latest, q.clock_ns);
+  std::string text;
+  if (!polling_forever)
+    text = fmt::format(
+        "splitc: sim: deadlock at virtual time {:.0f} ns: every processor waits and no message "
+        "is in flight to any of them\n",
+        latest);
+  else
+    text = fmt::format(
+        "splitc: sim: no progress: {} polls found nothing and no message was sent (virtual time "
+        "{:.0f} ns); the processors poll for messages that cannot come\n",
+        stuck_polls, latest);
+  // One line per state, naming its processors as ranges.
+  std::map<std::string, std::vector<proc_t>> by_state;
+  for (proc_t p = 0; p < procs_; ++p) {
+    const processor& q = procs_state_[p];
+    std::string what;
+    switch (q.state) {
+      case run_state::finished: what = "finished"; break;
+      case run_state::runnable: what = p == running_ ? "polling" : "running"; break;
+      case run_state::waiting: what = fmt::format("waiting in {}", q.waiting_for); break;
+    }
+    by_state[what].push_back(p);
+  }
+  for (const auto& [what, list] : by_state) {
+    std::string names;
+    for (std::size_t i = 0; i < list.size();) {
+      std::size_t j = i;
+      while (j + 1 < list.size() && list[j + 1] == list[j] + 1) ++j;
+      if (!names.empty()) names += ", ";
+      names += i == j ? fmt::format("{}", list[i]) : fmt::format("{}-{}", list[i], list[j]);
+      i = j + 1;
+    }
+    text += fmt::format("  processor{} {}: {}\n", list.size() == 1 ? "" : "s", names, what);
+  }
+  [[maybe_unused]] auto n = ::write(STDERR_FILENO, text.data(), text.size());
+  _exit(error_exit_status);
+}
+
+}  // namespace splitc::backends::sim
