@@ -1,6 +1,7 @@
 // splitc::per_processor in both of its forms, without a running job: the shared-process form
 // (the sim backend's) is driven by switching splitc_current_context between contexts made
 // here, as that backend's scheduler switches it between its processors.
+#include <splitc.h>
 #include <splitc/per_processor.hpp>
 #include <splitc/errors.hpp>
 
@@ -9,9 +10,16 @@
 #include <string>
 #include <vector>
 
+namespace splitc::detail {
+// The C interface's storage (src/c_per_processor.cpp), with the backend's answer as a parameter.
+void* per_processor_storage(splitc_per_processor_key& key, std::size_t size, bool shared,
+                            proc_t myproc, proc_t procs);
+}  // namespace splitc::detail
+
 namespace {
 
 using ::testing::ExitedWithCode;
+using splitc::detail::per_processor_storage;
 
 template <class T>
 using shared_form = splitc::detail::basic_per_processor<T, true>;
@@ -119,6 +127,54 @@ TEST(PerProcessorSeparate, IsOneValueWhateverTheProcessor) {
   job.run_as(1);
   EXPECT_EQ(x.get(), 8);
   EXPECT_EQ(&x.get(), &static_cast<const separate_form<int>&>(x).get());
+}
+
+TEST(PerProcessorC, SharedGivesEachProcessorItsOwnCopyOfTheInitialBytes) {
+  static const int initial[2] = {5, 6};
+  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_FROM(initial);
+  auto* p1 = static_cast<int*>(per_processor_storage(key, sizeof initial, true, 1, 3));
+  EXPECT_EQ(p1[0], 5);
+  EXPECT_EQ(p1[1], 6);
+  p1[0] = 50;
+  auto* p0 = static_cast<int*>(per_processor_storage(key, sizeof initial, true, 0, 3));
+  EXPECT_NE(p0, p1);
+  EXPECT_EQ(p0[0], 5) << "processor 0 starts from the initial bytes, not processor 1's";
+  EXPECT_EQ(per_processor_storage(key, sizeof initial, true, 1, 3), p1);
+  EXPECT_EQ(p1[0], 50);
+  auto* p2 = static_cast<int*>(per_processor_storage(key, sizeof initial, true, 2, 3));
+  EXPECT_NE(p2, p0);
+  EXPECT_NE(p2, p1);
+}
+
+TEST(PerProcessorC, SeparateIsOneZeroedStorageWhateverTheProcessor) {
+  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
+  auto* a = static_cast<long*>(per_processor_storage(key, 4 * sizeof(long), false, 3, 8));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(a[i], 0);
+  EXPECT_EQ(per_processor_storage(key, 4 * sizeof(long), false, 5, 8), a);
+}
+
+TEST(PerProcessorC, TheInlineAccessCachesTheRunningProcessorsStorage) {
+  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
+  fake_job job(2);
+  job.run_as(1);
+  void* mine = splitc_per_processor(&key, sizeof(int));
+  EXPECT_EQ(key.storage_, mine);
+  EXPECT_EQ(key.proc_, 1);
+  EXPECT_EQ(splitc_per_processor(&key, sizeof(int)), mine);
+}
+
+TEST(PerProcessorCDeathTest, ADifferentSizeForOneKeyEndsTheProcess) {
+  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
+  per_processor_storage(key, 8, true, 0, 2);
+  EXPECT_EXIT(per_processor_storage(key, 16, true, 1, 2), ExitedWithCode(splitc::error_exit_status),
+              "splitc_per_processor: the key was first used with 8 bytes, now with 16");
+}
+
+TEST(PerProcessorCDeathTest, OutsideTheJobEndsTheProcess) {
+  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
+  ASSERT_EQ(splitc_current_context, nullptr);
+  EXPECT_EXIT(splitc_per_processor(&key, sizeof(int)), ExitedWithCode(splitc::error_exit_status),
+              "splitc_per_processor used outside the job");
 }
 
 // The public class on this build's backend (smp: processes of their own).
