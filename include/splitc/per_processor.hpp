@@ -14,6 +14,7 @@
 #include <concepts>
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,14 @@ namespace detail {
 /// A per-processor variable used outside the job (before init, after finalize): ends the
 /// process naming the cause and `api`, the interface used (src/errors.cpp).
 [[gnu::cold, noreturn]] void per_processor_outside_job(const char* api = "splitc::per_processor");
+
+/// What a per_processor<T> may be constructed from: T's constructor arguments when T is
+/// copyable (each processor's value is a copy of that initial value), nothing when it is not
+/// (each processor's value is a default-constructed T: a counter, an atomic).
+template <class T, class... Args>
+concept per_processor_initial =
+    (std::copy_constructible<T> && std::constructible_from<T, Args...>) ||
+    (!std::copy_constructible<T> && sizeof...(Args) == 0 && std::default_initializable<T>);
 
 /// The storage of a per_processor variable. `Shared` says whether the processors of the job
 /// share one process (and so this object); the public class picks it from the backend, and the
@@ -35,7 +44,7 @@ template <class T>
 class basic_per_processor<T, false> {
  public:
   template <class... Args>
-    requires std::constructible_from<T, Args&&...>
+    requires per_processor_initial<T, Args&&...>
   constexpr basic_per_processor(Args&&... args) : value_(std::forward<Args>(args)...) {}
   basic_per_processor(const basic_per_processor&) = delete;
   basic_per_processor& operator=(const basic_per_processor&) = delete;
@@ -62,14 +71,14 @@ class basic_per_processor<T, false> {
 };
 
 /// Processors sharing one process: the initial value is copied into each processor's own T
-/// on that processor's first access. Every copy is allocated on its own and never moves, so
+/// on that processor's first access (a T that cannot be copied is default-constructed). Every copy is allocated on its own and never moves, so
 /// a reference one processor holds stays valid while the others make theirs (fibers switch at
 /// every communication call).
 template <class T>
 class basic_per_processor<T, true> {
  public:
   template <class... Args>
-    requires std::constructible_from<T, Args&&...>
+    requires per_processor_initial<T, Args&&...>
   constexpr basic_per_processor(Args&&... args) : initial_(std::forward<Args>(args)...) {}
   basic_per_processor(const basic_per_processor&) = delete;
   basic_per_processor& operator=(const basic_per_processor&) = delete;
@@ -85,7 +94,7 @@ class basic_per_processor<T, true> {
 
  private:
   [[gnu::noinline]] T& make_copy(std::size_t me, std::size_t procs) {
-    auto copy = std::make_unique<T>(std::as_const(initial_));
+    auto copy = make_value();
     // Sized after the copy is made: nothing else may have run in between, but if T's copy
     // did communicate, another processor may have grown the table meanwhile.
     if (copies_.size() <= me) copies_.resize(std::max(me + 1, procs));
@@ -93,7 +102,15 @@ class basic_per_processor<T, true> {
     return *copies_[me];
   }
 
-  T initial_;
+  std::unique_ptr<T> make_value() const {
+    if constexpr (std::copy_constructible<T>)
+      return std::make_unique<T>(initial_);
+    else
+      return std::make_unique<T>();
+  }
+
+  struct nothing {};
+  [[no_unique_address]] std::conditional_t<std::copy_constructible<T>, T, nothing> initial_;
   std::vector<std::unique_ptr<T>> copies_;  ///< by processor; null until its first access
 };
 
@@ -107,14 +124,15 @@ class basic_per_processor<T, true> {
 ///     void on_hit(const splitc::am_message&) { ++*hits; }
 ///
 /// `*x`, `x->member` and `x.get()` name the running processor's T, also inside handlers.
-/// Each processor starts from a copy of the initial value (T must be copyable) made on its
-/// first access. Use it only between init() and finalize(): outside them there is no
+/// Each processor starts from a copy of the initial value made on its first access; a T that
+/// cannot be copied (a counter, an atomic) takes no arguments and starts default-constructed. Use it only between init() and finalize(): outside them there is no
 /// running processor, and a shared process ends with an error saying so (where each
 /// processor has a process of its own, only builds with assertions check).
 template <class T>
 class per_processor : public detail::basic_per_processor<T, has_shared_process<active_backend>> {
-  static_assert(std::copy_constructible<T>,
-                "per_processor<T>: each processor's value is a copy of the initial one");
+  static_assert(std::copy_constructible<T> || std::default_initializable<T>,
+                "per_processor<T>: each processor's value is a copy of the initial one, or a "
+                "default-constructed T");
   using storage = detail::basic_per_processor<T, has_shared_process<active_backend>>;
 
  public:

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace splitc::detail {
@@ -106,6 +108,17 @@ TEST(PerProcessorShared, ReferencesStayValidWhileOthersMakeTheirs) {
   EXPECT_EQ(mine, "processor 0");
   job.run_as(500);
   EXPECT_EQ(name.get(), "processor 500");
+}
+
+TEST(PerProcessorShared, AValueThatCannotBeCopiedIsDefaultConstructed) {
+  shared_form<std::atomic<int>> flags;
+  fake_job job(2);
+  job.run_as(0);
+  flags.get().store(3);
+  job.run_as(1);
+  EXPECT_EQ(flags.get().load(), 0);
+  static_assert(!std::is_constructible_v<shared_form<std::atomic<int>>, int>,
+                "a value that is not copied takes no initial value");
 }
 
 TEST(PerProcessorShared, ConstAccessSeesTheRunningProcessorsValue) {
