@@ -71,9 +71,9 @@ class basic_per_processor<T, false> {
 };
 
 /// Processors sharing one process: the initial value is copied into each processor's own T
-/// on that processor's first access (a T that cannot be copied is default-constructed). Every copy is allocated on its own and never moves, so
-/// a reference one processor holds stays valid while the others make theirs (fibers switch at
-/// every communication call).
+/// on that processor's first access (a T that cannot be copied is default-constructed). Every
+/// value is allocated on its own and never moves, so a reference one processor holds stays
+/// valid while the others make theirs (fibers switch at every communication call).
 template <class T>
 class basic_per_processor<T, true> {
  public:

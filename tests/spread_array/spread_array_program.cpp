@@ -258,7 +258,8 @@ int main(int argc, char** argv) {
   blocks_2d();
 
   splitc::barrier();
+  const bool lead = me() == 0;
   splitc::finalize();
-  if (me() == 0) std::puts("PASS spread_array");
+  if (lead) std::puts("PASS spread_array");
   return 0;
 }
