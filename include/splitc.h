@@ -80,6 +80,65 @@ void splitc_poll(void);
 double splitc_get_seconds(void);
 void barrier(void);
 
+/* ---- per-processor variables -------------------------------------------- */
+
+/* A program's mutable globals are per processor only where each processor is
+ * a process of its own; a backend that runs every processor of the job in
+ * one process (a simulator's fibers) shares them. A per-processor variable
+ * is named by a key with static storage; splitc_per_processor(&key, size)
+ * returns the running processor's `size` bytes, made on its first access
+ * (a copy of key.initial, or zeros when initial is NULL) and never moved
+ * while the program runs. Only between splitc_init and splitc_finalize.
+ * Every call with one key passes the same size (checked on each
+ * processor's first access). The storage is aligned for any standard type.
+ *
+ *   static splitc_per_processor_key hits_key = SPLITC_PER_PROCESSOR_KEY_INIT;
+ *   ++*(int *)splitc_per_processor(&hits_key, sizeof(int));
+ *
+ * or the same through an accessor function the macro defines, `int *hits(void)`:
+ *
+ *   SPLITC_PER_PROCESSOR(int, hits);               (zeroed)     ++*hits();
+ *   SPLITC_PER_PROCESSOR_INITIAL(int, limit, 5);   (first 5)    *limit()
+ *
+ * The storage's address is the processor's own: data that other processors
+ * name by a symmetric address (a store's receive counter) belongs in the
+ * segment (the spread heap) instead.
+ *
+ * A repeated access by the same processor costs a few comparisons: the key
+ * remembers the last processor that asked and its storage. */
+typedef struct splitc_per_processor_key {
+  const void *initial; /* each processor's first value (size bytes), or NULL: zeros */
+  /* The library's, zero until the first access: */
+  void *storage_;      /* the storage of processor proc_ */
+  int32_t proc_;
+  size_t size_;
+  void *copies_;       /* every processor's storage */
+} splitc_per_processor_key;
+#define SPLITC_PER_PROCESSOR_KEY_INIT {NULL, NULL, 0, 0, NULL}
+#define SPLITC_PER_PROCESSOR_KEY_FROM(initial) {(initial), NULL, 0, 0, NULL}
+
+void *splitc_per_processor_first(splitc_per_processor_key *key, size_t size);
+static inline void *splitc_per_processor(splitc_per_processor_key *key, size_t size) {
+  const struct splitc_context_prefix *running = splitc_current_context;
+  if (running != NULL && key->storage_ != NULL && key->proc_ == running->myproc)
+    return key->storage_;
+  return splitc_per_processor_first(key, size);
+}
+
+#define SPLITC_PER_PROCESSOR(type, name)                                        \
+  static splitc_per_processor_key name##_key_ = SPLITC_PER_PROCESSOR_KEY_INIT;  \
+  static inline type *name(void) {                                              \
+    return (type *)splitc_per_processor(&name##_key_, sizeof(type));            \
+  }                                                                             \
+  extern splitc_per_processor_key *splitc_per_processor_declared_
+#define SPLITC_PER_PROCESSOR_INITIAL(type, name, ...)                                   \
+  static const type name##_initial_ = __VA_ARGS__;                                      \
+  static splitc_per_processor_key name##_key_ = SPLITC_PER_PROCESSOR_KEY_FROM(&name##_initial_); \
+  static inline type *name(void) {                                                      \
+    return (type *)splitc_per_processor(&name##_key_, sizeof(type));                    \
+  }                                                                                     \
+  extern splitc_per_processor_key *splitc_per_processor_declared_
+
 /* ---- global and spread pointers ------------------------------------------ */
 
 static inline __globPtrType toglobal(int proc, void *addr) {

@@ -7,6 +7,7 @@
 #include <splitc/global_memory.hpp>
 #include <splitc/bulk.hpp>
 #include <splitc/collectives.hpp>
+#include <splitc/per_processor.hpp>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -45,6 +46,12 @@ namespace detail {
 
 void not_initialized() {
   fatal_error("splitc is not initialized: call splitc::init() (or splitc_init) first");
+}
+
+void per_processor_outside_job(const char* api) {
+  fatal_error(fmt::format("{} used outside the job (before init() or after finalize()): there "
+                          "is no running processor whose value it would be",
+                          api));
 }
 
 void bad_processor(context& c, proc_t p, const char* op) {

@@ -9,6 +9,7 @@
 #include <splitc/errors.hpp>
 #include <splitc/global_memory.hpp>
 #include <splitc/global_ptr.hpp>
+#include <splitc/per_processor.hpp>
 #include <splitc/runtime.hpp>
 #include <splitc/spread_array.hpp>
 #include <splitc/spread_heap.hpp>

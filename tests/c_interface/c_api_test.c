@@ -9,27 +9,84 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
+/* The failed checks of this processor: a per-processor variable, so that it
+ * is this processor's count also where processors share one process. */
+SPLITC_PER_PROCESSOR(int, failures);
 #define CHECK(cond)                                                                  \
   do {                                                                               \
     if (!(cond)) {                                                                   \
       fprintf(stderr, "processor %d: %s:%d: CHECK(%s) failed\n", MYPROC, __FILE__, \
               __LINE__, #cond);                                                      \
-      failures++;                                                                    \
+      ++*failures();                                                                 \
     }                                                                                \
   } while (0)
 
-/* Static data is at the same address on every processor (the launcher turns
- * address randomisation off), as Split-C's global data segment assumes. */
-static char s_c;
-static short s_sh;
-static int s_i;
-static float s_f;
-static double s_d;
-static long long s_ll;
-static int s_counter;
-static Counter s_rbytes; /* explicit store counter: same address everywhere */
-static char s_block[4096];
+/* What the global pointers of the tests below name: one per processor at the
+ * same address on every processor, as Split-C's global data assumes. In the
+ * segment (one element of a spread array each), which is symmetric on every
+ * backend, also where processors share one process and so their statics. */
+struct targets {
+  char c;
+  short sh;
+  int i;
+  float f;
+  double d;
+  long long ll;
+  int counter;
+  Counter rbytes; /* explicit store counter */
+  char block[4096];
+};
+SPLITC_PER_PROCESSOR(struct targets *, my_targets);
+#define s_c ((*my_targets())->c)
+#define s_sh ((*my_targets())->sh)
+#define s_i ((*my_targets())->i)
+#define s_f ((*my_targets())->f)
+#define s_d ((*my_targets())->d)
+#define s_ll ((*my_targets())->ll)
+#define s_counter ((*my_targets())->counter)
+#define s_rbytes ((*my_targets())->rbytes)
+#define s_block ((*my_targets())->block)
+
+/* Collective: this processor's targets, zeroed, are its element of a spread
+ * array (returned, for all_spread_free). */
+static __globPtrType make_targets(void) {
+  __globPtrType all = all_spread_malloc(PROCS, sizeof(struct targets));
+  *my_targets() = (struct targets *)tolocal(splitc_spread_index(all, MYPROC, sizeof(struct targets)));
+  memset(*my_targets(), 0, sizeof(struct targets));
+  barrier();
+  return all;
+}
+
+/* Per-processor variables: each processor's value is its own and stays so
+ * across communication (where processors share one process, others run
+ * there and make theirs); the first value is the initial one. */
+SPLITC_PER_PROCESSOR_INITIAL(long long, initialised, 1234LL);
+static const double point_initial[3] = {0.5, 1.5, 2.5};
+static splitc_per_processor_key point_key = SPLITC_PER_PROCESSOR_KEY_FROM(point_initial);
+
+static void per_processor_variables(void) {
+  CHECK(*failures() == 0);
+  CHECK(*initialised() == 1234LL);
+  double *point = (double *)splitc_per_processor(&point_key, sizeof point_initial);
+  CHECK(point[0] == 0.5 && point[1] == 1.5 && point[2] == 2.5);
+  *initialised() = 1000LL * MYPROC;
+  point[1] = MYPROC;
+  barrier();
+  CHECK(*initialised() == 1000LL * MYPROC);
+  CHECK(splitc_per_processor(&point_key, sizeof point_initial) == point);
+  CHECK(point[0] == 0.5 && point[1] == MYPROC && point[2] == 2.5);
+  /* Another processor's value, through a global pointer it built. */
+  __globPtrType all = all_spread_malloc(PROCS, sizeof(__globPtrType));
+  __globPtrType *slot = (__globPtrType *)tolocal(splitc_spread_index(all, MYPROC, sizeof(__globPtrType)));
+  *slot = toglobal(MYPROC, initialised());
+  barrier();
+  __globPtrType right = toglobal(0, NULL);
+  bulk_read(&right, toglobal((MYPROC + 1) % PROCS, slot), sizeof right);
+  CHECK(toproc(right) == (MYPROC + 1) % PROCS);
+  CHECK(__ll_read(right) == 1000LL * ((MYPROC + 1) % PROCS));
+  barrier();
+  all_spread_free(all);
+}
 
 static void add_procedure(int *target, long amount) { *target += (int)amount; }
 static void fetch_procedure(int *target, long scale, long offset) {
@@ -283,13 +340,16 @@ int splitc_main(int argc, char **argv) {
   (void)argv;
   const int right = (MYPROC + 1) % PROCS;
   splitc_poll();
+  per_processor_variables();
+  const __globPtrType targets = make_targets();
   global_memory(right);
   bulk(right);
   collectives();
   heap_and_atomics();
   barrier();
-  if (failures != 0) {
-    fprintf(stderr, "processor %d: %d checks failed\n", MYPROC, failures);
+  all_spread_free(targets);
+  if (*failures() != 0) {
+    fprintf(stderr, "processor %d: %d checks failed\n", MYPROC, *failures());
     exit(1);
   }
   if (MYPROC == 0) printf("PASS c_api\n");

@@ -13,8 +13,10 @@
 
 namespace {
 
-long long static_total;  // same address everywhere (the launcher turns ASLR off)
-int static_lock;
+// Static data: the same address everywhere (the launcher turns ASLR off), except where processors
+// share one process (harness.hpp): global pointers use the addresses the owners broadcast.
+splitc::per_processor<long long> static_total;
+splitc::per_processor<int> static_lock;
 
 long long add_to(long long* target, int amount, short times) {
   *target += static_cast<long long>(amount) * times;
@@ -51,28 +53,35 @@ int main(int argc, char** argv) {
   splitc::spread_ptr<std::int32_t> heap32 = splitc::all_spread_malloc<std::int32_t>(static_cast<std::size_t>(P));
   long long on_stack = 0;
   std::vector<long long*> stacks(static_cast<std::size_t>(P));
-  for (int q = 0; q < P; ++q) stacks[static_cast<std::size_t>(q)] = splitc::broadcast(&on_stack, q);
+  std::vector<long long*> totals(static_cast<std::size_t>(P));
+  std::vector<int*> locks(static_cast<std::size_t>(P));
+  for (int q = 0; q < P; ++q) {
+    stacks[static_cast<std::size_t>(q)] = splitc::broadcast(&on_stack, q);
+    totals[static_cast<std::size_t>(q)] = splitc::broadcast(&*static_total, q);
+    locks[static_cast<std::size_t>(q)] = splitc::broadcast(&*static_lock, q);
+  }
+  const auto total_on = [&](int q) { return splitc::toglobal(q, totals[static_cast<std::size_t>(q)]); };
   if (me == 0) {
     *heap64.local() = 0;
     *heap32.local() = 0;
-    static_total = 0;
+    *static_total = 0;
   }
   splitc::barrier();
   counting(splitc::global_ptr<std::int64_t>(heap64), rounds);
   counting(splitc::global_ptr<std::int32_t>(heap32), rounds);
-  counting(splitc::toglobal(0, &static_total), rounds);
+  counting(total_on(0), rounds);
   counting(splitc::toglobal(0, stacks[0]), rounds);
   splitc::barrier();
   if (me == 0) {
     CHECK(*heap64.local() == rounds * P);
     CHECK(*heap32.local() == rounds * P);
-    CHECK(static_total == rounds * P);
+    CHECK(*static_total == rounds * P);
     CHECK(on_stack == rounds * P);
   }
   splitc::barrier();
 
   // test_and_set as a lock around a non-atomic read-modify-write on processor 0.
-  const auto lock = splitc::toglobal(0, &static_lock);
+  const auto lock = splitc::toglobal(0, locks[0]);
   for (int i = 0; i < 50; ++i) {
     while (splitc::test_and_set(lock) != 0) splitc::poll();
     splitc::write(splitc::toglobal(0, stacks[0]), splitc::read(splitc::toglobal(0, stacks[0])) + 1);
@@ -83,36 +92,36 @@ int main(int argc, char** argv) {
   splitc::barrier();
 
   // cmp_and_swap: exactly one processor wins each round.
-  if (me == 0) static_total = 0;
+  if (me == 0) *static_total = 0;
   splitc::barrier();
   int wins = 0;
   for (int round = 1; round <= 20; ++round) {
     const long long expected = (round - 1) * 1000;
-    if (splitc::cmp_and_swap(splitc::toglobal(0, &static_total), expected, round * 1000LL) == expected) ++wins;
+    if (splitc::cmp_and_swap(total_on(0), expected, round * 1000LL) == expected) ++wins;
     splitc::barrier();
-    if (me == 0 && round == 1) CHECK(static_total == 1000);
-    if (me == 0) static_total = round * 1000LL;
+    if (me == 0 && round == 1) CHECK(*static_total == 1000);
+    if (me == 0) *static_total = round * 1000LL;
     splitc::barrier();
   }
   CHECK(splitc::reduce_to_all(wins, splitc::ops::add{}) == 20);
-  if (me == 0) static_total = 0;
+  if (me == 0) *static_total = 0;
   splitc::barrier();
 
   // Atomic procedures.
-  for (int i = 0; i < rounds; ++i) splitc::atomic(add_to, splitc::toglobal(0, &static_total), 2, short{3});
+  for (int i = 0; i < rounds; ++i) splitc::atomic(add_to, total_on(0), 2, short{3});
   splitc::barrier();
-  if (me == 0) CHECK(static_total == 6LL * rounds * P);
+  if (me == 0) CHECK(*static_total == 6LL * rounds * P);
   splitc::barrier();
   const long long seen = splitc::atomic([](long long* t, long long plus) { return *t + plus; },
-                                        splitc::toglobal(0, &static_total), 5LL);
+                                        total_on(0), 5LL);
   CHECK(seen == 6LL * rounds * P + 5);
-  const summary s = splitc::atomic(describe, splitc::toglobal(0, &static_total), 0.5);
+  const summary s = splitc::atomic(describe, total_on(0), 0.5);
   for (int i = 0; i < 12; ++i) CHECK(s.values[i] == static_cast<double>(6LL * rounds * P) * 0.5 + i);
-  const int small = splitc::atomic([](long long*, int x) { return x * 2; }, splitc::toglobal(0, &static_total), 21);
+  const int small = splitc::atomic([](long long*, int x) { return x * 2; }, total_on(0), 21);
   CHECK(small == 42);
   std::array<char, 3> three{};
   three = splitc::atomic([](long long*, char a) { return std::array<char, 3>{a, a, a}; },
-                         splitc::toglobal(0, &static_total), 'q');
+                         total_on(0), 'q');
   CHECK(three[0] == 'q' && three[2] == 'q');
   splitc::barrier();
   // Split-phase with a counter. Each processor's 10 increments are the only changes to its
@@ -124,15 +133,15 @@ int main(int argc, char** argv) {
   const int right = (me + 1) % P;
   const long long base = right == 0 ? 6LL * rounds * P : 0;
   for (int i = 0; i < 10; ++i)
-    splitc::atomic_async(done, &results[i], add_to, splitc::toglobal(right, &static_total), 1, short{1});
+    splitc::atomic_async(done, &results[i], add_to, total_on(right), 1, short{1});
   splitc::sync(done);
   std::sort(std::begin(results), std::end(results));
   for (int i = 0; i < 10; ++i) CHECK(results[i] == base + i + 1);
   splitc::barrier();
-  splitc::atomic(bump, splitc::toglobal(0, &static_total));
+  splitc::atomic(bump, total_on(0));
   splitc::barrier();
   // Processor 0 got 6*rounds from each processor, 10 from its left neighbour, 1 from each.
-  if (me == 0) CHECK(static_total == 6LL * rounds * P + 10 + P);
+  if (me == 0) CHECK(*static_total == 6LL * rounds * P + 10 + P);
 
   splitc::all_spread_free(heap32);
   splitc::all_spread_free(heap64);

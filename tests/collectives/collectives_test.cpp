@@ -12,7 +12,9 @@
 
 namespace {
 
-int me, P;
+int P;  // the same on every processor (set by main)
+/// This processor (a function, not a static: statics may be shared by every processor).
+int me() { return splitc::myproc(); }
 
 /// The value processor q contributes for element i.
 template <class T>
@@ -42,25 +44,25 @@ T sequential(Op op, int upto, std::size_t i) {
 template <class T, class Op>
 void check_op(Op op, const char* name) {
   // Single values.
-  const T mine = contribution<T>(me, 0);
+  const T mine = contribution<T>(me(), 0);
   const T all = splitc::reduce_to_all(mine, op);
   CHECK_MSG(close(all, sequential<T>(op, P - 1, 0)), "reduce_to_all {} {}", name, sizeof(T));
   const T one = splitc::reduce_to_one(mine, op);
-  if (me == 0) CHECK_MSG(close(one, sequential<T>(op, P - 1, 0)), "reduce_to_one {}", name);
+  if (me() == 0) CHECK_MSG(close(one, sequential<T>(op, P - 1, 0)), "reduce_to_one {}", name);
   const T inclusive = splitc::scan(mine, op);
-  CHECK_MSG(close(inclusive, sequential<T>(op, me, 0)), "scan {}", name);
+  CHECK_MSG(close(inclusive, sequential<T>(op, me(), 0)), "scan {}", name);
   const T exclusive = splitc::exclusive_scan(mine, op, T{});
-  if (me > 0) CHECK_MSG(close(exclusive, sequential<T>(op, me - 1, 0)), "exclusive_scan {}", name);
+  if (me() > 0) CHECK_MSG(close(exclusive, sequential<T>(op, me() - 1, 0)), "exclusive_scan {}", name);
   else CHECK(exclusive == T{});
   // Vectors: inside one message, several messages, and binary-swap sizes.
   for (std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{1000}, std::size_t{5000}}) {
     std::vector<T> v(n), s(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = s[i] = contribution<T>(me, i);
+    for (std::size_t i = 0; i < n; ++i) v[i] = s[i] = contribution<T>(me(), i);
     splitc::reduce_to_all(std::span<T>(v), op);
     splitc::scan(std::span<T>(s), op);
     for (std::size_t i = 0; i < n; ++i) {
       CHECK_MSG(close(v[i], sequential<T>(op, P - 1, i)), "vector reduce_to_all {} n={} i={}", name, n, i);
-      CHECK_MSG(close(s[i], sequential<T>(op, me, i)), "vector scan {} n={} i={}", name, n, i);
+      CHECK_MSG(close(s[i], sequential<T>(op, me(), i)), "vector scan {} n={} i={}", name, n, i);
     }
   }
 }
@@ -78,7 +80,7 @@ void check_arithmetic(const char* type) {
   // mult: keep products small and exact.
   const T two = static_cast<T>(2);
   CHECK(splitc::reduce_to_all(two, splitc::ops::mult{}) == static_cast<T>(std::pow(2.0, P)));
-  CHECK(splitc::scan(two, splitc::ops::mult{}) == static_cast<T>(std::pow(2.0, me + 1)));
+  CHECK(splitc::scan(two, splitc::ops::mult{}) == static_cast<T>(std::pow(2.0, me() + 1)));
 }
 
 /// An associative, non-commutative operator: concatenation of digit strings.
@@ -95,11 +97,11 @@ struct concatenate {
 };
 
 void check_order() {
-  const digits mine{static_cast<std::uint64_t>(me % 10), 1};
+  const digits mine{static_cast<std::uint64_t>(me() % 10), 1};
   std::uint64_t expect_all = 0, expect_prefix = 0;
   for (int q = 0; q < P; ++q) {
     expect_all = expect_all * 10 + static_cast<std::uint64_t>(q % 10);
-    if (q <= me) expect_prefix = expect_prefix * 10 + static_cast<std::uint64_t>(q % 10);
+    if (q <= me()) expect_prefix = expect_prefix * 10 + static_cast<std::uint64_t>(q % 10);
   }
   CHECK(splitc::reduce_to_all(mine, concatenate{}).value == expect_all);
   CHECK(splitc::scan(mine, concatenate{}).value == expect_prefix);
@@ -111,15 +113,15 @@ void check_order() {
 
 void check_broadcast() {
   for (int root = 0; root < P; ++root) {
-    CHECK(splitc::broadcast(me == root ? 1000 + root : -1, root) == 1000 + root);
+    CHECK(splitc::broadcast(me() == root ? 1000 + root : -1, root) == 1000 + root);
     struct big {
       double x[300];  // larger than one mailbox message
     } b{};
-    if (me == root)
+    if (me() == root)
       for (int i = 0; i < 300; ++i) b.x[i] = root + i * 0.5;
     b = splitc::broadcast(b, root);
     for (int i = 0; i < 300; ++i) CHECK(b.x[i] == root + i * 0.5);
-    std::vector<long long> v(10000, me == root ? root : -1);
+    std::vector<long long> v(10000, me() == root ? root : -1);
     splitc::broadcast(std::span<long long>(v), root);
     for (long long x : v) CHECK(x == root);
   }
@@ -129,7 +131,7 @@ void check_pipelining(int count) {
   // Many small collectives back to back, of different kinds, without barriers.
   long long sum = 0;
   for (int i = 0; i < count; ++i) {
-    sum += splitc::reduce_to_all(static_cast<long long>(me + i), splitc::ops::add{});
+    sum += splitc::reduce_to_all(static_cast<long long>(me() + i), splitc::ops::add{});
     sum += splitc::broadcast(i, i % P);
   }
   long long expect = 0;
@@ -144,13 +146,13 @@ void check_pipelining(int count) {
 void check_bitwise_and_logical() {
   namespace ops = splitc::ops;
   // Processor q contributes 2(q+1): every value true, no two share a bit pattern's low bit.
-  const int even = 2 * (me + 1);
+  const int even = 2 * (me() + 1);
   int all_or = 0, all_xor = 0, all_and = ~0, prefix_or = 0;
   for (int q = 0; q < P; ++q) {
     all_or |= 2 * (q + 1);
     all_xor ^= 2 * (q + 1);
     all_and &= 2 * (q + 1);
-    if (q <= me) prefix_or |= 2 * (q + 1);
+    if (q <= me()) prefix_or |= 2 * (q + 1);
   }
   CHECK(splitc::reduce_to_all(even, ops::bit_or{}) == all_or);
   CHECK(splitc::reduce_to_all(even, ops::bit_xor{}) == all_xor);
@@ -160,23 +162,23 @@ void check_bitwise_and_logical() {
   CHECK(splitc::reduce_to_all(even, ops::logical_and{}) == 1);
   CHECK(splitc::reduce_to_all(even, ops::logical_xor{}) == P % 2);  // parity of the true values
   const int on_zero = splitc::reduce_to_one(even, ops::logical_or{});
-  if (me == 0) CHECK(on_zero == 1);  // 1 even on one processor, where nothing is combined
+  if (me() == 0) CHECK(on_zero == 1);  // 1 even on one processor, where nothing is combined
   CHECK(splitc::scan(even, ops::logical_or{}) == 1);
-  CHECK(splitc::scan(even, ops::logical_xor{}) == (me + 1) % 2);
+  CHECK(splitc::scan(even, ops::logical_xor{}) == (me() + 1) % 2);
 
   // Processor 0 contributes 0 (false), the others 2q (true).
-  const int zero_first = 2 * me;
+  const int zero_first = 2 * me();
   CHECK(splitc::reduce_to_all(zero_first, ops::logical_and{}) == 0);
   CHECK(splitc::reduce_to_all(zero_first, ops::logical_or{}) == (P > 1 ? 1 : 0));
-  CHECK(splitc::scan(zero_first, ops::logical_or{}) == (me > 0 ? 1 : 0));
-  CHECK(splitc::exclusive_scan(zero_first, ops::logical_or{}, 0) == (me > 1 ? 1 : 0));
-  CHECK(splitc::reduce_to_all(0.25 * me, ops::logical_or{}) == (P > 1 ? 1.0 : 0.0));
+  CHECK(splitc::scan(zero_first, ops::logical_or{}) == (me() > 0 ? 1 : 0));
+  CHECK(splitc::exclusive_scan(zero_first, ops::logical_or{}, 0) == (me() > 1 ? 1 : 0));
+  CHECK(splitc::reduce_to_all(0.25 * me(), ops::logical_or{}) == (P > 1 ? 1.0 : 0.0));
 
   // Vectors, tree and binary-swap sizes: element i of processor q is 4 * ((q + i) % 3).
   for (std::size_t n : {std::size_t{7}, std::size_t{5000}}) {
     std::vector<long long> any(n), all(n), bits(n);
     for (std::size_t i = 0; i < n; ++i)
-      any[i] = all[i] = bits[i] = 4 * ((me + static_cast<long long>(i)) % 3);
+      any[i] = all[i] = bits[i] = 4 * ((me() + static_cast<long long>(i)) % 3);
     splitc::reduce_to_all(std::span<long long>(any), ops::logical_or{});
     splitc::reduce_to_all(std::span<long long>(all), ops::logical_and{});
     splitc::reduce_to_all(std::span<long long>(bits), ops::bit_or{});
@@ -198,7 +200,6 @@ void check_bitwise_and_logical() {
 
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
-  me = splitc::myproc();
   P = splitc::procs();
   // argv[1]: how many collectives run back to back in check_pipelining (default 2000).
   const int pipelined = argc > 1 ? std::atoi(argv[1]) : 2000;

@@ -47,11 +47,17 @@ unsigned char byte_pattern(proc_t from, std::size_t len, std::size_t i) {
 }
 
 // ---- state the handlers update ----
-int replies_seen = 0;
-int requests_seen = 0;
-bool in_handler = false;
-bool nested = false;
-std::vector<std::vector<std::uint64_t>> flood_seen;  // per source: sequence numbers, arrival order
+// One per processor, also where processors share one process (harness.hpp).
+struct handler_state {
+  int replies_seen = 0;
+  int requests_seen = 0;
+  bool in_handler = false;
+  bool nested = false;
+  // Per source: sequence numbers, in arrival order.
+  std::vector<std::vector<std::uint64_t>> flood_seen;
+};
+splitc::per_processor<handler_state> state;
+// The same on every processor (register_handler checks it): plain statics.
 handler_id h_short, h_short_reply, h_medium, h_medium_reply, h_long, h_long_reply, h_flood,
     h_nest, h_nest_reply, h_composed, h_composed_reply;
 
@@ -68,10 +74,10 @@ void send_direct(Send send) {
 }
 
 void enter() {
-  if (in_handler) nested = true;
-  in_handler = true;
+  if (state->in_handler) state->nested = true;
+  state->in_handler = true;
 }
-void leave() { in_handler = false; }
+void leave() { state->in_handler = false; }
 
 // Short: the request carries n words; the reply the same words, reversed.
 void on_short(const am_message& m) {
@@ -81,7 +87,7 @@ void on_short(const am_message& m) {
   for (int i = 0; i < n; ++i) CHECK_MSG(m.args[i] == pattern(m.source, n, i), "word {} of {}", i, n);
   std::array<am_word, splitc::am_max_args> back{};
   for (int i = 0; i < n; ++i) back[static_cast<std::size_t>(i)] = m.args[n - 1 - i];
-  ++requests_seen;
+  ++state->requests_seen;
   if (core().backend.reply_short(m, h_short_reply, back.data(), n) != am_status::ok)
     splitc::detail::reply(core(), m, splitc::am_kind::short_msg, h_short_reply, back.data(), n);
   leave();
@@ -91,7 +97,7 @@ void on_short_reply(const am_message& m) {
   CHECK(!m.is_request);
   const int n = m.nargs;
   for (int i = 0; i < n; ++i) CHECK(m.args[i] == pattern(splitc::myproc(), n, n - 1 - i));
-  ++replies_seen;
+  ++state->replies_seen;
   leave();
 }
 
@@ -107,7 +113,7 @@ void on_medium(const am_message& m) {
   enter();
   CHECK(m.is_request && m.kind == splitc::am_kind::medium_msg && m.nargs == static_cast<int>(m.args[0]) + 1);
   check_payload(m, m.source);
-  ++requests_seen;
+  ++state->requests_seen;
   if constexpr (splitc::has_medium_messages<Backend>) {
     // Echo the payload; the reply's pattern is the requester's.
     if (layer<Backend>().reply_medium(m, h_medium_reply, m.args, m.nargs, m.payload, m.length) !=
@@ -121,7 +127,7 @@ void on_medium_reply(const am_message& m) {
   enter();
   CHECK(!m.is_request && m.kind == splitc::am_kind::medium_msg);
   check_payload(m, splitc::myproc());
-  ++replies_seen;
+  ++state->replies_seen;
   leave();
 }
 
@@ -132,7 +138,7 @@ void on_long(const am_message& m) {
   CHECK(m.is_request && m.kind == splitc::am_kind::long_msg && m.nargs == 1);
   CHECK(m.payload == reinterpret_cast<void*>(static_cast<std::uintptr_t>(m.args[0])));
   check_payload(m, m.source);
-  ++requests_seen;
+  ++state->requests_seen;
   if constexpr (splitc::has_long_messages<Backend>) {
     // Back into the requester's segment, at the same place.
     if (layer<Backend>().reply_long(m, h_long_reply, m.args, 1, m.payload, m.length, m.payload) !=
@@ -145,13 +151,13 @@ void on_long(const am_message& m) {
 void on_long_reply(const am_message& m) {
   enter();
   CHECK(!m.is_request && m.kind == splitc::am_kind::long_msg);
-  ++replies_seen;
+  ++state->replies_seen;
   leave();
 }
 
 void on_flood(const am_message& m) {
   enter();
-  flood_seen[static_cast<std::size_t>(m.source)].push_back(m.args[0]);
+  state->flood_seen[static_cast<std::size_t>(m.source)].push_back(m.args[0]);
   leave();
 }
 
@@ -161,12 +167,12 @@ void on_nest(const am_message& m) {
   enter();
   splitc::am_reply(m, h_nest_reply, m.args[0]);
   splitc::am_request(m.source, h_nest_reply, m.args[0] + 1);
-  ++requests_seen;
+  ++state->requests_seen;
   leave();
 }
 void on_nest_reply(const am_message&) {
   enter();
-  ++replies_seen;
+  ++state->replies_seen;
   leave();
 }
 
@@ -175,7 +181,7 @@ void on_composed(const am_message& m) {
   enter();
   for (int i = 0; i < m.nargs; ++i) CHECK(m.args[i] == pattern(m.source, 100 + m.nargs, i));
   if (m.kind != splitc::am_kind::short_msg) check_payload(m, m.source);
-  ++requests_seen;
+  ++state->requests_seen;
   if (m.kind == splitc::am_kind::medium_msg) {
     // A reply as large as the request: composed where the backend cannot carry it.
     splitc::detail::reply(core(), m, splitc::am_kind::medium_msg, h_composed_reply, m.args,
@@ -188,7 +194,7 @@ void on_composed(const am_message& m) {
 void on_composed_reply(const am_message& m) {
   enter();
   if (m.kind == splitc::am_kind::medium_msg) check_payload(m, splitc::myproc());
-  ++replies_seen;
+  ++state->replies_seen;
   leave();
 }
 
@@ -196,16 +202,16 @@ void on_composed_reply(const am_message& m) {
 /// waits for its replies and for everyone else.
 template <class Send>
 void round(const char* what, int per_peer, Send send) {
-  replies_seen = requests_seen = 0;
+  state->replies_seen = state->requests_seen = 0;
   splitc::barrier();
   for (proc_t q = 0; q < splitc::procs(); ++q)
     for (int k = 0; k < per_peer; ++k) send(q, k);
   const int expected = per_peer * splitc::procs();
-  wait_for([&] { return replies_seen == expected; });
+  wait_for([&] { return state->replies_seen == expected; });
   splitc::barrier();
-  CHECK_MSG(requests_seen == expected, "{}: {} requests handled, {} expected", what, requests_seen,
-            expected);
-  CHECK_MSG(!nested, "{}: a handler ran inside another handler", what);
+  CHECK_MSG(state->requests_seen == expected, "{}: {} requests handled, {} expected", what,
+            state->requests_seen, expected);
+  CHECK_MSG(!state->nested, "{}: a handler ran inside another handler", what);
 }
 
 std::vector<std::size_t> sizes_up_to(std::size_t max) {
@@ -267,7 +273,7 @@ void long_forms() {
 void pressure() {
   constexpr int per_peer = 5000;
   const auto procs = static_cast<std::size_t>(splitc::procs());
-  flood_seen.assign(procs, {});
+  state->flood_seen.assign(procs, {});
   splitc::barrier();
   long refused = 0;
   for (int k = 0; k < per_peer; ++k) {
@@ -281,13 +287,13 @@ void pressure() {
     }
   }
   wait_for([&] {
-    for (const auto& s : flood_seen)
+    for (const auto& s : state->flood_seen)
       if (s.size() < per_peer) return false;
     return true;
   });
   splitc::barrier();
   for (std::size_t q = 0; q < procs; ++q) {
-    auto& seen = flood_seen[q];
+    auto& seen = state->flood_seen[q];
     CHECK_MSG(seen.size() == per_peer, "from {}: {} messages, {} sent", q, seen.size(), per_peer);
     if (caps.ordered) {
       for (std::size_t i = 0; i < seen.size(); ++i)
@@ -306,16 +312,17 @@ void pressure() {
 
 void no_nesting() {
   constexpr int per_peer = 20;
-  replies_seen = requests_seen = 0;
+  state->replies_seen = state->requests_seen = 0;
   splitc::barrier();
   for (proc_t q = 0; q < splitc::procs(); ++q)
     for (int k = 0; k < per_peer; ++k) splitc::am_request(q, h_nest, static_cast<am_word>(k));
   // Each request comes back twice: its reply and the request its handler sent.
-  wait_for([&] { return replies_seen == 2 * per_peer * splitc::procs(); });
+  wait_for([&] { return state->replies_seen == 2 * per_peer * splitc::procs(); });
   splitc::barrier();
-  CHECK_MSG(requests_seen == per_peer * splitc::procs(), "nesting: {} requests handled, {} expected",
-            requests_seen, per_peer * splitc::procs());
-  CHECK_MSG(!nested, "nesting: a handler ran inside another handler");
+  CHECK_MSG(state->requests_seen == per_peer * splitc::procs(),
+            "nesting: {} requests handled, {} expected",
+            state->requests_seen, per_peer * splitc::procs());
+  CHECK_MSG(!state->nested, "nesting: a handler ran inside another handler");
 }
 
 template <class Backend = B>

@@ -22,20 +22,25 @@ constexpr std::size_t kMediumSizes[] = {0, 1, 40, 1000, std::min<std::size_t>(65
 constexpr std::size_t kLongSizes[] = {0, 1, 1000, kMaxLong};
 constexpr std::size_t kLongSlot = kMaxLong + 64;
 
-// Handler state (handlers are plain functions).
-int g_errors = 0;
-int g_short_from[kMaxProcs] = {};
-int g_short_replies = 0;
-std::uint64_t g_reply_sum = 0;
-int g_medium_from[kMaxProcs] = {};
-int g_medium_replies = 0;
-int g_long_from[kMaxProcs] = {};
-int g_long_replies = 0;
-int g_forwarded = 0;
-int g_forward_done = 0;
-std::uint64_t* g_words = nullptr;  // this processor's malloc memory: [0, 2P) puts and stores
-std::uint64_t g_fetched[kMaxProcs] = {};  // filled by gets issued from handlers
+// Handler state (handlers are plain functions): one per processor, also where processors share
+// one process (harness.hpp).
+struct handler_state {
+  int errors = 0;
+  int short_from[kMaxProcs] = {};
+  int short_replies = 0;
+  std::uint64_t reply_sum = 0;
+  int medium_from[kMaxProcs] = {};
+  int medium_replies = 0;
+  int long_from[kMaxProcs] = {};
+  int long_replies = 0;
+  int forwarded = 0;
+  int forward_done = 0;
+  std::uint64_t* words = nullptr;  // this processor's malloc memory: [0, 2P) puts and stores
+  std::uint64_t fetched[kMaxProcs] = {};  // filled by gets issued from handlers
+};
+splitc::per_processor<handler_state> g;
 
+// The same on every processor (register_handler checks it): plain statics.
 splitc::handler_id h_short, h_short_reply, h_medium, h_medium_reply, h_long, h_long_reply,
     h_forward, h_forwarded, h_forward_reply, h_global_ops;
 
@@ -46,7 +51,7 @@ std::uint64_t arg_word(int source, int nargs, int k) {
 #define HCHECK(cond)                                                                          \
   do {                                                                                        \
     if (!(cond)) {                                                                            \
-      ++g_errors;                                                                             \
+      ++g->errors;                                                                             \
       std::fprintf(stderr, "processor %d: handler check failed: %s (%s:%d)\n", splitc::myproc(), \
                    #cond, __FILE__, __LINE__);                                                \
     }                                                                                         \
@@ -62,7 +67,7 @@ void on_short(const splitc::am_message& m) {
     HCHECK(m.args[k] == arg_word(m.source, m.nargs, k));
     sum += m.args[k];
   }
-  ++g_short_from[m.source];
+  ++g->short_from[m.source];
   splitc::am_reply(m, h_short_reply, sum, static_cast<std::uint64_t>(m.nargs),
                    static_cast<std::uint64_t>(splitc::myproc()));
 }
@@ -70,15 +75,15 @@ void on_short_reply(const splitc::am_message& m) {
   HCHECK(!m.is_request);
   HCHECK(m.nargs == 3);
   HCHECK(static_cast<int>(m.args[2]) == m.source);
-  ++g_short_replies;
-  g_reply_sum += m.args[0];
+  ++g->short_replies;
+  g->reply_sum += m.args[0];
 }
 
 void on_medium(const splitc::am_message& m) {
   HCHECK(m.is_request && m.kind == splitc::am_kind::medium_msg && m.nargs == 2);
   HCHECK(m.length == m.args[1]);
   HCHECK(check_pattern(m.payload, m.length, m.args[0]) == m.length);
-  ++g_medium_from[m.source];
+  ++g->medium_from[m.source];
   // Reply with a third of it (from the handler's buffer, valid during the handler).
   splitc::am_reply_medium(m, h_medium_reply, m.payload, m.length / 3, m.args[0], m.length / 3);
 }
@@ -86,7 +91,7 @@ void on_medium_reply(const splitc::am_message& m) {
   HCHECK(!m.is_request && m.kind == splitc::am_kind::medium_msg);
   HCHECK(m.length == m.args[1]);
   HCHECK(check_pattern(m.payload, m.length, m.args[0]) == m.length);
-  ++g_medium_replies;
+  ++g->medium_replies;
 }
 
 void on_long(const splitc::am_message& m) {
@@ -94,12 +99,12 @@ void on_long(const splitc::am_message& m) {
   HCHECK(reinterpret_cast<std::uintptr_t>(m.payload) == m.args[1]);
   HCHECK(m.length == m.args[2]);
   HCHECK(check_pattern(m.payload, m.length, m.args[0]) == m.length);
-  ++g_long_from[m.source];
+  ++g->long_from[m.source];
   splitc::am_reply(m, h_long_reply);
 }
 void on_long_reply(const splitc::am_message& m) {
   HCHECK(!m.is_request && m.nargs == 0);
-  ++g_long_replies;
+  ++g->long_replies;
 }
 
 // A request handler may send requests of its own (queued if there is no room).
@@ -109,12 +114,12 @@ void on_forward(const splitc::am_message& m) {
   splitc::am_request(next, h_forwarded, static_cast<std::uint64_t>(origin), m.args[1]);
 }
 void on_forwarded(const splitc::am_message& m) {
-  ++g_forwarded;
+  ++g->forwarded;
   splitc::am_reply(m, h_forward_reply, m.args[0], m.args[1]);
 }
 void on_forward_reply(const splitc::am_message& m) {
   HCHECK(m.args[1] == testvals::mix(m.args[0] + 77));
-  ++g_forward_done;
+  ++g->forward_done;
 }
 
 std::uint64_t word_of(int from, int to, int kind) {
@@ -129,7 +134,7 @@ void on_global_ops(const splitc::am_message& m) {
   auto* words = reinterpret_cast<std::uint64_t*>(static_cast<std::uintptr_t>(m.args[0]));
   splitc::put(splitc::toglobal(m.source, words + me), word_of(me, m.source, 1));
   splitc::store(splitc::toglobal(m.source, words + splitc::procs() + me), word_of(me, m.source, 2));
-  splitc::get(&g_fetched[m.source], splitc::toglobal(m.source, words + 2 * kMaxProcs + me));
+  splitc::get(&g->fetched[m.source], splitc::toglobal(m.source, words + 2 * kMaxProcs + me));
 }
 
 template <std::size_t... K>
@@ -183,11 +188,12 @@ int main(int argc, char** argv) {
     for (int n = 0; n <= 8; ++n)
       for (int a = 0; a < n; ++a) expect_sum += arg_word(me, n, a);
   }
-  poll_until([&] { return g_short_replies == 9 * P; });
-  CHECK_MSG(g_reply_sum == expect_sum, "reply sum {} != {}", g_reply_sum, expect_sum);
+  poll_until([&] { return g->short_replies == 9 * P; });
+  CHECK_MSG(g->reply_sum == expect_sum, "reply sum {} != {}", g->reply_sum, expect_sum);
   splitc::barrier();
-  for (int w = 0; w < P; ++w) CHECK_MSG(g_short_from[w] == 9, "{} short requests from {}", g_short_from[w], w);
-  CHECK(g_errors == 0);
+  for (int w = 0; w < P; ++w)
+    CHECK_MSG(g->short_from[w] == 9, "{} short requests from {}", g->short_from[w], w);
+  CHECK(g->errors == 0);
 
   // 2. Medium requests of every size up to the limit, answered by medium replies.
   std::vector<unsigned char> buf(kMaxMedium);
@@ -200,10 +206,10 @@ int main(int argc, char** argv) {
     }
   }
   const int mediums = static_cast<int>(std::size(kMediumSizes));
-  poll_until([&] { return g_medium_replies == mediums * P; });
+  poll_until([&] { return g->medium_replies == mediums * P; });
   splitc::barrier();
-  for (int w = 0; w < P; ++w) CHECK(g_medium_from[w] == mediums);
-  CHECK(g_errors == 0);
+  for (int w = 0; w < P; ++w) CHECK(g->medium_from[w] == mediums);
+  CHECK(g->errors == 0);
 
   // 3. Long requests into the spread heap (slot per source) and into malloc memory.
   unsigned char* heap_slots = harness::heap() + 4096;
@@ -225,13 +231,13 @@ int main(int argc, char** argv) {
         fill_pattern(src.data(), len, s + 1);  // the payload was copied when the call returned
         // The payload of the largest kind is in place only once the handler has run: wait, so
         // the next size may reuse the slot.
-        poll_until([&] { return g_long_replies == longs; });
+        poll_until([&] { return g->long_replies == longs; });
       }
     }
   }
   splitc::barrier();
   for (int w = 0; w < P; ++w)
-    CHECK(g_long_from[w] == 2 * static_cast<int>(std::size(kLongSizes)));
+    CHECK(g->long_from[w] == 2 * static_cast<int>(std::size(kLongSizes)));
   // The last (largest) payload from each source is still in place.
   for (int w = 0; w < P; ++w) {
     for (unsigned char* base : {heap_slots, mine}) {
@@ -240,7 +246,7 @@ int main(int argc, char** argv) {
       CHECK(check_pattern(base + w * kLongSlot + (len % 7), len, s) == len);
     }
   }
-  CHECK(g_errors == 0);
+  CHECK(g->errors == 0);
   splitc::barrier();
 
   // 4. Requests sent from request handlers: me -> q -> q+1 -> reply to q.
@@ -254,7 +260,7 @@ int main(int argc, char** argv) {
   auto* counts = reinterpret_cast<int*>(harness::heap() + 64);
   for (;;) {
     splitc::poll();
-    *counts = g_forward_done;
+    *counts = g->forward_done;
     splitc::barrier();
     int total = 0;
     for (int q = 0; q < P; ++q) total += splitc::read(splitc::toglobal(q, counts));
@@ -263,27 +269,27 @@ int main(int argc, char** argv) {
               kForwards * P);
     if (total == kForwards * P) break;
   }
-  CHECK(g_errors == 0);
+  CHECK(g->errors == 0);
 
   // 5. Global-memory operations issued from request handlers.
-  g_words = static_cast<std::uint64_t*>(std::calloc(3 * kMaxProcs, sizeof(std::uint64_t)));
-  for (int q = 0; q < P; ++q) g_words[2 * kMaxProcs + q] = word_of(me, q, 3);
+  g->words = static_cast<std::uint64_t*>(std::calloc(3 * kMaxProcs, sizeof(std::uint64_t)));
+  for (int q = 0; q < P; ++q) g->words[2 * kMaxProcs + q] = word_of(me, q, 3);
   splitc::barrier();
   for (int k = 1; k <= P; ++k)
     splitc::am_request((me + k) % P, h_global_ops,
-                       static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(g_words)));
+                       static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(g->words)));
   splitc::store_sync(static_cast<std::int64_t>(P * sizeof(std::uint64_t)));  // the stores to us
   for (int w = 0; w < P; ++w)
-    CHECK_MSG(g_words[P + w] == word_of(w, me, 2), "store issued by a handler on {}", w);
+    CHECK_MSG(g->words[P + w] == word_of(w, me, 2), "store issued by a handler on {}", w);
   splitc::barrier();  // every handler has run (each requester saw its store)
   splitc::sync();     // our handlers' puts and gets
   splitc::barrier();
   for (int w = 0; w < P; ++w) {
-    CHECK_MSG(g_words[w] == word_of(w, me, 1), "put issued by a handler on {}", w);
-    CHECK_MSG(g_fetched[w] == word_of(w, me, 3), "get issued by a handler from {}", w);
+    CHECK_MSG(g->words[w] == word_of(w, me, 1), "put issued by a handler on {}", w);
+    CHECK_MSG(g->fetched[w] == word_of(w, me, 3), "get issued by a handler from {}", w);
   }
   splitc::barrier();
-  std::free(g_words);
+  std::free(g->words);
   std::free(mine);
   return harness::pass("active_messages");
 }

@@ -16,20 +16,27 @@
 namespace {
 
 constexpr int kMaxProcs = 8;
-// A short request with 8 arguments takes 2 cells (128 bytes) of a 1 MiB ring: 8192 fit.
+// A short request with 8 arguments takes 2 cells (128 bytes) of a 1 MiB ring: 8192 fit. Set
+// from the command line, the same on every processor.
 std::uint64_t kShorts = 12000;  // per ordered pair
 std::uint64_t kMediums = 400;   // per ordered pair, 4 KiB each: 1.6 MiB
 constexpr bool kOrdered = splitc::active_backend::caps.ordered;
 constexpr std::size_t kMediumBytes = 4096;
 
-int g_errors = 0;
-std::uint64_t g_next_short[kMaxProcs] = {};
-std::uint64_t g_next_medium[kMaxProcs] = {};
-// Unordered backends: which sequence numbers arrived from each sender (each exactly once).
-std::vector<unsigned char> g_seen_short[kMaxProcs], g_seen_medium[kMaxProcs];
-std::uint64_t g_replies = 0;
-std::uint64_t g_reply_sum = 0;
+// Handler state: one per processor, also where processors share one process.
+struct handler_state {
+  int errors = 0;
+  std::uint64_t next_short[kMaxProcs] = {};
+  std::uint64_t next_medium[kMaxProcs] = {};
+  // Unordered backends: which sequence numbers arrived from each sender (each exactly once).
+  std::vector<unsigned char> seen_short[kMaxProcs], seen_medium[kMaxProcs];
+  std::uint64_t replies = 0;
+  std::uint64_t reply_sum = 0;
+  std::uint64_t sending = 0;  // 1 + index of the message being sent in phase 1
+};
+splitc::per_processor<handler_state> g;
 
+// The same on every processor (register_handler checks it): plain statics.
 splitc::handler_id h_short, h_medium, h_reply, h_probe;
 
 // Phase 1 state.
@@ -38,7 +45,6 @@ struct phase1_flags {
   std::uint64_t probed[kMaxProcs];   // 1 + messages sender w had sent when it ran the probe
 };
 phase1_flags* flags() { return reinterpret_cast<phase1_flags*>(harness::heap()); }
-std::uint64_t g_sending = 0;  // 1 + index of the message being sent in phase 1
 
 std::uint64_t load(const std::uint64_t& w) {
   return std::atomic_ref<const std::uint64_t>(w).load(std::memory_order_acquire);
@@ -47,7 +53,7 @@ std::uint64_t load(const std::uint64_t& w) {
 // Runs on a sender only inside poll, and the sender's phase-1 loop polls only inside a send
 // that found no room: so this proves the sender is blocked on a full ring.
 void on_probe(const splitc::am_message&) {
-  splitc::write(splitc::toglobal(0, &flags()->probed[splitc::myproc()]), g_sending);
+  splitc::write(splitc::toglobal(0, &flags()->probed[splitc::myproc()]), g->sending);
 }
 
 // Counts the message with sequence number `seq` from `source`: in order on ordered backends,
@@ -63,23 +69,24 @@ bool arrived(std::uint64_t& next, std::vector<unsigned char>& seen, std::uint64_
 
 void on_short(const splitc::am_message& m) {
   // Ordered pairs (caps.ordered): sequence numbers arrive one after the other.
-  if (m.nargs != 8 || !arrived(g_next_short[m.source], g_seen_short[m.source], m.args[0], kShorts))
-    ++g_errors;
+  if (m.nargs != 8 ||
+      !arrived(g->next_short[m.source], g->seen_short[m.source], m.args[0], kShorts))
+    ++g->errors;
   for (int k = 1; k < 8; ++k)
-    if (m.args[k] != m.args[0] * 8 + k) ++g_errors;
+    if (m.args[k] != m.args[0] * 8 + k) ++g->errors;
   splitc::am_reply(m, h_reply, m.args[0]);
 }
 void on_medium(const splitc::am_message& m) {
-  if (!arrived(g_next_medium[m.source], g_seen_medium[m.source], m.args[0], kMediums) ||
+  if (!arrived(g->next_medium[m.source], g->seen_medium[m.source], m.args[0], kMediums) ||
       m.length != kMediumBytes)
-    ++g_errors;
+    ++g->errors;
   if (testvals::check_pattern(m.payload, m.length, m.args[0] * 64 + m.source) != m.length)
-    ++g_errors;
+    ++g->errors;
   splitc::am_reply(m, h_reply, m.args[0]);
 }
 void on_reply(const splitc::am_message& m) {
-  ++g_replies;
-  g_reply_sum += m.args[0];
+  ++g->replies;
+  g->reply_sum += m.args[0];
 }
 
 }  // namespace
@@ -106,7 +113,7 @@ int main(int argc, char** argv) {
       usleep(200 * 1000);  // no poll: the senders run out of room, queue and wait
       while (true) {
         std::uint64_t got = 0;
-        for (int w = 1; w < P; ++w) got += g_next_short[w];
+        for (int w = 1; w < P; ++w) got += g->next_short[w];
         if (got == static_cast<std::uint64_t>(P - 1) * kShorts) break;
         splitc::poll();
       }
@@ -125,7 +132,7 @@ int main(int argc, char** argv) {
       // Now serve them all.
       while (true) {
         std::uint64_t got = 0;
-        for (int w = 1; w < P; ++w) got += g_next_short[w];
+        for (int w = 1; w < P; ++w) got += g->next_short[w];
         if (got == static_cast<std::uint64_t>(P - 1) * kShorts) break;
         splitc::poll();
       }
@@ -133,20 +140,20 @@ int main(int argc, char** argv) {
       if (splitc::active_backend::caps.direct_access)
         splitc::write(splitc::toglobal(0, &flags()->started[me]), std::uint64_t{1});
       for (std::uint64_t n = 0; n < kShorts; ++n) {
-        g_sending = static_cast<std::uint64_t>(n) + 1;
+        g->sending = static_cast<std::uint64_t>(n) + 1;
         const std::uint64_t s = static_cast<std::uint64_t>(n);
         splitc::am_request(0, h_short, s, s * 8 + 1, s * 8 + 2, s * 8 + 3, s * 8 + 4, s * 8 + 5,
                            s * 8 + 6, s * 8 + 7);
       }
-      while (g_replies < kShorts) splitc::poll();
+      while (g->replies < kShorts) splitc::poll();
     }
     splitc::barrier();
-    CHECK(g_errors == 0);
+    CHECK(g->errors == 0);
     for (int w = 0; w < P; ++w) {
-      g_next_short[w] = 0;
-      g_seen_short[w].clear();
+      g->next_short[w] = 0;
+      g->seen_short[w].clear();
     }
-    g_replies = g_reply_sum = 0;
+    g->replies = g->reply_sum = 0;
     splitc::barrier();
   }
 
@@ -169,15 +176,16 @@ int main(int argc, char** argv) {
     }
   }
   const std::uint64_t expect_replies = static_cast<std::uint64_t>(P) * (kShorts + kMediums);
-  while (g_replies < expect_replies) splitc::poll();
-  CHECK_MSG(g_replies == expect_replies, "{} replies, expected {}", g_replies, expect_replies);
-  CHECK(g_reply_sum == expect_sum);
+  while (g->replies < expect_replies) splitc::poll();
+  CHECK_MSG(g->replies == expect_replies, "{} replies, expected {}", g->replies, expect_replies);
+  CHECK(g->reply_sum == expect_sum);
   splitc::barrier();  // everyone's requests to us have run
   for (int w = 0; w < P; ++w) {
-    CHECK_MSG(g_next_short[w] == kShorts, "{} short requests from processor {}", g_next_short[w], w);
-    CHECK_MSG(g_next_medium[w] == kMediums, "{} medium requests from processor {}",
-              g_next_medium[w], w);
+    CHECK_MSG(g->next_short[w] == kShorts, "{} short requests from processor {}",
+              g->next_short[w], w);
+    CHECK_MSG(g->next_medium[w] == kMediums, "{} medium requests from processor {}",
+              g->next_medium[w], w);
   }
-  CHECK_MSG(g_errors == 0, "{} wrong or out-of-order messages", g_errors);
+  CHECK_MSG(g->errors == 0, "{} wrong or out-of-order messages", g->errors);
   return harness::pass("am_flood");
 }

@@ -49,8 +49,11 @@ enum class op { write, put, put_ctr, store, store_ctr, read, get, get_ctr };
 const char* const op_names[] = {"bulk_write", "bulk_put",  "bulk_put(ctr)", "bulk_store",
                                 "bulk_store(ctr)", "bulk_read", "bulk_get", "bulk_get(ctr)"};
 
-unsigned char g_static_area[kArea];
-splitc::counter g_received, g_sent;  // explicit store counters, same address everywhere
+// Static data (one area per processor also where processors share one process).
+splitc::per_processor<std::array<unsigned char, kArea>> g_static_area;
+// Explicit store counters; the receive counter at the same address everywhere (harness.hpp).
+harness::static_counter g_received{2 * kArea};
+splitc::per_processor<splitc::counter> g_sent;
 
 std::uint64_t seed(int t, op o, int combo, int writer, int j) {
   return ((((static_cast<std::uint64_t>(t) * 8 + static_cast<int>(o)) * 4 + combo) * 16 + writer) *
@@ -119,7 +122,7 @@ class tester {
           case op::put: splitc::bulk_put(dst, s, len); break;
           case op::put_ctr: splitc::bulk_put(dst, s, len, ctr); break;
           case op::store: splitc::bulk_store(dst, s, len); break;
-          case op::store_ctr: splitc::bulk_store(dst, s, len, g_received, g_sent); break;
+          case op::store_ctr: splitc::bulk_store(dst, s, len, g_received.get(), *g_sent); break;
           default: break;
         }
       }
@@ -131,7 +134,7 @@ class tester {
       case op::put_ctr: splitc::sync_ctr(ctr); break;
       // Stores: this processor's own completion covers what was stored into it.
       case op::store: splitc::store_sync(2 * kSumSizes); break;
-      case op::store_ctr: splitc::store_sync(2 * kSumSizes, g_received, g_sent); break;
+      case op::store_ctr: splitc::store_sync(2 * kSumSizes, g_received.get(), *g_sent); break;
       default: break;
     }
     if (o != op::store && o != op::store_ctr) splitc::barrier();
@@ -185,10 +188,11 @@ class tester {
 
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
-  CHECK(harness::heap_size() > 2 * kArea);
+  CHECK(harness::heap_size() > 3 * kArea);
+  g_received.get();  // before the testers' barriers
   tester(heap, harness::heap()).run_all();
   on_the_stack();
-  tester(statics, g_static_area).run_all();
+  tester(statics, g_static_area->data()).run_all();
   auto* mem = static_cast<unsigned char*>(std::malloc(kArea));
   tester(malloced, mem).run_all();
   splitc::barrier();

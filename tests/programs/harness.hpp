@@ -9,10 +9,17 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
 
 namespace harness {
+
+/// Every processor of the job runs in this one process (a backend with has_shared_process):
+/// statics are shared, so a program's per-processor state is in splitc::per_processor values
+/// (their addresses differ between processors) or in the segment (the one memory at the same
+/// address on every processor).
+inline constexpr bool shared_process = splitc::has_shared_process<splitc::active_backend>;
 
 inline int processor() noexcept {
   if (splitc::initialized()) return splitc::myproc();
@@ -49,6 +56,34 @@ std::vector<T*> exchange(T* mine) {
   splitc::barrier();  // the slot may be reused
   return all;
 }
+
+/// An explicit store counter "in static data": a store's receive counter is named by the
+/// sender, so it must be at the same address on every processor. Static data is, where each
+/// processor has a process of its own (then this is one static counter); where processors share
+/// one, the counter at `segment_offset` past heap() stands in for it. Each processor's first
+/// get() constructs that one: call it before a barrier that precedes every store naming it.
+class static_counter {
+ public:
+  constexpr explicit static_counter(std::size_t segment_offset) : segment_offset_(segment_offset) {}
+
+  splitc::counter& get() {
+    if constexpr (shared_process) {
+      auto* at = reinterpret_cast<splitc::counter*>(heap() + segment_offset_);
+      if (!*constructed_) {
+        new (at) splitc::counter;
+        *constructed_ = true;
+      }
+      return *at;
+    } else {
+      return *in_static_data_;
+    }
+  }
+
+ private:
+  std::size_t segment_offset_;
+  splitc::per_processor<splitc::counter> in_static_data_;
+  splitc::per_processor<bool> constructed_;
+};
 
 /// The last step of every program: processor 0 prints "PASS <name>" once the whole job has
 /// finalized.

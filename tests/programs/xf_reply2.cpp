@@ -3,12 +3,12 @@
 
 namespace {
 splitc::handler_id h_request, h_reply;
-int g_replies = 0;
+splitc::per_processor<int> g_replies;  // one per processor (harness.hpp)
 void on_request(const splitc::am_message& m) {
   splitc::am_reply(m, h_reply);
   splitc::am_reply(m, h_reply);
 }
-void on_reply(const splitc::am_message&) { ++g_replies; }
+void on_reply(const splitc::am_message&) { ++*g_replies; }
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   splitc::barrier();
   if (splitc::myproc() == 0) {
     splitc::am_request(splitc::procs() - 1, h_request);
-    while (g_replies < 2) splitc::poll();
+    while (*g_replies < 2) splitc::poll();
   }
   splitc::barrier();
   return harness::pass("xf_reply2");

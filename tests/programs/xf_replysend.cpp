@@ -3,11 +3,11 @@
 
 namespace {
 splitc::handler_id h_request, h_reply;
-bool g_done = false;
+splitc::per_processor<bool> g_done;  // one per processor (harness.hpp)
 void on_request(const splitc::am_message& m) { splitc::am_reply(m, h_reply); }
 void on_reply(const splitc::am_message& m) {
   splitc::am_request(m.source, h_request);  // not allowed from a reply handler
-  g_done = true;
+  *g_done = true;
 }
 }  // namespace
 
@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   splitc::barrier();
   if (splitc::myproc() == 0) {
     splitc::am_request(splitc::procs() - 1, h_request);
-    while (!g_done) splitc::poll();
+    while (!*g_done) splitc::poll();
   }
   splitc::barrier();
   return harness::pass("xf_replysend");

@@ -23,22 +23,23 @@ using splitc::proc_t;
 using std::size_t;
 using u64 = std::uint64_t;
 
-proc_t me = 0;
-proc_t P = 1;
-int failures = 0;
+proc_t P = 1;  // the same on every processor (set by main)
+/// This processor (a function, not a static: statics may be shared by every processor).
+proc_t me() { return splitc::myproc(); }
+splitc::per_processor<int> failures;  // this processor's failed checks
 
 /// Record a failed check, naming this processor (the first few are printed).
 template <class... Args>
 void check(bool ok, fmt::format_string<Args...> what, Args&&... args) {
   if (ok) return;
-  if (++failures <= 10)
-    fmt::print(stderr, "spread_array: processor {} of {}: FAILED {}\n", me, P,
+  if (++*failures <= 10)
+    fmt::print(stderr, "spread_array: processor {} of {}: FAILED {}\n", me(), P,
                fmt::format(what, std::forward<Args>(args)...));
 }
 /// End the job (non-zero, processor named) if this phase failed here.
 void end_phase(const char* phase) {
-  if (failures > 0)
-    splitc::fatal_error(fmt::format("spread_array: {} check(s) failed in {}", failures, phase));
+  if (*failures > 0)
+    splitc::fatal_error(fmt::format("spread_array: {} check(s) failed in {}", *failures, phase));
 }
 
 u64 value(size_t i) { return u64(i) * 2654435761u + 7; }
@@ -76,7 +77,7 @@ void cyclic() {
 
   std::vector<size_t> expected, by_macro, by_range;
   for (size_t i = 0; i < n; ++i)
-    if (A.owner(i) == me) expected.push_back(i);
+    if (A.owner(i) == me()) expected.push_back(i);
   for_my_1d(i, n) by_macro.push_back(i);
   for (size_t i : splitc::my_indices_1d(n)) by_range.push_back(i);
   check(by_macro == expected, "cyclic: for_my_1d visited {} indices, owns {}", by_macro.size(),
@@ -88,7 +89,7 @@ void cyclic() {
   // Remote writes: each processor overwrites its right neighbour's elements.
   splitc::barrier();
   for (size_t i = 0; i < n; ++i)
-    if (A.owner(i) == (me + 1) % P) A(i) = other_value(i);
+    if (A.owner(i) == (me() + 1) % P) A(i) = other_value(i);
   splitc::barrier();
   for (size_t i : A.my_indices())
     check(*A.local_block(i) == other_value(i), "cyclic: remote write of element {} lost", i);
@@ -126,9 +127,9 @@ void block_cyclic(size_t m, size_t b) {
 
   std::vector<size_t> owned_blocks, owned_elements, by_macro, by_blocks, by_indices;
   for (size_t j = 0; j < m; ++j)
-    if (A.block_owner(j) == me) owned_blocks.push_back(j);
+    if (A.block_owner(j) == me()) owned_blocks.push_back(j);
   for (size_t x = 0; x < m * b; ++x)
-    if (A.owner(x) == me) owned_elements.push_back(x);
+    if (A.owner(x) == me()) owned_elements.push_back(x);
   for_my_1d(j, m) by_macro.push_back(j);  // the seed's loop over the local blocks
   for (size_t j : A.my_blocks()) by_blocks.push_back(j);
   for (size_t x : A.my_indices()) by_indices.push_back(x);
@@ -141,8 +142,8 @@ void block_cyclic(size_t m, size_t b) {
 void blocked() {
   const size_t b = 4;
   auto A = splitc::make_blocked<u64>(b);
-  const auto mine = A.my_storage();  // one block: elements me*b .. me*b+b-1
-  for (size_t k = 0; k < mine.size(); ++k) mine[k] = value(size_t(me) * b + k);
+  const auto mine = A.my_storage();  // one block: elements me()*b .. me()*b+b-1
+  for (size_t k = 0; k < mine.size(); ++k) mine[k] = value(size_t(me()) * b + k);
   splitc::barrier();
   for (size_t x = 0; x < size_t(P) * b; ++x) {
     check(A.owner(x) == proc_t(x / b), "blocked: owner({}) = {}", x, A.owner(x));
@@ -180,7 +181,7 @@ void blocked_cyclic_2d(size_t r, size_t c, size_t b1, size_t b2) {
   std::vector<std::array<size_t, 2>> owned;
   for (size_t bi = 0; bi < n / b1; ++bi)
     for (size_t bj = 0; bj < m / b2; ++bj)
-      if (M.block_owner({bi, bj}) == me) owned.push_back({bi, bj});
+      if (M.block_owner({bi, bj}) == me()) owned.push_back({bi, bj});
   std::sort(by_blocks.begin(), by_blocks.end());
   check(by_blocks == owned, "2d r={} c={}: my_blocks visited {} blocks, owns {}", r, c,
         by_blocks.size(), owned.size());
@@ -209,7 +210,7 @@ void blocks_2d() {
 
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < m; ++j) {
-      if (C.block_owner({i, j}) == me) owned.push_back({i, j});
+      if (C.block_owner({i, j}) == me()) owned.push_back({i, j});
       for (size_t u = 0; u < b; ++u)
         for (size_t v = 0; v < b; ++v) {
           const double got = C(i, j, u, v);
@@ -227,7 +228,7 @@ void blocks_2d() {
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < m; ++j) {
       check(Y.sptr(i, j) == Y.sptr() + std::ptrdiff_t(i * m + j), "Y.sptr({}, {})", i, j);
-      if ((i + j) % size_t(P) == size_t(me)) Y(i, j) = value(i * m + j);
+      if ((i + j) % size_t(P) == size_t(me())) Y(i, j) = value(i * m + j);
     }
   splitc::barrier();
   for (size_t i = 0; i < n; ++i)
@@ -242,7 +243,6 @@ void blocks_2d() {
 
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
-  me = splitc::myproc();
   P = splitc::procs();
 
   cyclic();
@@ -258,7 +258,8 @@ int main(int argc, char** argv) {
   blocks_2d();
 
   splitc::barrier();
+  const bool lead = me() == 0;
   splitc::finalize();
-  if (me == 0) std::puts("PASS spread_array");
+  if (lead) std::puts("PASS spread_array");
   return 0;
 }
