@@ -23,7 +23,7 @@ std::span<const machine_model> machine_models() noexcept { return models; }
 
 const machine_model& selected_machine() {
   std::string_view name = port::env::sim_machine.get();
-  if (name == "cm5") name = "cm5_cmaml";
+  if (name == "cm5") name = "cm5_cmam";  // the implementation the seed describes (Luna 1994, §4)
   for (const machine_model& m : models)
     if (m.id == name) return m;
   detail::fail("SPLITC_SIM_MACHINE={}: no such machine in the sim's table", name);

@@ -25,7 +25,7 @@ struct machine_model {
 /// Every machine of machine_models.def.
 std::span<const machine_model> machine_models() noexcept;
 
-/// The machine SPLITC_SIM_MACHINE names (`cm5` is CMAML).
+/// The machine SPLITC_SIM_MACHINE names (`cm5` is CMAM).
 const machine_model& selected_machine();
 
 }  // namespace splitc::backends::sim

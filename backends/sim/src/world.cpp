@@ -67,7 +67,7 @@ world::world(int procs, int argc, char** argv)
     : procs_(procs),
       machine_(selected_machine()),
       measured_(port::env::sim_time.get() == "measured"),
-      call_ns_(port::env::sim_call_ns.get(100 * 1000.0 / selected_machine().cpu_mhz)),
+      call_ns_(port::env::sim_call_ns.get(30 * 1000.0 / selected_machine().cpu_mhz)),
       lookahead_ns_(machine_.latency_ns),
       segments_(procs),
       stack_size_(port::env::sim_stack_size.get()),
