@@ -205,3 +205,19 @@ endfunction()
 include("${_SPLITC_BACKEND_MODULE_DIR}/SplitcPkgConfig.cmake")
 include("${_SPLITC_BACKEND_MODULE_DIR}/SplitcBench.cmake")
 include("${_SPLITC_BACKEND_MODULE_DIR}/SplitcTests.cmake")
+
+# splitc_backends_with_own_processes(OUT): the multi-process backends whose processors each
+# have a process of their own (not those that set the target property SPLITC_SHARED_PROCESS,
+# as sim does): where programs that keep per-processor state in C globals (DOLIB, Split-C
+# programs compiled by splitcc) run.
+function(splitc_backends_with_own_processes out)
+  get_property(all GLOBAL PROPERTY SPLITC_MULTIPROCESS_BACKENDS)
+  set(result "")
+  foreach(b IN LISTS all)
+    get_target_property(shared splitc-${b} SPLITC_SHARED_PROCESS)
+    if(NOT shared)
+      list(APPEND result ${b})
+    endif()
+  endforeach()
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()

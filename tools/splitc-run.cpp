@@ -139,11 +139,23 @@ int main(int argc, char** argv) {
                "leave address-space randomisation on (static data then differs in address "
                "between processors; spread-heap data does not)");
   app.footer([] {
-    return "Usage: splitc-run -n P [options] [--] program [program arguments...]\n"
+    std::string notes;
+    if constexpr (splitc::has_shared_process<splitc::active_backend>)
+      notes =
+          "On this backend all processors are fibers of ONE process: they share every static and\n"
+          "global variable (keep per-processor state in splitc::per_processor, on the stack or in\n"
+          "the segment), and the job's output, signals and exit status are that process's.\n"
+          "--keep-aslr has no effect. See docs/sim.md.\n";
+    return notes + "Usage: splitc-run -n P [options] [--] program [program arguments...]\n"
            "Known backends (a launcher splitc-run-NAME beside this one or on PATH): " +
            joined(known_backends());
   });
   const int start = command_start(argc, argv);
+  // Another backend's launcher answers for it, --help included (its notes differ).
+  for (int i = 1; i + 1 < start; ++i)
+    if (std::string(argv[i]) == "--backend" && argv[i + 1] != std::string(splitc::backend_name()) &&
+        SPLITC_DEFAULT_LAUNCHER)
+      hand_over(argv[i + 1], argv);
   try {
     app.parse(start, argv);
   } catch (const CLI::ParseError& e) {

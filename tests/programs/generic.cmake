@@ -98,12 +98,15 @@ splitc_add_failure_test(xf_hwait PROCS 3 STATUS 70 ARGS barrier TEST xf_hwait_ba
 splitc_add_failure_test(xf_exit3 PROCS 3 STATUS 3
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) exited with status 3"
   REGEX_mpi "splitc: processor 1: exit status 3; ending the MPI job"
-  REGEX_mpich "splitc: processor 1: exit status 3; ending the MPI job")
+  REGEX_mpich "splitc: processor 1: exit status 3; ending the MPI job"
+  REGEX_sim "splitc: processor 1 of 3: exit status 3; ending the job")
 splitc_add_failure_test(xf_sigkill PROCS 3 STATUS 137
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 9"
+  REGEX_sim "splitc-run: [^ ]*xf_sigkill_sim was killed by signal 9"
   OPTIONS --kill-printed-pid --ready "processor 1 \\(pid [0-9]+\\) ready")
 splitc_add_failure_test(xf_segv PROCS 2 STATUS 139
-  REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 11")
+  REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 11"
+  REGEX_sim "splitc: processor 1 of 2: segmentation fault at address")
 splitc_add_failure_test(xf_nofinalize PROCS 3 STATUS 70
   REGEX "processor 1 of 3: the process exited without calling finalize\\(\\)")
 # The launcher is sent SIGTERM: splitc-run says so and exits 143 on every backend (under the
@@ -133,6 +136,7 @@ splitc_add_failure_test(xf_double_free PROCS 2 STATUS 70 ARGS one-sided TEST xf_
 # a bad SPLITC_PROCS when started plainly.
 set(_cannot_start_smp --status 127 --regex "splitc-run: processor [01]: cannot start [^ ]*no_such_program")
 set(_cannot_start_udp ${_cannot_start_smp})
+set(_cannot_start_sim --status 127 --regex "splitc-run: cannot start [^ ]*no_such_program")
 set(_cannot_start_mpi --regex "was unable to launch the specified application")
 set(_cannot_start_mpich --regex "execvp error on file [^ ]*no_such_program")
 foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
@@ -168,8 +172,12 @@ set(_bad_env_silence_zero SPLITC_SILENCE=0
   "SPLITC_SILENCE='0' is not a positive number of seconds")
 foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
-  foreach(case segment_size_minus1 segment_size_zero segment_base_unaligned silence_word
-               silence_zero)
+  set(cases segment_size_minus1 segment_size_zero segment_base_unaligned silence_word silence_zero)
+  get_target_property(shared splitc-${backend} SPLITC_SHARED_PROCESS)
+  if(shared)  # no watchdog where processors share a process: SPLITC_SILENCE is not read
+    list(REMOVE_ITEM cases silence_word silence_zero)
+  endif()
+  foreach(case IN LISTS cases)
     list(GET _bad_env_${case} 0 setting)
     list(GET _bad_env_${case} 1 regex)
     add_test(NAME ${backend}.errors.bad_${case}
