@@ -59,6 +59,7 @@ set xlabel "log2 P (processors)"
 set ylabel "virtual microseconds per operation"
 set key top left
 set grid
+set termoption noenhanced
 set xtics 1
 plot for [c=3:7] "collectives.dat" using 2:(column(c)/1000) with linespoints title columnhead(c)
 GP
