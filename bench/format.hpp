@@ -18,6 +18,9 @@ inline std::string format_size(std::size_t n) {
   return fmt::format("{} B", n);
 }
 
+/// The unit of the tables' times: virtual nanoseconds on the sim.
+inline const char* ns_label() { return virtual_clock ? "virtual ns" : "ns"; }
+
 /// A time in ns with about three significant digits.
 inline std::string format_ns(double ns) {
   if (!std::isfinite(ns)) return "—";

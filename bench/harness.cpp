@@ -4,6 +4,7 @@
 #include "harness.hpp"
 
 #include "format.hpp"
+#include "seed_figures.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -188,6 +189,18 @@ bool context::selected(const std::string& part) const {
   return cfg.only.empty() || std::find(cfg.only.begin(), cfg.only.end(), part) != cfg.only.end();
 }
 
+void context::add(row r) {
+  if (!sim_machine.empty() && r.impl == "splitc") {
+    if (const auto seed = find_seed_figure(sim_machine, r.name, splitc::procs(), r.unit)) {
+      r.seed_value = seed->value;
+      r.seed_ratio = r.value / seed->value;
+      r.seed_key = seed->key;
+      r.seed_citation = seed->citation;
+    }
+  }
+  rows.push_back(std::move(r));
+}
+
 const row* context::find(const std::string& part, const std::string& name, std::size_t size,
                          const std::string& impl) const {
   for (const row& r : rows)
@@ -198,8 +211,8 @@ const row* context::find(const std::string& part, const std::string& name, std::
 void context::progress(const std::string& part, const std::string& what) const {
   if (!cfg.progress || splitc::myproc() != 0) return;
   static const bool tty = isatty(2) != 0;
-  static const std::int64_t t0 = now_ns();
-  const double t = static_cast<double>(now_ns() - t0) / 1e9;
+  static const std::int64_t t0 = host_now_ns();
+  const double t = static_cast<double>(host_now_ns() - t0) / 1e9;
   if (tty)
     fmt::print(stderr, "\r\033[K[splitc-bench {:5.1f} s] {}: {}", t, part, what);
   else
@@ -235,6 +248,16 @@ long context::mpi_window_iters(std::size_t size) const {
   return std::min(mpi_iters(size * 64), cfg.smoke ? 1L : 32L);
 }
 int context::mpi_runs() const { return cfg.smoke ? 1 : cfg.quick ? 10 : 30; }
+
+bool local_work_is_timed() { return !virtual_clock || sim_charges_computation(); }
+
+void print_not_applicable(const std::string& what) {
+  fmt::print("\n{}: not applicable on the sim in deterministic mode (virtual time charges "
+             "communication and a fixed cost per library call, not local work; "
+             "SPLITC_SIM_TIME=measured charges it)\n",
+             what);
+  std::fflush(stdout);
+}
 
 // ---- rounds ----------------------------------------------------------------------
 

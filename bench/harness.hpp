@@ -50,6 +50,12 @@ struct row {
   double reference_value = NAN;
   double ratio = NAN;     ///< value / reference_value
   summary stats;
+  // On the sim: the seed's published figure for the selected machine
+  // (bench/seed_figures.def), in this row's unit, and value / it.
+  double seed_value = NAN;
+  double seed_ratio = NAN;
+  std::string seed_key = {};       ///< its key in seed_figures.def ("barrier@p4")
+  std::string seed_citation = {};  ///< where it is published
 };
 
 /// Where processor 1's targets are, as processor 0 sees them.
@@ -74,9 +80,11 @@ struct context {
   double pingpong_start = NAN;  ///< processor 0: raw round trip at the start (ns)
   std::vector<std::string> written;  ///< processor 0: files written (plots, data)
   bool have_gnuplot = false;
+  std::string sim_machine;  ///< the machine the sim charges for ("" off the sim)
 
   bool selected(const std::string& part) const;
-  void add(row r) { rows.push_back(std::move(r)); }
+  /// Keep a measured row; on the sim, with the seed's figure for it.
+  void add(row r);
   /// The row `name` (of `impl`, at `size`) of `part`, or nullptr.
   const row* find(const std::string& part, const std::string& name, std::size_t size = 8,
                   const std::string& impl = "splitc") const;
@@ -140,6 +148,14 @@ constexpr std::size_t off_bulk = 2 * MiB;
 /// N in "N operations, then sync()" (get, put) and "N requests, then wait for
 /// the N replies" (AM send+receive).
 constexpr int block_ops = 256;
+
+/// Whether rows of local computation (memcpy, Table 7's pointer arithmetic)
+/// mean anything on this clock: always on the host's; on the sim only when it
+/// charges the CPU time used (SPLITC_SIM_TIME=measured), as in deterministic
+/// mode such work takes no virtual time.
+bool local_work_is_timed();
+/// Processor 0: the line a part prints in place of rows that do not apply.
+void print_not_applicable(const std::string& what);
 
 /// Median of each row (by part, name, impl, size) over the rounds.
 std::vector<row> median_over_rounds(const std::vector<std::vector<row>>& rounds);

@@ -15,7 +15,9 @@
 #include "parts.hpp"
 #include "plots.hpp"
 #include "results.hpp"
+#include "seed_figures.hpp"
 
+#include <splitc/port/env.hpp>
 #include <splitc/splitc.hpp>
 
 #include <CLI/CLI.hpp>
@@ -113,6 +115,7 @@ int main(int argc, char** argv) {
   const int me = splitc::myproc();
 
   context ctx;
+  ctx.sim_machine = sim_machine_id();
   config& cfg = ctx.cfg;
   bool no_progress = false;
   CLI::App app{"splitc-bench: the porting suite. Measures, for the backend it is built "
@@ -153,6 +156,7 @@ int main(int argc, char** argv) {
     return rc;
   }
   cfg.progress = !no_progress;
+  if (virtual_clock) cfg.no_mpi = true;  // Open MPI would run in host time
   if (!expand_parts(cfg.only)) {
     splitc::finalize();
     return 2;
@@ -227,7 +231,7 @@ int main(int argc, char** argv) {
   splitc::barrier();
 
   run_info info;
-  const std::int64_t start = now_ns();
+  const std::int64_t start = host_now_ns();
   if (me == 0) {
     std::signal(SIGPIPE, SIG_IGN);
     auto* pub = reinterpret_cast<u64*>(base + off_publish);
@@ -256,7 +260,9 @@ int main(int argc, char** argv) {
       ref = access(beside.c_str(), X_OK) == 0 ? beside : SPLITC_BENCH_MPI_REFERENCE;
     }
     std::string why_not;
-    if (cfg.no_mpi)
+    if (virtual_clock)
+      why_not = "not applicable on the sim (Open MPI runs in host time, splitc in virtual time)";
+    else if (cfg.no_mpi)
       why_not = "not measured (--no-mpi)";
     else if (ref.empty())
       why_not = "not available: Open MPI was not found when splitc-bench was built";
@@ -271,9 +277,18 @@ int main(int argc, char** argv) {
                "processor 1; mode {}, {} round{}\n",
                splitc::backend_name(), splitc::procs(), ctx.mode, ctx.rounds,
                ctx.rounds > 1 ? "s" : "");
-    fmt::print("machine: {}, {} online CPUs; load average {} (other work on the machine skews "
-               "every number); {}\n",
-               info.cpu, sysconf(_SC_NPROCESSORS_ONLN), info.load_start, info.started);
+    if (virtual_clock)
+      fmt::print("clock: virtual (sim), machine model {} (SPLITC_SIM_MACHINE), computation "
+                 "charged {} (SPLITC_SIM_TIME), scheduler seed {}; every time below is virtual; "
+                 "\"seed\": the seed's published figure for this machine and row, \"÷seed\": "
+                 "sim ÷ seed\n",
+                 ctx.sim_machine,
+                 sim_charges_computation() ? "as the CPU time used" : "per library call",
+                 splitc::port::env::sim_seed.get());
+    else
+      fmt::print("machine: {}, {} online CPUs; load average {} (other work on the machine "
+                 "skews every number); {}\n",
+                 info.cpu, sysconf(_SC_NPROCESSORS_ONLN), info.load_start, info.started);
     fmt::print("method (seed §5): timed loop minus empty loop, ÷ iterations; calibration runs "
                "thrown out;\n  runs > 3× the mean of the next three dropped; ≥ {} runs kept and "
                "95% CI ≤ {:.0f}% of the mean\n  (or {:.2f} s per measurement spent: marked *); "
@@ -310,7 +325,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   if (me == 0) {
     ctx.mpi.stop();
-    info.seconds = static_cast<double>(now_ns() - start) / 1e9;
+    info.seconds = static_cast<double>(host_now_ns() - start) / 1e9;
     info.load_end = load_average();
     const std::filesystem::path dir = cfg.out_dir;
     const std::string csv = (dir / "results.csv").string();
@@ -335,7 +350,7 @@ int main(int argc, char** argv) {
   splitc::all_spread_free(region);
   splitc::finalize();
   std::free(outside_bulk);
-  std::free(medium_sink);
+  if (me == 1) std::free(medium_sink);  // a global: on the sim every processor sees processor 1's
   std::free(ctx.t.src);
   std::free(ctx.t.dst);
   return rc;

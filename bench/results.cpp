@@ -42,6 +42,10 @@ nlohmann::json row_json(const row& r) {
   x["runs_dropped"] = r.stats.dropped;
   x["iters_per_run"] = r.stats.iters;
   x["converged"] = r.stats.converged;
+  x["seed_value"] = json_num(r.seed_value);  // the seed's figure, in `unit` (sim only)
+  x["seed_ratio"] = json_num(r.seed_ratio);  // value / seed_value
+  x["seed_key"] = r.seed_key;
+  x["seed_citation"] = r.seed_citation;
   return x;
 }
 
@@ -50,13 +54,14 @@ nlohmann::json row_json(const row& r) {
 bool write_csv(const context& ctx, const std::string& path) {
   std::ofstream out(path, std::ios::trunc);
   out << "part,name,impl,backend,procs,size,value,unit,reference,reference_value,ratio,"
-         "ci95_rel,runs_kept,converged,mode\n";
+         "ci95_rel,runs_kept,converged,mode,seed_value,seed_ratio,seed_key\n";
   for (const row& r : ctx.rows)
-    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.part),
+    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.part),
                        csv_field(r.name), r.impl, splitc::backend_name(), splitc::procs(), r.size,
                        csv_num(r.value), r.unit, csv_field(r.reference),
                        csv_num(r.reference_value), csv_num(r.ratio), csv_num(r.stats.ci_rel),
-                       r.stats.kept, r.stats.converged ? 1 : 0, ctx.mode);
+                       r.stats.kept, r.stats.converged ? 1 : 0, ctx.mode, csv_num(r.seed_value),
+                       csv_num(r.seed_ratio), csv_field(r.seed_key));
   return out.good();
 }
 
@@ -66,6 +71,8 @@ bool write_json(const context& ctx, const run_info& info, const std::string& pat
   j["backend"] = splitc::backend_name();
   j["procs"] = splitc::procs();
   j["mode"] = ctx.mode;
+  j["clock"] = virtual_clock ? "virtual" : "host";
+  j["sim_machine"] = ctx.sim_machine;  // "" off the sim
   j["rounds"] = ctx.rounds;
   j["started"] = info.started;
   j["seconds"] = info.seconds;

@@ -12,7 +12,7 @@
 include_guard(GLOBAL)
 
 set(SPLITC_BENCH_SOURCES
-  main.cpp harness.cpp mpi_link.cpp results.cpp plots.cpp
+  main.cpp harness.cpp mpi_link.cpp results.cpp plots.cpp seed_figures.cpp
   parts/machine_limits.cpp parts/table4.cpp parts/pointers.cpp parts/collectives.cpp
   parts/atomics.cpp parts/figures.cpp)
 

@@ -85,8 +85,9 @@ std::vector<row> measure(context& ctx) {
 }
 
 void print(const context& ctx) {
-  fmt::print("\nAtomic operations, processor 0 → 1 (ns), interleaved with the raw AM round trip "
-             "and the cache-line ping-pong\n");
+  fmt::print("\nAtomic operations, processor 0 → 1 ({}), interleaved with the raw AM round "
+             "trip and the cache-line ping-pong\n",
+             ns_label());
   fmt::print("{}{}{}{}{}{}{}\n", pad("operation", 32, false), pad("time", 9), pad("±CI", 8),
              pad("×RT", 7), pad("×AM RT", 8), pad("Open MPI equivalent", 28), pad("×MPI", 8));
   const row* pp = ctx.find(part, "pingpong_rt", 8, "machine");

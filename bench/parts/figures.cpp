@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -116,7 +117,8 @@ member bandwidth_member(const std::string& key, const targets& t, std::size_t s)
 /// Open MPI's equivalents.
 std::vector<row> measure_size(context& ctx, std::size_t s, const std::vector<const figure*>& figs) {
   std::vector<member> ms;
-  ms.push_back(bandwidth_member("memcpy", ctx.t, s));
+  const bool with_memcpy = local_work_is_timed();  // no virtual time on the sim: no row
+  if (with_memcpy) ms.push_back(bandwidth_member("memcpy", ctx.t, s));
   std::vector<std::string> mpi_ops;
   for (const figure* f : figs) {
     for (const char* k : f->splitc) ms.push_back(bandwidth_member(k, ctx.t, s));
@@ -128,7 +130,7 @@ std::vector<row> measure_size(context& ctx, std::size_t s, const std::vector<con
   run_group(all, ctx.pol);
 
   std::vector<row> rows;
-  const double ref = mb_per_s(s, ms[0].result.mean);
+  const double ref = with_memcpy ? mb_per_s(s, ms[0].result.mean) : NAN;
   auto add = [&](std::string part, std::string name, std::string impl, double ns, summary st) {
     row r;
     r.part = std::move(part);
@@ -138,13 +140,13 @@ std::vector<row> measure_size(context& ctx, std::size_t s, const std::vector<con
     r.unit = "MB/s";
     r.value = mb_per_s(s, ns);
     r.stats = st;
-    r.reference = "memcpy";
+    r.reference = with_memcpy ? "memcpy" : "";
     r.reference_value = ref;
     r.ratio = r.value / ref;
     rows.push_back(std::move(r));
   };
-  add("figures", "memcpy", "machine", ms[0].result.mean, ms[0].result);
-  std::size_t k = 1;
+  if (with_memcpy) add("figures", "memcpy", "machine", ms[0].result.mean, ms[0].result);
+  std::size_t k = with_memcpy ? 1 : 0;
   for (const figure* f : figs)
     for (std::size_t j = 0; j < f->splitc.size(); ++j, ++k)
       add(f->id, ms[k].key, "splitc", ms[k].result.mean, ms[k].result);
@@ -171,7 +173,7 @@ void print_table(const context& ctx, const std::vector<std::size_t>& sz,
   std::vector<std::string> mpi_cols;
   for (const figure* f : figs) {
     for (const char* k : f->splitc) cols.emplace_back(f->id, k);
-    if (std::find(mpi_cols.begin(), mpi_cols.end(), f->mpi) == mpi_cols.end())
+    if (!virtual_clock && std::find(mpi_cols.begin(), mpi_cols.end(), f->mpi) == mpi_cols.end())
       mpi_cols.push_back(f->mpi);
   }
   fmt::print("\n{}\n", title);
@@ -184,8 +186,9 @@ void print_table(const context& ctx, const std::vector<std::size_t>& sz,
     std::string text = pad(format_size(s), 8) + pad(m ? format_mbs(m->value) : "—", 9);
     auto cell = [](const row* r) {
       if (r == nullptr) return std::string("n/a");
-      return fmt::format("{} ({}){}", format_mbs(r->value), format_ratio(r->ratio),
-                         r->stats.converged ? "" : "*");
+      const std::string ratio =
+          std::isfinite(r->ratio) ? fmt::format(" ({})", format_ratio(r->ratio)) : "";
+      return fmt::format("{}{}{}", format_mbs(r->value), ratio, r->stats.converged ? "" : "*");
     };
     for (const auto& c : cols) text += pad(cell(ctx.find(c.first, c.second, s)), 17);
     for (const auto& c : mpi_cols) text += pad(cell(ctx.find("figures", c, s, "mpi")), 17);
@@ -242,6 +245,9 @@ void part_figures(context& ctx) {
                "Isend/Irecv + acknowledgement, measured after each size\n");
     std::vector<const figure*> bulk, am;
     for (const figure* f : figs) (std::string(f->id) == "fig10" ? am : bulk).push_back(f);
+    if (virtual_clock)
+      fmt::print("  on the sim: virtual time; no memcpy column unless SPLITC_SIM_TIME=measured, "
+                 "no Open MPI; the seeds publish these figures as plots without numbers\n");
     print_table(ctx, sz, bulk,
                 "Figures 11–15: the five bulk operations to a peer's spread heap");
     print_table(ctx, sz, am,

@@ -123,6 +123,10 @@ void print(const context& ctx) {
 }  // namespace
 
 void part_table7(context& ctx) {
+  if (!local_work_is_timed()) {
+    if (splitc::myproc() == 0) print_not_applicable("Table 7 (pointer operations)");
+    return;
+  }
   const auto P = static_cast<std::size_t>(splitc::procs());
   splitc::spread_ptr<double> array = splitc::all_spread_malloc<double>(n * P);
   if (splitc::myproc() == 0) {

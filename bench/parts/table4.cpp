@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace bench {
@@ -267,34 +268,77 @@ std::vector<row> measure_mpi(context& ctx, double pp) {
   return rows;
 }
 
+struct line {
+  const char* label;
+  const char* direct;  // to a peer's spread heap
+  const char* am;      // outside the segments (or the raw AM itself)
+  const char* am_ref;  // raw AM of the same pattern
+  const char* am_ref_label;
+  const char* pp;      // ping-pong of the same group
+  const char* mpi;     // Open MPI's equivalent
+  const char* mpi_label;
+};
+const line lines[] = {
+  {"AM send overhead", nullptr, "am_send_overhead", nullptr, "", "pingpong_rt_oneway", nullptr, ""},
+  {"store", "store_spread_heap", "store_outside", "am_send_overhead", "AM send",
+   "pingpong_rt_oneway", "mpi_put_pipe", "256 Put, flush"},
+  {"AM send+receive overhead", nullptr, "am_send_recv_overhead", nullptr, "",
+   "pingpong_rt_pipelined", nullptr, ""},
+  {"get", "get_spread_heap", "get_outside", "am_send_recv_overhead", "AM s+r",
+   "pingpong_rt_pipelined", "mpi_get_pipe", "256 Get, flush"},
+  {"put", "put_spread_heap", "put_outside", "am_send_recv_overhead", "AM s+r",
+   "pingpong_rt_pipelined", "mpi_put_pipe", "256 Put, flush"},
+  {"AM round trip (latency)", nullptr, "am_round_trip", nullptr, "", "pingpong_rt",
+   "mpi_pingpong_rt", "Send/Recv RT"},
+  {"read", "read_spread_heap", "read_outside", "am_round_trip", "AM RT", "pingpong_rt",
+   "mpi_get_flush", "Get+flush"},
+  {"write", "write_spread_heap", "write_outside", "am_round_trip", "AM RT", "pingpong_rt",
+   "mpi_put_flush", "Put+flush"},
+};
+
+/// "seed" and "÷seed" cells of a row (empty when the seed has no figure for it).
+std::string seed_cells(const row* r, std::size_t width) {
+  if (r == nullptr || !std::isfinite(r->seed_value)) return pad("", width + 8);
+  return pad(format_ns(r->seed_value), width) + pad(format_ratio(r->seed_ratio), 8);
+}
+
+/// On the sim: virtual times next to the seed's figures for the machine
+/// (no ping-pong, no Open MPI: neither exists in virtual time).
+void print_sim(const context& ctx) {
+  fmt::print("\nTable 4: overhead and latency, 8-byte values, processor 0 → 1 (virtual ns, "
+             "machine {})\n"
+             "  ×AM: ÷ the raw active message of the same pattern; seed: the seed's figure for "
+             "this machine (the \"outside\" column\n"
+             "  is the seed's: every remote access an active message); ÷seed: sim ÷ seed\n"
+             "  get/put: {} operations then sync(), ÷ {}; store: sender's cost, the receiver's "
+             "store_sync outside the timed loop\n",
+             ctx.sim_machine, block_ops, block_ops);
+  fmt::print("{}{}{}{}{}{}{}{}\n", pad("operation", 25, false), pad("spread heap", 12),
+             pad("±CI", 7), pad("outside", 10), pad("±CI", 7), pad("×AM", 16), pad("seed", 10),
+             pad("÷seed", 8));
+  for (const line& l : lines) {
+    const row* d = l.direct ? ctx.find(part, l.direct) : nullptr;
+    const row* a = ctx.find(part, l.am);
+    const row* ref = l.am_ref ? ctx.find(part, l.am_ref) : nullptr;
+    std::string text = pad(l.label, 25, false);
+    text += d ? pad(format_ns(d->value), 12) + pad(format_ci(d->stats), 7) : pad("", 19);
+    text += a ? pad(format_ns(a->value), 10) + pad(format_ci(a->stats), 7) : pad("", 17);
+    text += pad(ref != nullptr && a != nullptr
+                    ? fmt::format("{} ({})", format_ratio(a->value / ref->value), l.am_ref_label)
+                    : "",
+                16);
+    text += seed_cells(a, 10);
+    fmt::print("{}\n", text);
+  }
+  const row* paired_ratio = ctx.find(part, "store_paired_ratio");
+  if (paired_ratio != nullptr)
+    fmt::print("store outside ÷ AM send, timed in one loop (alternating batches of 32): {}\n",
+               format_ratio(paired_ratio->value));
+  std::fflush(stdout);
+}
+
 void print(const context& ctx) {
-  struct line {
-    const char* label;
-    const char* direct;  // to a peer's spread heap
-    const char* am;      // outside the segments (or the raw AM itself)
-    const char* am_ref;  // raw AM of the same pattern
-    const char* am_ref_label;
-    const char* pp;      // ping-pong of the same group
-    const char* mpi;     // Open MPI's equivalent
-    const char* mpi_label;
-  };
-  const line lines[] = {
-      {"AM send overhead", nullptr, "am_send_overhead", nullptr, "", "pingpong_rt_oneway", nullptr, ""},
-      {"store", "store_spread_heap", "store_outside", "am_send_overhead", "AM send",
-       "pingpong_rt_oneway", "mpi_put_pipe", "256 Put, flush"},
-      {"AM send+receive overhead", nullptr, "am_send_recv_overhead", nullptr, "",
-       "pingpong_rt_pipelined", nullptr, ""},
-      {"get", "get_spread_heap", "get_outside", "am_send_recv_overhead", "AM s+r",
-       "pingpong_rt_pipelined", "mpi_get_pipe", "256 Get, flush"},
-      {"put", "put_spread_heap", "put_outside", "am_send_recv_overhead", "AM s+r",
-       "pingpong_rt_pipelined", "mpi_put_pipe", "256 Put, flush"},
-      {"AM round trip (latency)", nullptr, "am_round_trip", nullptr, "", "pingpong_rt",
-       "mpi_pingpong_rt", "Send/Recv RT"},
-      {"read", "read_spread_heap", "read_outside", "am_round_trip", "AM RT", "pingpong_rt",
-       "mpi_get_flush", "Get+flush"},
-      {"write", "write_spread_heap", "write_outside", "am_round_trip", "AM RT", "pingpong_rt",
-       "mpi_put_flush", "Put+flush"},
-  };
+  if (virtual_clock) return print_sim(ctx);
   fmt::print("\nTable 4: overhead and latency, 8-byte values, processor 0 → 1 (ns)\n");
   fmt::print("  ×RT: ÷ the raw cache-line ping-pong round trip measured interleaved with the row\n"
              "  ×AM: ÷ the raw active message of the same pattern; ×MPI: ÷ Open MPI's equivalent "

@@ -1,0 +1,32 @@
+# ctest: splitc-bench on the sim prints the same tables twice. Runs PROGRAM
+# (splitc-bench-sim) through LAUNCHER (splitc-run-sim) with -n PROCS twice,
+# with SPLITC_SIM_SEED=3 in deterministic mode, and requires identical
+# standard output but for the line of host time ("total time ...").
+#   cmake -DLAUNCHER=... -DPROGRAM=... -DPROCS=4 -DMACHINE=cm5 -DARGS="--quick;--only;table4"
+#         -DOUT=... -P determinism_test.cmake
+file(REMOVE_RECURSE "${OUT}")
+foreach(run 1 2)
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -E env SPLITC_SIM_SEED=3 SPLITC_SIM_TIME=deterministic
+            SPLITC_SIM_MACHINE=${MACHINE}
+            "${LAUNCHER}" -n ${PROCS} "${PROGRAM}" ${ARGS} --no-progress --no-plots
+            --out "${OUT}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "run ${run} of splitc-bench-sim failed (${rc}):\n${out}\n${err}")
+  endif()
+  string(REGEX REPLACE "\ntotal time [^\n]*" "" out "${out}")
+  set(out${run} "${out}")  # not a list: the output has semicolons
+  file(WRITE "${OUT}/run${run}.txt" "${out}")
+endforeach()
+set(first "${out1}")
+if(NOT out1 STREQUAL out2)
+  execute_process(COMMAND diff "${OUT}/run1.txt" "${OUT}/run2.txt" OUTPUT_VARIABLE d)
+  message(FATAL_ERROR "two runs with SPLITC_SIM_SEED=3 printed different tables:\n${d}")
+endif()
+string(FIND "${first}" "Table 4:" t4)
+string(FIND "${first}" "Tables 8–11:" t8)
+if(t4 LESS 0 OR t8 LESS 0)
+  message(FATAL_ERROR "the output has no Table 4 or Tables 8–11:\n${first}")
+endif()
+message("identical tables in both runs:\n${first}")
