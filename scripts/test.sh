@@ -2,8 +2,9 @@
 # Install what is missing, build, and run the test suite (what CI runs: under 30 minutes on
 # two cores).
 #
-#   scripts/test.sh          the whole suite once, every feature on every backend
-#   scripts/test.sh --full   the long matrix: the whole suite up to 3 times per test (until it
+#   scripts/test.sh          the whole suite once, every feature on every backend, but for the
+#                            tests labelled "long" (sim's collectives at P = 1024)
+#   scripts/test.sh --full   the long matrix: the long tests, the whole suite up to 3 times per test (until it
 #                            fails), then the sanitizers: scripts/sanitize.sh (ASan+UBSan and
 #                            TSan on a chosen subset, ~6 min) and scripts/sanitize.sh --full
 #                            (every test under each sanitizer): hours
@@ -18,10 +19,11 @@ esac
 scripts/build.sh
 status=0
 if [[ $full -eq 1 ]]; then
-  ctest --test-dir build --output-on-failure -j2 --timeout 300 --repeat until-fail:3 || status=1
+  ctest --test-dir build --output-on-failure -j2 -L long || status=1
+  ctest --test-dir build --output-on-failure -j2 --timeout 300 --repeat until-fail:3 -LE long || status=1
   scripts/sanitize.sh || status=1
   scripts/sanitize.sh --full || status=1
 else
-  ctest --test-dir build --output-on-failure -j2 --timeout 300 || status=1
+  ctest --test-dir build --output-on-failure -j2 --timeout 300 -LE long || status=1
 fi
 exit $status
