@@ -121,13 +121,14 @@ void init(int& argc, char**& argv) {
                                 !has_shared_process<active_backend>);
   // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
   port::check_launcher(active_backend::name);
-  // Processors sharing one process are started by their backend, not launched.
-  if (!port::env::job.is_set() && !has_shared_process<active_backend>) {
+  if (!port::env::job.is_set()) {
     if (const auto n = port::env::procs.value()) {
       const auto procs = port::parse_integer(*n);
       if (!procs || *procs < 1 || *procs > 4096)
         detail::fail("SPLITC_PROCS={} is not a processor count (1..4096)", *n);
-      if (*procs > 1) detail::launch_self(static_cast<int>(*procs), argv);
+      // Processors sharing one process are started by their backend, not launched.
+      if (*procs > 1 && !has_shared_process<active_backend>)
+        detail::launch_self(static_cast<int>(*procs), argv);
     }
   }
   splitc_current_context = new detail::context(start_arguments{&argc, &argv});

@@ -38,12 +38,9 @@ segment_window::segment_window(int procs) : procs_(procs) {
     detail::fail("sim: cannot size the segments to {} bytes ({} × {}): {}", total, procs, size_,
                  std::strerror(errno));
   window_ = static_cast<unsigned char*>(port::reserve_segment("sim", g, 1, false));
-  aliases_ = static_cast<unsigned char*>(
-      port::map_shared("sim", "every processor's segment", nullptr, total, fd_, 0));
 }
 
 segment_window::~segment_window() {
-  munmap(aliases_, size_ * static_cast<std::size_t>(procs_));
   port::release_segment({reinterpret_cast<std::uintptr_t>(window_), size_}, 1);
   close(fd_);
 }
@@ -53,7 +50,6 @@ void segment_window::show(proc_t p) {
   port::map_shared("sim", "the running processor's segment", window_, size_, fd_,
                    static_cast<std::size_t>(p) * size_);
   shown_ = p;
-  ++switches_;
 }
 
 }  // namespace splitc::backends::sim

@@ -15,16 +15,12 @@ namespace splitc::backends::sim {
 sim_backend::sim_backend(start_arguments args) {
   world* w = world::current();
   if (w == nullptr) {
-    // The program's own main called init: this process becomes the job.
-    int procs = 1;
-    if (const auto n = port::env::procs.value()) {
-      const auto parsed = port::parse_integer(*n);
-      if (!parsed || *parsed < 1 || *parsed > 4096)
-        detail::fail("SPLITC_PROCS={} is not a processor count (1..4096)", *n);
-      procs = static_cast<int>(*parsed);
-    }
+    // The program's own main called init: this process becomes the job
+    // (init has checked SPLITC_PROCS).
+    const int procs = port::env::procs.is_set() ? static_cast<int>(port::env::procs.get()) : 1;
     std::fflush(nullptr);
-    std::exit(world::run(procs, *args.argc, *args.argv));
+    world::run(procs, *args.argc, *args.argv);
+    std::exit(0);
   }
   world_ = w;
   myproc_ = w->running();
@@ -46,6 +42,7 @@ void sim_backend::wait_idle(am_sink, const char* what) { world_->wait_idle(what)
 
 double sim_backend::virtual_seconds() const noexcept { return world_->clock_ns(myproc_) * 1e-9; }
 
-void sim_backend::finish(int) { world_->finalized(); }
+// Leaving needs nothing: the fiber returns from main and the scheduler counts it.
+void sim_backend::finish(int) {}
 
 }  // namespace splitc::backends::sim

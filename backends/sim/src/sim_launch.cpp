@@ -2,9 +2,11 @@
 // the program with SPLITC_PROCS and watches it (the porting kit's
 // run_external_launcher: it names a death by signal and passes SIGINT and
 // SIGTERM on). The program's init() then runs every processor as a fiber.
+#include <splitc/backend.hpp>
 #include <splitc/detail/launch.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/external_launch.hpp>
+#include <splitc/port/launcher_check.hpp>
 
 #include <stdlib.h>
 
@@ -15,7 +17,7 @@ namespace splitc::detail {
 
 int launch_job(const launch_options& options, char** argv) {
   setenv(port::env::procs.name, std::to_string(options.procs).c_str(), 1);
-  setenv(port::env::launched_by.name, "sim", 1);
+  port::announce_launcher(active_backend::name);
   unsetenv(port::env::job.name);
   std::vector<std::string> command;
   for (char** a = argv; *a != nullptr; ++a) command.emplace_back(*a);

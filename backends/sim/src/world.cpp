@@ -101,17 +101,16 @@ world::~world() {
   if (trace_ != nullptr) std::fclose(trace_);
 }
 
-int world::run(int procs, int argc, char** argv) {
+void world::run(int procs, int argc, char** argv) {
   current_ = new world(procs, argc, argv);
   for (proc_t p = 0; p < procs; ++p) {
     current_->start_fiber(p);
     current_->set_ready(p, 0);
   }
-  const int status = current_->schedule();
+  current_->schedule();
   std::fflush(nullptr);
   delete current_;
   current_ = nullptr;
-  return status;
 }
 
 void world::start_fiber(proc_t p) {
@@ -149,7 +148,7 @@ double world::wake_time(const processor& p) const noexcept {
   return std::max(p.clock_ns, p.inbox.top().arrival_ns);
 }
 
-int world::schedule() {
+void world::schedule() {
   while (finished_ < procs_) {
     if (ready_.empty()) report_deadlock(false);
     // Everyone within one latency of the earliest may run: nothing can
@@ -163,7 +162,6 @@ int world::schedule() {
     }
     resume(choices[n == 1 ? 0 : random_() % static_cast<std::uint64_t>(n)]);
   }
-  return exit_status_;
 }
 
 void world::resume(proc_t p) {
@@ -313,8 +311,6 @@ void world::bootstrap_barrier(am_sink sink) {
     if (poll(sink) == 0 && barrier_epoch_ == epoch) yield(run_state::waiting, "the bootstrap barrier");
   }
 }
-
-void world::finalized() { procs_state_[running_].finalized = true; }
 
 void world::trace(const in_flight& m, proc_t to) {
   static constexpr const char* kinds[] = {"short", "medium", "long"};

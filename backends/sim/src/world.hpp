@@ -67,7 +67,6 @@ struct processor {
   std::priority_queue<in_flight, std::vector<in_flight>, arrives_later> inbox;
   const char* waiting_for = "";
   splitc_context_prefix* context = nullptr;  ///< its runtime context while suspended
-  bool finalized = false;
   bool in_barrier = false;  ///< in the bootstrap barrier
   std::uint64_t cpu_mark_ns = 0;  ///< measured mode: CPU time at the last charge
   double key = -1;                ///< its entry in the ready set, or -1
@@ -81,8 +80,8 @@ class world {
   static world* current() noexcept { return current_; }
 
   /// Run a job of `procs` processors, each calling the program's main with
-  /// `argv`; returns the job's exit status.
-  static int run(int procs, int argc, char** argv);
+  /// `argv`, to its end (a failing processor ends the process itself).
+  static void run(int procs, int argc, char** argv);
 
   proc_t running() const noexcept { return running_; }
   int procs() const noexcept { return procs_; }
@@ -95,14 +94,13 @@ class world {
   int poll(am_sink sink);
   void wait_idle(const char* what);
   void bootstrap_barrier(am_sink sink);
-  void finalized();
   double clock_ns(proc_t p) const noexcept { return procs_state_[p].clock_ns; }
 
  private:
   world(int procs, int argc, char** argv);
   ~world();
 
-  int schedule();  // the scheduler loop; returns the exit status
+  void schedule();  // the scheduler loop, until every processor has finished
   void start_fiber(proc_t p);
   void resume(proc_t p);
   void yield(run_state state, const char* what);
@@ -135,7 +133,6 @@ class world {
   int in_barrier_ = 0;
   std::uint64_t barrier_epoch_ = 0;
   int finished_ = 0;
-  int exit_status_ = 0;
   // fault injection (fractions of packets) and its times
   double drop_, duplicate_, reorder_, delay_, delay_ns_, retransmit_ns_;
   std::FILE* trace_ = nullptr;
