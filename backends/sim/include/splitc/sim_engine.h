@@ -1,0 +1,118 @@
+/* The sim backend's engine, for emulated vendor layers: what a CM-5 CMAML,
+ * an HP HPAM, an NX, an MPL or a T3D SHMEM emulation calls to run on
+ * simulated processors instead of real processes (docs/sim.md, "Vendor
+ * layers on the engine").
+ *
+ * The engine is the sim backend's world without the sim backend: P
+ * processors as fibers of one process, in virtual time, every packet charged
+ * the LogGP costs of SPLITC_SIM_MACHINE (cm5, cm5_cmaml, hp, paragon, sp1,
+ * t3d, host). An emulation keeps its per-node state indexed by
+ * splitc_sim_self() (statics are shared by all processors), sends raw
+ * packets, receives them when it polls, and waits through the engine so that
+ * the scheduler runs the others. A splitc port on such an emulation is built
+ * with SPLITC_SIM_SUBSTRATE defined (link splitc::sim_engine) and takes its
+ * segment, its idle wait and its clock from here (include/splitc/port/on_sim.hpp).
+ *
+ * Unlike the sim backend, the engine does not hide the fault injection from
+ * its user: with SPLITC_SIM_DROP / _DUPLICATE / _REORDER / _DELAY set, packets
+ * of an unreliable channel really are lost, delivered twice, or overtaken
+ * (an emulation of a lossy network, HPAM, must cope, as the real one did).
+ * Packets of a channel opened SPLITC_SIM_ORDERED between one pair arrive in
+ * send order; others may be reordered (SPLITC_SIM_REORDER, seeded).
+ *
+ * Every call but splitc_sim_enter must be made from a processor's fiber. */
+#ifndef SPLITC_SIM_ENGINE_H
+#define SPLITC_SIM_ENGINE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Start of every emulation entry point. Outside a job (the program's own
+ * main, first call): runs the whole job -- SPLITC_PROCS processors (1 when
+ * unset), each calling the program's main again with the same arguments --
+ * and exits the process with the job's status; never returns. Inside a
+ * processor's fiber: returns at once. */
+void splitc_sim_enter(void);
+
+/* 1 on a processor's fiber, 0 elsewhere (before or outside the job). */
+int splitc_sim_in_job(void);
+
+int splitc_sim_self(void);  /* the running processor, 0 .. procs-1 */
+int splitc_sim_procs(void);
+
+/* Channels: separate networks or message classes of the emulated layer (the
+ * CM-5's request and reply networks, HPAM's UDP socket, NX's typed
+ * messages...). At most SPLITC_SIM_MAX_CHANNELS per job; every processor
+ * opens the same channels in the same order (the first to open a name
+ * creates it; the others get its number). */
+enum {
+  SPLITC_SIM_MAX_CHANNELS = 8,
+  SPLITC_SIM_ORDERED = 1,     /* packets between one pair arrive in send order */
+  SPLITC_SIM_UNRELIABLE = 2,  /* the fault injection may drop and duplicate them */
+  SPLITC_SIM_MAX_PACKET = 1 << 20
+};
+int splitc_sim_channel(const char *name, unsigned flags);
+
+/* Send `len` (<= SPLITC_SIM_MAX_PACKET) bytes to processor `to` (may be
+ * self) on `channel`: charges this processor the send overhead o_s plus
+ * len * G, no sooner than one gap g after its previous send, and the packet
+ * arrives a latency L after it is fully injected. */
+void splitc_sim_send(int channel, int to, const void *packet, size_t len);
+
+/* The next packet of `channel` that has arrived at this processor by its
+ * clock: copies it to buf (at most cap bytes; a longer packet is an error
+ * of the emulation, which ends the job), sets *source, charges the receive
+ * overhead o_r and returns its length. Returns -1 when none has arrived,
+ * charging the poll cost (so a polling loop advances virtual time and lets
+ * the others run). */
+long splitc_sim_receive(int channel, int *source, void *buf, size_t cap);
+
+/* Nothing to do until a packet arrives on any channel (or a one-sided put
+ * lands, see below): suspends this processor. `what` names the wait in the
+ * deadlock report ("splitc: sim: deadlock at virtual time ...: processor 3
+ * waits in <what>"). Returns at once when a packet is already there. */
+void splitc_sim_wait(const char *what);
+
+/* This processor's virtual time, and local work to charge to it. */
+double splitc_sim_now_ns(void);
+void splitc_sim_charge_ns(double ns);
+
+/* A control network (the CM-5's, or a machine's hardware barrier): every
+ * processor contributes `len` bytes; when all have, each receives all
+ * procs * len contributions in processor order in `all`, at the latest
+ * arrival's time plus `cost_ns`. Collective: every processor calls it the
+ * same number of times with the same len. */
+void splitc_sim_exchange(const void *mine, size_t len, void *all, double cost_ns);
+
+/* This processor's segment: at one address on every processor (the same as
+ * the sim backend's, SPLITC_SEGMENT_BASE), `*size` bytes (SPLITC_SEGMENT_SIZE
+ * or the sim backend's default). The engine shows the running processor's
+ * segment there (it remaps on each switch). */
+void *splitc_sim_segment(size_t *size);
+
+/* One-sided access to another processor's segment, for emulations of
+ * remote memory (T3D SHMEM): `offset` is from the segment's start.
+ * splitc_sim_put charges the sender o_s + len * G and writes the bytes into
+ * the target's segment when they arrive (L later), whether or not the target
+ * runs; successive puts from one processor to one target land in order.
+ * splitc_sim_get charges a round trip and copies the target's bytes as they
+ * are at the request's arrival. Neither involves the target's processor. */
+void splitc_sim_put(int to, size_t offset, const void *src, size_t len);
+void splitc_sim_get(int from, size_t offset, void *dst, size_t len);
+/* Land every put addressed to this processor that has arrived by its clock
+ * (done on every receive, wait and switch; call it when spinning on memory). */
+void splitc_sim_land_puts(void);
+
+/* An error of the emulated layer (a bad node number, a packet too long):
+ * prints "splitc: processor N: <layer>: <message>" and ends the whole job
+ * with status 70. */
+void splitc_sim_fail(const char *layer, const char *message) __attribute__((noreturn));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPLITC_SIM_ENGINE_H */
