@@ -45,6 +45,10 @@ foreach(_b IN LISTS _splitc_backends)
     list(APPEND _splitc_install_targets splitc-run-${_b})  # what `splitc-run --backend ${_b}` runs
   endif()
 endforeach()
+# Libraries that backends link and that are built here (the sim engine, the emulated vendor
+# layers): each registers itself in SPLITC_INSTALL_EXTRA_TARGETS.
+get_property(_splitc_extra GLOBAL PROPERTY SPLITC_INSTALL_EXTRA_TARGETS)
+list(APPEND _splitc_install_targets ${_splitc_extra})
 if(TARGET splitc-run)
   list(APPEND _splitc_install_targets splitc-run)   # imported as splitc::splitc-run
 endif()

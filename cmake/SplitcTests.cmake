@@ -61,6 +61,26 @@ function(splitc_add_test_program target source backend)
   target_compile_options(${exe} PRIVATE -Wall -Wextra)
   target_include_directories(${exe} PRIVATE "${SPLITC_TESTS_DIR}/programs")
   target_link_libraries(${exe} PRIVATE splitc-${backend})
+  if(source MATCHES "\\.cpp$")
+    _splitc_test_precompiled_headers(${backend})
+    target_precompile_headers(${exe} REUSE_FROM splitc-test-pch-${backend})
+  endif()
+endfunction()
+
+# The core's headers, parsed once per backend and reused by each of its C++ test programs
+# (every backend compiles the whole suite against its own class: without this, parsing the
+# headers is most of the build). An executable with the programs' options (-fPIE included), so
+# that the compiler accepts its precompiled header for them.
+function(_splitc_test_precompiled_headers backend)
+  if(TARGET splitc-test-pch-${backend})
+    return()
+  endif()
+  add_executable(splitc-test-pch-${backend} "${SPLITC_TESTS_DIR}/programs/precompiled.cpp")
+  target_compile_options(splitc-test-pch-${backend} PRIVATE -Wall -Wextra)
+  target_include_directories(splitc-test-pch-${backend} PRIVATE "${SPLITC_TESTS_DIR}/programs")
+  target_link_libraries(splitc-test-pch-${backend} PRIVATE splitc-${backend})
+  target_precompile_headers(splitc-test-pch-${backend} PRIVATE
+    <splitc/splitc.hpp> <algorithm> <cstdio> <cstdlib> <cstring> <string> <vector>)
 endfunction()
 
 # splitc_test_backends(OUT [b...]): the backends a test runs on: the given ones (all the test

@@ -1,4 +1,4 @@
-// The window and the aliases of the sim's segments (segment_window.hpp).
+// The window onto the sim's segments, and access to any of them (segment_window.hpp).
 #include "segment_window.hpp"
 
 #include <splitc/errors.hpp>
@@ -50,6 +50,21 @@ void segment_window::show(proc_t p) {
   port::map_shared("sim", "the running processor's segment", window_, size_, fd_,
                    static_cast<std::size_t>(p) * size_);
   shown_ = p;
+}
+
+// Through the memfd: the same pages the window maps, whoever is shown.
+void segment_window::write(proc_t p, std::size_t offset, const void* src, std::size_t len) {
+  const off_t at = static_cast<off_t>(static_cast<std::size_t>(p) * size_ + offset);
+  if (len != 0 && pwrite(fd_, src, len, at) != static_cast<ssize_t>(len))
+    detail::fail("sim: cannot write {} bytes of processor {}'s segment: {}", len, p,
+                 std::strerror(errno));
+}
+
+void segment_window::read(proc_t p, std::size_t offset, void* dst, std::size_t len) const {
+  const off_t at = static_cast<off_t>(static_cast<std::size_t>(p) * size_ + offset);
+  if (len != 0 && pread(fd_, dst, len, at) != static_cast<ssize_t>(len))
+    detail::fail("sim: cannot read {} bytes of processor {}'s segment: {}", len, p,
+                 std::strerror(errno));
 }
 
 }  // namespace splitc::backends::sim

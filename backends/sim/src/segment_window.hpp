@@ -27,6 +27,9 @@ class segment_window {
   segment_info segment() const noexcept { return {window_, size_}; }
   /// Show processor p's segment at the window (nothing to do if it is shown).
   void show(proc_t p);
+  /// Processor p's segment, shown or not (one-sided access: sim_engine.h).
+  void write(proc_t p, std::size_t offset, const void* src, std::size_t len);
+  void read(proc_t p, std::size_t offset, void* dst, std::size_t len) const;
 
  private:
   int procs_;

@@ -4,11 +4,6 @@
 
 #include "world.hpp"
 
-#include <splitc/errors.hpp>
-#include <splitc/port/env.hpp>
-
-#include <cstdio>
-#include <cstdlib>
 
 namespace splitc::backends::sim {
 
@@ -17,10 +12,7 @@ sim_backend::sim_backend(start_arguments args) {
   if (w == nullptr) {
     // The program's own main called init: this process becomes the job
     // (init has checked SPLITC_PROCS).
-    const int procs = port::env::procs.is_set() ? static_cast<int>(port::env::procs.get()) : 1;
-    std::fflush(nullptr);
-    world::run(procs, *args.argc, *args.argv);
-    std::exit(0);
+    world::run_job_and_exit(*args.argc, *args.argv);
   }
   world_ = w;
   myproc_ = w->running();

@@ -113,6 +113,13 @@ void world::run(int procs, int argc, char** argv) {
   current_ = nullptr;
 }
 
+void world::run_job_and_exit(int argc, char** argv) {
+  const int procs = port::env::procs.is_set() ? static_cast<int>(port::env::procs.get()) : 1;
+  std::fflush(nullptr);
+  run(procs, argc, argv);
+  std::exit(0);
+}
+
 void world::start_fiber(proc_t p) {
   procs_state_[p].fiber = boost::context::fiber(
       std::allocator_arg, guarded_stack{stack_size_}, [this, p](boost::context::fiber&& sched) {
@@ -144,9 +151,13 @@ void world::unset_ready(proc_t p) {
 }
 
 double world::wake_time(const processor& p) const noexcept {
-  if (p.inbox.empty()) return infinity;
-  return std::max(p.clock_ns, p.inbox.top().arrival_ns);
+  double first = infinity;
+  for (const auto& q : p.inbox)
+    if (!q.empty()) first = std::min(first, q.top().arrival_ns);
+  return first == infinity ? infinity : std::max(p.clock_ns, first);
 }
+
+bool world::arrived(const processor& p) const noexcept { return wake_time(p) <= p.clock_ns; }
 
 void world::schedule() {
   while (finished_ < procs_) {
@@ -174,6 +185,7 @@ void world::resume(proc_t p) {
   }
   segments_.show(p);
   running_ = p;
+  land_puts(p);
   splitc_current_context = me.context;
   if (measured_) me.cpu_mark_ns = thread_cpu_ns();
   me.fiber = std::move(me.fiber).resume();
@@ -183,7 +195,7 @@ void world::resume(proc_t p) {
   switch (me.state) {
     case run_state::runnable: set_ready(p, me.clock_ns); break;
     case run_state::waiting:
-      if (!me.inbox.empty()) set_ready(p, wake_time(me));
+      if (wake_time(me) != infinity) set_ready(p, wake_time(me));
       break;
     case run_state::finished: ++finished_; break;
   }
@@ -214,49 +226,64 @@ void world::charge_computation() {
 
 // ---- the wire -----------------------------------------------------------------------------
 
-void world::send(proc_t to, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
-                 const void* src, std::size_t len, void* dst) {
+double world::charge_send(proc_t to, std::size_t len) {
   charge_computation();
   processor& me = procs_state_[running_];
   const double start = std::max(me.clock_ns, me.next_send_ns);
   me.clock_ns = start + machine_.send_overhead_ns + static_cast<double>(len) * machine_.ns_per_byte;
   me.next_send_ns = std::max(start + machine_.gap_ns, me.clock_ns);
-  double arrival = me.clock_ns + (to == running_ ? 0.0 : machine_.latency_ns);
-  bool copied = false;
-  if (to != running_) {
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    if (drop_ > 0)
-      while (u(random_) < drop_) arrival += retransmit_ns_;  // lost, sent again
-    if (delay_ > 0 && u(random_) < delay_) arrival += u(random_) * delay_ns_;
-    if (reorder_ > 0 && u(random_) < reorder_) arrival += u(random_) * delay_ns_;
-    copied = duplicate_ > 0 && u(random_) < duplicate_;
+  return me.clock_ns + (to == running_ ? 0.0 : machine_.latency_ns);
+}
+
+world::fate world::faults(proc_t to, double arrival, bool reorderable, bool unreliable) {
+  fate f{arrival, false, false};
+  if (to == running_) return f;
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  if (drop_ > 0) {
+    if (unreliable)
+      f.lost = u(random_) < drop_;
+    else
+      while (u(random_) < drop_) f.arrival_ns += retransmit_ns_;  // lost, sent again
   }
-  in_flight m{arrival, sequence_++, running_, h, kind, is_request, false, n, {}, dst, {}};
+  if (delay_ > 0 && u(random_) < delay_) f.arrival_ns += u(random_) * delay_ns_;
+  if (reorderable && reorder_ > 0 && u(random_) < reorder_) f.arrival_ns += u(random_) * delay_ns_;
+  f.duplicated = duplicate_ > 0 && u(random_) < duplicate_;
+  return f;
+}
+
+void world::enqueue(proc_t to, int queue, in_flight&& m) {
+  processor& target = procs_state_[to];
+  target.inbox[queue].push(std::move(m));
+  if (target.state == run_state::waiting && to != running_) set_ready(to, wake_time(target));
+  note_activity();
+}
+
+void world::send(proc_t to, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
+                 const void* src, std::size_t len, void* dst) {
+  const fate f = faults(to, charge_send(to, len), true, false);
+  in_flight m{f.arrival_ns, sequence_++, running_, h, kind, is_request, false, n, {}, dst, {}};
   std::copy_n(a, n, m.args);
   if (len != 0) {
     m.payload.resize(len);
     std::memcpy(m.payload.data(), src, len);
   }
-  processor& target = procs_state_[to];
-  if (copied) {
-    in_flight copy{arrival + machine_.latency_ns, sequence_++, running_, h, kind, is_request, true,
-                   0, {}, nullptr, {}};
-    target.inbox.push(std::move(copy));
-  }
-  target.inbox.push(std::move(m));
-  if (target.state == run_state::waiting && to != running_) set_ready(to, wake_time(target));
-  note_activity();
-  if (measured_) me.cpu_mark_ns = thread_cpu_ns();
+  if (f.duplicated)  // the layer's sequence numbers discard the copy
+    enqueue(to, am_queue, in_flight{f.arrival_ns + machine_.latency_ns, sequence_++, running_, h,
+                                    kind, is_request, true, 0, {}, nullptr, {}});
+  enqueue(to, am_queue, std::move(m));
+  if (measured_) procs_state_[running_].cpu_mark_ns = thread_cpu_ns();
 }
 
 int world::poll(am_sink sink) {
   charge_computation();
   if (ahead_of_others()) yield(run_state::runnable, "");
   processor& me = procs_state_[running_];
+  land_puts(running_);
+  inbox_queue& inbox = me.inbox[am_queue];
   int delivered = 0;
-  while (!me.inbox.empty() && me.inbox.top().arrival_ns <= me.clock_ns) {
-    in_flight m = std::move(const_cast<in_flight&>(me.inbox.top()));
-    me.inbox.pop();
+  while (!inbox.empty() && inbox.top().arrival_ns <= me.clock_ns) {
+    in_flight m = std::move(const_cast<in_flight&>(inbox.top()));
+    inbox.pop();
     me.clock_ns = std::max(me.clock_ns, m.arrival_ns) + machine_.receive_overhead_ns;
     note_activity();
     if (m.wire_copy) continue;  // the layer's sequence numbers discard it
@@ -282,7 +309,8 @@ int world::poll(am_sink sink) {
 void world::wait_idle(const char* what) {
   charge_computation();
   processor& me = procs_state_[running_];
-  if (!me.inbox.empty() && me.inbox.top().arrival_ns <= me.clock_ns) return;
+  const inbox_queue& inbox = me.inbox[am_queue];
+  if (!inbox.empty() && inbox.top().arrival_ns <= me.clock_ns) return;
   yield(run_state::waiting, what);
 }
 
@@ -310,6 +338,167 @@ void world::bootstrap_barrier(am_sink sink) {
   while (barrier_epoch_ == epoch) {
     if (poll(sink) == 0 && barrier_epoch_ == epoch) yield(run_state::waiting, "the bootstrap barrier");
   }
+}
+
+// ---- an emulated layer's wire (sim_engine.h) ------------------------------------------
+
+int world::open_channel(const char* name, bool ordered, bool unreliable) {
+  for (std::size_t i = 0; i < channels_.size(); ++i) {
+    if (channels_[i].name != name) continue;
+    if (channels_[i].ordered != ordered || channels_[i].unreliable != unreliable)
+      engine_fail("channel '{}' opened with other flags than before", name);
+    return static_cast<int>(i);
+  }
+  if (channels_.size() == max_channels)
+    engine_fail("channel '{}': a job has at most {} channels", name, max_channels);
+  channels_.push_back({name, ordered, unreliable});
+  return static_cast<int>(channels_.size()) - 1;
+}
+
+namespace {
+std::uint64_t pair_key(int queue, proc_t from, proc_t to, int procs) {
+  return (static_cast<std::uint64_t>(queue) * static_cast<std::uint64_t>(procs) +
+          static_cast<std::uint64_t>(from)) * static_cast<std::uint64_t>(procs) +
+         static_cast<std::uint64_t>(to);
+}
+}  // namespace
+
+void world::send_packet(int ch, proc_t to, const void* data, std::size_t len) {
+  const channel& c = channels_.at(static_cast<std::size_t>(ch));
+  fate f = faults(to, charge_send(to, len), !c.ordered, c.unreliable);
+  const int queue = ch + 1;
+  if (c.ordered) {  // never before the previous packet of this pair
+    double& last = last_arrival_[pair_key(queue, running_, to, procs_)];
+    f.arrival_ns = std::max(f.arrival_ns, last);
+    last = f.arrival_ns;
+  }
+  auto packet = [&](double arrival) {
+    in_flight m{arrival, sequence_++, running_, handler_id{}, am_kind::medium_msg, true, false, 0, {}, nullptr, {}};
+    m.payload.resize(len);
+    if (len != 0) std::memcpy(m.payload.data(), data, len);
+    return m;
+  };
+  // A reliable channel's duplicates are the layer's to discard: only an unreliable one shows them.
+  if (!f.lost) enqueue(to, queue, packet(f.arrival_ns));
+  if (f.duplicated && c.unreliable) enqueue(to, queue, packet(f.arrival_ns + machine_.latency_ns));
+  if (measured_) procs_state_[running_].cpu_mark_ns = thread_cpu_ns();
+}
+
+bool world::receive_packet(int ch, in_flight& out) {
+  if (ch < 0 || static_cast<std::size_t>(ch) >= channels_.size())
+    engine_fail("receive on channel {}, which is not open", ch);
+  charge_computation();
+  if (ahead_of_others()) yield(run_state::runnable, "");
+  processor& me = procs_state_[running_];
+  land_puts(running_);
+  inbox_queue& inbox = me.inbox[ch + 1];
+  bool got = false;
+  if (!inbox.empty() && inbox.top().arrival_ns <= me.clock_ns) {
+    out = std::move(const_cast<in_flight&>(inbox.top()));
+    inbox.pop();
+    me.clock_ns = std::max(me.clock_ns, out.arrival_ns) + machine_.receive_overhead_ns;
+    note_activity();
+    got = true;
+  } else {
+    me.clock_ns += machine_.poll_ns;
+    if (++empty_polls_ > stuck_polls) report_deadlock(true);
+  }
+  if (measured_) me.cpu_mark_ns = thread_cpu_ns();
+  return got;
+}
+
+void world::wait_any(const char* what) {
+  charge_computation();
+  land_puts(running_);
+  if (arrived(procs_state_[running_])) return;
+  yield(run_state::waiting, what);
+  land_puts(running_);
+}
+
+void world::exchange(const void* mine, std::size_t len, void* all, double cost_ns) {
+  charge_computation();
+  processor& me = procs_state_[running_];
+  const std::uint64_t epoch = exchange_epoch_;
+  std::vector<std::byte>& round = exchange_data_[epoch % 2];
+  if (in_exchange_ == 0) {
+    exchange_len_ = len;
+    round.assign(len * static_cast<std::size_t>(procs_), std::byte{0});
+  } else if (len != exchange_len_) {
+    engine_fail("control network: processor {} contributes {} bytes where the others gave {}",
+                 running_, len, exchange_len_);
+  }
+  if (len != 0) std::memcpy(round.data() + len * static_cast<std::size_t>(running_), mine, len);
+  me.in_exchange = true;
+  if (++in_exchange_ == procs_) {
+    // The last to arrive: everyone leaves at the latest arrival's time plus the network's cost.
+    double t = 0;
+    for (const auto& q : procs_state_) t = std::max(t, q.clock_ns);
+    t += cost_ns;
+    for (proc_t p = 0; p < procs_; ++p) {
+      processor& q = procs_state_[p];
+      q.in_exchange = false;
+      q.clock_ns = t;
+      if (p == running_) continue;
+      q.state = run_state::runnable;
+      set_ready(p, t);
+    }
+    in_exchange_ = 0;
+    ++exchange_epoch_;
+  }
+  while (exchange_epoch_ == epoch) yield(run_state::waiting, "the control network");
+  if (len != 0) std::memcpy(all, round.data(), len * static_cast<std::size_t>(procs_));
+  if (measured_) me.cpu_mark_ns = thread_cpu_ns();
+}
+
+void world::put(proc_t to, std::size_t offset, const void* src, std::size_t len) {
+  check_segment_range("put to", to, offset, len);
+  double arrival = charge_send(to, len);
+  double& last = last_arrival_[pair_key(put_queue, running_, to, procs_)];
+  arrival = std::max(arrival, last);  // successive puts to one target land in order
+  last = arrival;
+  in_flight m{arrival, sequence_++, running_, handler_id{}, am_kind::long_msg, true, false, 0, {}, nullptr, {}};
+  m.payload.resize(len);
+  if (len != 0) std::memcpy(m.payload.data(), src, len);
+  m.offset = offset;
+  if (to == running_) {
+    segments_.write(to, offset, m.payload.data(), len);
+    return;
+  }
+  enqueue(to, put_queue, std::move(m));
+  if (measured_) procs_state_[running_].cpu_mark_ns = thread_cpu_ns();
+}
+
+void world::get(proc_t from, std::size_t offset, void* dst, std::size_t len) {
+  check_segment_range("get from", from, offset, len);
+  // The request crosses the network, the data comes back: no processor of the target's involved.
+  const double request_arrives = charge_send(from, 0);
+  processor& me = procs_state_[running_];
+  segments_.read(from, offset, dst, len);
+  me.clock_ns = std::max(me.clock_ns, request_arrives + static_cast<double>(len) * machine_.ns_per_byte +
+                                          (from == running_ ? 0.0 : machine_.latency_ns));
+  if (measured_) me.cpu_mark_ns = thread_cpu_ns();
+}
+
+void world::land_puts() { land_puts(running_); }
+
+void world::land_puts(proc_t p) {
+  processor& me = procs_state_[p];
+  inbox_queue& puts = me.inbox[put_queue];
+  while (!puts.empty() && puts.top().arrival_ns <= me.clock_ns) {
+    const in_flight& m = puts.top();
+    segments_.write(p, m.offset, m.payload.data(), m.payload.size());
+    puts.pop();
+    note_activity();
+  }
+}
+
+void world::check_segment_range(const char* what, proc_t p, std::size_t offset, std::size_t len) {
+  if (p < 0 || p >= procs_)
+    engine_fail("{} processor {}: no such processor (the job has {})", what, p, procs_);
+  const std::size_t size = segments_.segment().size;
+  if (offset > size || len > size - offset)
+    engine_fail("{} processor {}: bytes {}..{} lie outside its segment of {} bytes", what, p,
+                 offset, offset + len, size);
 }
 
 void world::trace(const in_flight& m, proc_t to) {

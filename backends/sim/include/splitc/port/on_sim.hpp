@@ -1,0 +1,37 @@
+// For a port whose vendor layer is emulated on the sim engine (its <name>_sim
+// variant, built with SPLITC_SIM_SUBSTRATE: link splitc::sim_engine): the
+// members that make it a sim citizen, and its segment. On real processes a
+// port maps its segment with the kit (port/segment.hpp) and has none of these.
+//
+//   class my_backend : public splitc::port::sim_members { ... };   // under the macro
+//   segment_ = splitc::port::sim_segment();
+#pragma once
+
+#ifndef SPLITC_SIM_SUBSTRATE
+#error "splitc/port/on_sim.hpp is for ports built on the sim engine (link splitc::sim_engine)"
+#endif
+
+#include <splitc/am.hpp>
+#include <splitc/sim_engine.h>
+
+#include <cstddef>
+
+namespace splitc::port {
+
+/// PORTING.md's optional members, as the sim backend has them: one process for
+/// every processor (has_shared_process), an idle wait that lets the others run
+/// (has_idle_wait), the processor's virtual clock (has_virtual_clock).
+struct sim_members {
+  static constexpr bool shared_process = true;
+  void wait_idle(am_sink, const char* what) { splitc_sim_wait(what); }
+  double virtual_seconds() const noexcept { return splitc_sim_now_ns() * 1e-9; }
+};
+
+/// The engine's segment window: at the same address for every processor.
+inline segment_info sim_segment() {
+  std::size_t size = 0;
+  void* base = splitc_sim_segment(&size);
+  return {base, size};
+}
+
+}  // namespace splitc::port

@@ -1,0 +1,132 @@
+/* The engine's C interface for emulated vendor layers (splitc/sim_engine.h),
+ * as an emulation uses it: a plain C program, no splitc runtime. One
+ * subcommand per property; each prints "PASS engine_api" on processor 0 when it holds and
+ * exits non-zero (naming the processor) when not.
+ *
+ *   engine_api order      an ordered channel keeps each pair's send order,
+ *                         even with SPLITC_SIM_REORDER set
+ *   engine_api reorder    an unordered channel really reorders (SPLITC_SIM_REORDER)
+ *   engine_api loss       an unreliable channel really loses and duplicates
+ *                         (SPLITC_SIM_DROP, SPLITC_SIM_DUPLICATE)
+ *   engine_api exchange   the control network gives everyone every contribution,
+ *                         at the latest arrival plus its cost
+ *   engine_api putget     one-sided puts land in order without the target's help;
+ *                         gets read another processor's segment
+ *   engine_api bad_node   a packet to a processor that does not exist: the job ends
+ *   engine_api fail       splitc_sim_fail names the processor and the layer
+ *   engine_api deadlock   every processor waits: the report names the wait */
+#include <splitc/sim_engine.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { packets = 200 };
+
+/* Statics are shared by every simulated processor: ask the engine each time. */
+#define self splitc_sim_self()
+#define procs splitc_sim_procs()
+
+static void check(int ok, const char *what) {
+  if (!ok) {
+    fprintf(stderr, "engine_api: processor %d: %s\n", self, what);
+    exit(1);
+  }
+}
+
+static void barrier(void) {
+  int none = 0;
+  int *all = malloc(sizeof(int) * (size_t)procs);
+  splitc_sim_exchange(&none, sizeof none, all, 0);
+  free(all);
+}
+
+/* Send `packets` numbered packets to the next processor on `channel`; receive
+ * the previous one's, counting arrivals out of order and duplicates. */
+static void ring(int channel, int *received, int *out_of_order, int *duplicates) {
+  static char seen[64][packets]; /* per receiving processor: statics are shared */
+  memset(seen[self], 0, packets);
+  for (int i = 0; i < packets; ++i) splitc_sim_send(channel, (self + 1) % procs, &i, sizeof i);
+  *received = *out_of_order = *duplicates = 0;
+  int last = -1;
+  /* Far past every arrival (latency plus the longest injected delay). */
+  const double until = splitc_sim_now_ns() + 1e9;
+  while (splitc_sim_now_ns() < until) {
+    int source = -1, n = 0;
+    long len = splitc_sim_receive(channel, &source, &n, sizeof n);
+    if (len < 0) {
+      splitc_sim_charge_ns(1e5);
+      continue;
+    }
+    check(len == sizeof n && source == (self + procs - 1) % procs, "a packet from the wrong source");
+    check(n >= 0 && n < packets, "a packet with a number never sent");
+    ++*received;
+    if (seen[self][n]) ++*duplicates;
+    seen[self][n] = 1;
+    if (n < last) ++*out_of_order;
+    if (n > last) last = n;
+  }
+}
+
+int main(int argc, char **argv) {
+  splitc_sim_enter();
+  const char *test = argc > 1 ? argv[1] : "";
+  if (strcmp(test, "order") == 0) {
+    int received, out_of_order, duplicates;
+    ring(splitc_sim_channel("ordered", SPLITC_SIM_ORDERED), &received, &out_of_order, &duplicates);
+    check(received == packets && out_of_order == 0 && duplicates == 0, "the ordered channel's order");
+  } else if (strcmp(test, "reorder") == 0) {
+    int received, out_of_order, duplicates;
+    ring(splitc_sim_channel("unordered", 0), &received, &out_of_order, &duplicates);
+    check(received == packets && duplicates == 0, "a reliable channel lost or duplicated");
+    check(out_of_order > 0, "SPLITC_SIM_REORDER reordered nothing");
+  } else if (strcmp(test, "loss") == 0) {
+    int received, out_of_order, duplicates;
+    ring(splitc_sim_channel("lossy", SPLITC_SIM_UNRELIABLE), &received, &out_of_order, &duplicates);
+    check(duplicates > 0, "SPLITC_SIM_DUPLICATE duplicated nothing");
+    check(received - duplicates < packets, "SPLITC_SIM_DROP lost nothing");
+  } else if (strcmp(test, "exchange") == 0) {
+    splitc_sim_charge_ns(1000.0 * self); /* arrive at different times */
+    long mine = 3L * self + 1;
+    long *all = malloc(sizeof(long) * (size_t)procs);
+    splitc_sim_exchange(&mine, sizeof mine, all, 500);
+    for (int p = 0; p < procs; ++p) check(all[p] == 3L * p + 1, "a contribution is wrong");
+    check(splitc_sim_now_ns() >= 1000.0 * (procs - 1) + 500, "left before the last arrival");
+    free(all);
+  } else if (strcmp(test, "putget") == 0) {
+    size_t size = 0;
+    volatile long *segment = splitc_sim_segment(&size);
+    check(size >= 4096, "a segment smaller than a page");
+    segment[8] = -1;
+    barrier();
+    const int next = (self + 1) % procs;
+    for (long i = 1; i <= 100; ++i) splitc_sim_put(next, 8 * sizeof(long), &i, sizeof i);
+    long seen = 0;
+    while (seen != 100) { /* in order: the value only grows */
+      splitc_sim_land_puts();
+      const long now = segment[8];
+      check(now == -1 || now >= seen, "a put landed before an earlier one");
+      if (now != -1) seen = now;
+      if (seen != 100) splitc_sim_wait("the puts");
+    }
+    barrier();
+    long got = 0;
+    splitc_sim_get(next, 8 * sizeof(long), &got, sizeof got);
+    check(got == 100, "a get read the wrong value");
+  } else if (strcmp(test, "bad_node") == 0) {
+    int c = splitc_sim_channel("c", 0);
+    if (self == 1) splitc_sim_send(c, procs, &c, sizeof c);
+    barrier();
+  } else if (strcmp(test, "fail") == 0) {
+    if (self == procs - 1) splitc_sim_fail("CMAML_request", "handler index 99 out of range");
+    barrier();
+  } else if (strcmp(test, "deadlock") == 0) {
+    splitc_sim_wait("the engine test's wait");
+  } else {
+    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|putget|bad_node|fail|deadlock\n");
+    return 2;
+  }
+  barrier();
+  if (self == 0) printf("%s holds on %d processors\nPASS engine_api\n", test, procs);
+  return 0;
+}
