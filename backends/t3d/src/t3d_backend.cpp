@@ -31,7 +31,6 @@ std::uint64_t load_acquire(const am_word& w) noexcept {
 }
 
 long* words(void* p) noexcept { return static_cast<long*>(p); }
-const long* words(const void* p) noexcept { return static_cast<const long*>(p); }
 
 }  // namespace
 
@@ -100,28 +99,32 @@ t3d_backend::~t3d_backend() = default;
 
 // ---- one-sided transfers ------------------------------------------------------------
 
-am_status t3d_backend::rma_put(proc_t p, void* dst, const void* src, std::size_t len,
-                               counter& done) {
-  shmem_put(words(dst), words(src), len / 8, p);
-  puts_in_flight_.push_back(&done);
-  ++rma_operations_;
-  return am_status::ok;
+void t3d_backend::layer_put(proc_t p, void* dst, const void* src, std::size_t len) {
+  shmem_putmem(dst, src, len, p);
+}
+void t3d_backend::layer_quiet() { shmem_quiet(); }
+
+// A put on another counter than the last: the puts so far keep their counter.
+void t3d_backend::note_other_counter(counter& done) {
+  if (put_count_ != 0) other_puts_.emplace_back(put_counter_, put_count_);
+  put_counter_ = &done;
+  put_count_ = 0;
 }
 
 am_status t3d_backend::rma_get(void* dst, proc_t p, const void* src, std::size_t len,
                                counter& done) {
-  shmem_get(words(dst), words(src), len / 8, p);
+  shmem_getmem(dst, src, len, p);
   done.add_local(-1);
   ++rma_operations_;
   return am_status::ok;
 }
 
-// Every put issued so far is complete at its target after shmem_quiet: the
-// counters they hold go down (the seed's "new implementation of counters").
-void t3d_backend::complete_puts() {
-  shmem_quiet();
-  for (counter* c : puts_in_flight_) c->add_local(-1);
-  puts_in_flight_.clear();
+// Every put issued so far is complete at its target after shmem_quiet
+// (complete_puts, in the header): the counters they hold go down -- the
+// seed's "new implementation of counters", without acknowledgements.
+void t3d_backend::complete_other_puts() {
+  for (const auto& [c, n] : other_puts_) c->add_local(-n);
+  other_puts_.clear();
 }
 
 // ---- active messages: puts into per-pair mailboxes ------------------------------------
@@ -224,13 +227,13 @@ void t3d_backend::bootstrap_barrier(am_sink sink) {
       }
     }
   }
-  if (!puts_in_flight_.empty()) complete_puts();
+  if (put_count_ != 0) complete_puts();
 }
 
 void t3d_backend::finish(int) {
   if (finished_) return;
   finished_ = true;
-  if (!puts_in_flight_.empty()) complete_puts();
+  if (put_count_ != 0) complete_puts();
   shmem_quiet();
   barrier();  // everybody is past the core's last bootstrap barrier: nothing is in flight
   set_layer_up(false);

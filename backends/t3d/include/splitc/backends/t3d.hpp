@@ -9,8 +9,9 @@
 //
 // How splitc maps onto a one-sided layer:
 //  * Gets, puts and bulk transfers whose remote end lies in the spread
-//    segment (symmetric: shmalloc'd at the same address on every PE) and is
-//    word aligned (the T3D moves 64-bit words) are SHMEM gets and puts
+//    segment (symmetric: shmalloc'd at the same address on every PE) are
+//    SHMEM gets and puts (shmem_getmem/shmem_putmem, byte-granular: later
+//    SHMEM names, which the emulation provides beside the T3D's word forms)
 //    through the boundary's RMA members, never active messages. Counters get
 //    the implementation the seed foresaw (Luna 1994 §2.1): a get completes in
 //    its call (shmem_get blocks); a put's counter is completed by the next
@@ -31,6 +32,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #if defined(SPLITC_SIM_SUBSTRATE)
@@ -105,7 +107,7 @@ class t3d_backend
   }
 
   int poll(am_sink sink) {
-    if (!puts_in_flight_.empty()) complete_puts();
+    if (put_count_ != 0) complete_puts();
     return receive(sink);
   }
   void bootstrap_barrier(am_sink sink);
@@ -118,12 +120,20 @@ class t3d_backend
 
   // ---- RMA members (PORTING.md 1.1, has_rma) ----------------------------------------
 
-  /// The remote end is in the symmetric segment and word aligned (address and length).
+  /// The remote end is in the symmetric segment.
   bool rma_reaches(proc_t, const void* addr, std::size_t len) const noexcept {
     const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(addr) - segment_base_;
-    return off < segment_size_ && len <= segment_size_ - off && ((off | len) & 7u) == 0;
+    return off < segment_size_ && len <= segment_size_ - off;
   }
-  am_status rma_put(proc_t p, void* dst, const void* src, std::size_t len, counter& done);
+  am_status rma_put(proc_t p, void* dst, const void* src, std::size_t len, counter& done) {
+    layer_put(p, dst, src, len);
+    // Completed by the next poll, after shmem_quiet: one counter is the
+    // common case (sync's), others wait in a list.
+    if (put_counter_ != &done) [[unlikely]] note_other_counter(done);
+    ++put_count_;
+    ++rma_operations_;
+    return am_status::ok;
+  }
   am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter& done);
 
   /// End the job from the core's fatal-error path (the layer's global exit).
@@ -137,7 +147,16 @@ class t3d_backend
   am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
                  const void* src, std::size_t len, void* dst);
   int receive(am_sink sink);
-  void complete_puts();
+  static void layer_put(proc_t p, void* dst, const void* src, std::size_t len);
+  void note_other_counter(counter& done);
+  void complete_puts() {
+    layer_quiet();
+    put_counter_->add_local(-put_count_);
+    put_count_ = 0;
+    if (!other_puts_.empty()) [[unlikely]] complete_other_puts();
+  }
+  static void layer_quiet();
+  void complete_other_puts();
   void return_credit(proc_t source);
   mailbox_slot& inbox(proc_t sender, std::uint64_t message) const noexcept {
     return slots_[static_cast<std::size_t>(sender) * slots_per_pair +
@@ -158,7 +177,11 @@ class t3d_backend
   std::vector<std::uint64_t> sent_;      ///< messages sent to each PE
   std::vector<std::uint64_t> received_;  ///< messages delivered from each PE
   std::vector<std::uint64_t> credited_;  ///< received_ last reported to each PE
-  std::vector<counter*> puts_in_flight_; ///< completed by the next shmem_quiet
+  // Puts completed by the next shmem_quiet: put_count_ of them on
+  // put_counter_, and one entry per put on other counters before it.
+  counter* put_counter_ = nullptr;
+  std::int64_t put_count_ = 0;
+  std::vector<std::pair<counter*, std::int64_t>> other_puts_;
   mailbox_slot staging_{};               ///< the record being sent
   std::uint64_t barrier_epoch_ = 0;
   int barrier_rounds_ = 0;
