@@ -40,9 +40,8 @@ void t3d_backend::abort_job(int code) noexcept {
 
 t3d_backend::t3d_backend(start_arguments args) {
   const port::segment_geometry geometry = port::segment_from_environment();
-  // The symmetric space: the segment, the mailboxes (for up to 4096 PEs'
-  // worth is too much to reserve blindly; the size is known after
-  // start_pes, so reserve for the segment plus a margin of 64 MiB).
+  // The symmetric space must be sized before start_pes, when P is not yet
+  // known: the segment plus 64 MiB for the mailboxes (about 70 KB per PE).
   prepare_layer(args, geometry.size + (std::size_t{64} << 20));
   start_pes(0);
   set_layer_up(true);

@@ -2,7 +2,8 @@
 // layers (PORTING.md part 3, "T3D: SHMEM"; docs/ports.md "## T3D"):
 //
 //   t3d, t3d_sim  the T3D SHMEM emulation (emulations/t3d) on processes of
-//                 this host or on the sim engine;
+//                 this host or on the sim engine (not yet written: the
+//                 names are reserved here; docs/ports.md "## T3D");
 //   shmem         OpenSHMEM (Debian's Open MPI oshmem, oshrun) through the
 //                 thin shim backends/shmem/include/mpp/shmem.h, which gives
 //                 the T3D names on OpenSHMEM.
