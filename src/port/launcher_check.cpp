@@ -32,7 +32,8 @@ foreign_launcher detect() {
   if (env_long("SLURM_STEP_NUM_TASKS") > 1 && std::getenv("SLURM_PROCID") != nullptr)
     return {"Slurm's srun", "SLURM_STEP_NUM_TASKS", "SLURM_PROCID", "mpi|mpich"};
   if (env_long("OMPI_COMM_WORLD_SIZE") > 1)
-    return {"Open MPI's mpirun", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "mpi"};
+    return {"Open MPI's mpirun (or oshrun)", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK",
+            "mpi|shmem"};
   if (env_long("PMI_SIZE") > 1)
     return {"MPICH's mpiexec (Hydra) or another PMI launcher", "PMI_SIZE", "PMI_RANK", "mpich"};
   return {};
@@ -60,8 +61,8 @@ void check_launcher(const char* backend) {
         backend, by, by, backend);
   }
   // Started by our own launcher: that launcher may itself run under another
-  // (an MPI backend's is mpirun); it has said who it is.
-  if (!by.empty() && !fits("mpi|mpich", backend)) return;
+  // (an MPI backend's is mpirun, shmem's oshrun); it has said who it is.
+  if (!by.empty() && !fits("mpi|mpich|shmem", backend)) return;
   if (f.who == nullptr || fits(f.fits, backend)) return;
   // Let the foreign launcher finish starting its job before every process
   // ends it: MPICH's Hydra died of SIGPIPE, losing this message and exiting

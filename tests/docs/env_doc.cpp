@@ -33,6 +33,7 @@ constexpr group_title groups[] = {
     {"udp", "udp"},
     {"sim", "sim"},
     {"mpi", "mpi and mpich"},
+    {"shmem", "shmem (OpenSHMEM)"},
     {"job", "Set by splitc's launchers in every process (not for users)"},
     {"dolib", "DOLIB"},
     {"tests", "The test scripts"},

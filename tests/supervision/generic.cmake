@@ -45,14 +45,15 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
 endforeach()
 
 # A program started by a foreign MPI launcher is refused, naming both: Open MPI's mpirun for
-# every backend but mpi, MPICH's for every backend but mpich. (A program started by another
+# every backend but mpi and shmem (Open MPI's oshrun is its mpirun: a plain oshrun or mpirun
+# starts shmem programs, backends/shmem/tests), MPICH's for every backend but mpich. (A program started by another
 # backend's launcher: tests/supervision/CMakeLists.txt, every pair of backends built here.)
 find_program(SPLITC_MPIRUN_OPENMPI mpirun.openmpi)
 find_program(SPLITC_MPIRUN_MPICH mpirun.mpich)
 foreach(program_backend IN LISTS SPLITC_TEST_BACKENDS)
   set(exe $<TARGET_FILE:sv_probe_${program_backend}>)
   set(foreign "")
-  if(SPLITC_MPIRUN_OPENMPI AND NOT program_backend STREQUAL "mpi")
+  if(SPLITC_MPIRUN_OPENMPI AND NOT program_backend MATCHES "^(mpi|shmem)$")
     set(test ${program_backend}.supervision.foreign_openmpi)
     add_test(NAME ${test}
       COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} 

@@ -1,0 +1,220 @@
+// splitc-shmem-bench: splitc on OpenSHMEM next to raw OpenSHMEM, in the same run.
+//
+//   splitc-run --backend shmem -n 2 splitc-shmem-bench [--runs N] [--iters N]
+//
+// PE 0 measures against PE 1. Each row interleaves its two members run by
+// run (raw, then splitc), so both see the same mixture of this machine's
+// cross-core regimes; it prints the median time of each and the median of
+// the per-run ratios splitc / raw.
+//
+//   8-byte get        shmem_getmem                  | splitc::get + sync (the RMA member)
+//   8-byte read       shmem_getmem                  | splitc::read
+//   8-byte put        shmem_putmem + shmem_quiet    | splitc::put + sync
+//   8-byte write      shmem_putmem + shmem_quiet    | splitc::write
+//   8-byte puts, N    N shmem_putmem, shmem_quiet   | N splitc::put, sync
+//   bulk_put 4 MiB    shmem_putmem + shmem_quiet    | splitc::bulk_put + sync
+//   bulk_get 4 MiB    shmem_getmem                  | splitc::bulk_get + sync
+//   barrier           shmem_barrier_all             | splitc::barrier
+// and, raw only, for reference: fetch-add (shmem_long_atomic_fetch_add) and a
+// signalling put (putmem + fence + atomic add: OpenSHMEM 1.4 has no
+// shmem_putmem_signal).
+#include <shmem.h>
+#include <splitc/splitc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+int runs = 31;
+int iters = 2000;
+constexpr std::size_t big = std::size_t{4} << 20;
+
+double now_ns() {
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count());
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Time `n` calls of `op` (ns per call), on PE 0 only.
+double per_op(int n, const std::function<void()>& op) {
+  const double t0 = now_ns();
+  for (int i = 0; i < n; ++i) op();
+  return (now_ns() - t0) / n;
+}
+
+void row(const char* what, int n, const std::function<void()>& raw,
+         const std::function<void()>& ours) {
+  std::vector<double> r, s, ratio;
+  for (int k = 0; k < runs + 1; ++k) {
+    const double a = per_op(n, raw);
+    const double b = per_op(n, ours);
+    if (k == 0) continue;  // warm-up
+    r.push_back(a);
+    s.push_back(b);
+    ratio.push_back(b / a);
+  }
+  std::printf("%-22s %12.1f %12.1f %8.3f\n", what, median(r), median(s), median(ratio));
+}
+
+void raw_row(const char* what, int n, const std::function<void()>& raw) {
+  std::vector<double> r;
+  for (int k = 0; k < runs + 1; ++k) {
+    const double a = per_op(n, raw);
+    if (k != 0) r.push_back(a);
+  }
+  std::printf("%-22s %12.1f %12s %8s\n", what, median(r), "-", "-");
+}
+
+/// The cache-line round trip between the two PEs (this machine's regime):
+/// ping-pong on a symmetric word through shmem_ptr when the peer is mapped.
+double cache_line_round_trip(long* flag, int me) {
+  volatile long* peer = static_cast<volatile long*>(shmem_ptr(flag, 1 - me));
+  volatile long* mine = flag;
+  if (peer == nullptr) return -1;
+  const int n = 20000;
+  shmem_barrier_all();
+  const double t0 = now_ns();
+  for (long i = 1; i <= n; ++i) {
+    if (me == 0) {
+      *peer = i;
+      while (*mine != i) {}
+    } else {
+      while (*mine != i) {}
+      *peer = i;
+    }
+  }
+  const double t = (now_ns() - t0) / n;
+  shmem_barrier_all();
+  return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--iters") == 0 && i + 1 < argc) iters = std::atoi(argv[++i]);
+  }
+  const int me = splitc::myproc();
+  if (splitc::procs() != 2) {
+    if (me == 0) std::fprintf(stderr, "splitc-shmem-bench: run it with 2 PEs\n");
+    splitc::finalize();
+    return 2;
+  }
+  const int peer = 1 - me;
+
+  // Symmetric buffers for raw OpenSHMEM, and the same sizes in splitc's
+  // spread heap (element q of a spread array of 2 lives on processor q).
+  auto* raw_word = static_cast<long*>(shmem_malloc(64));
+  auto* raw_big = static_cast<char*>(shmem_malloc(big));
+  auto* local_big = static_cast<char*>(std::malloc(big));
+  std::memset(raw_big, 1, big);
+  std::memset(local_big, 2, big);
+  raw_word[0] = raw_word[1] = 0;
+  struct word_block { long w[8]; };
+  struct big_block { char b[big]; };
+  auto words = splitc::all_spread_malloc<word_block>(2);
+  auto bigs = splitc::all_spread_malloc<big_block>(2);
+  splitc::global_ptr<long> their_word(peer, (words + me).local()->w);
+  splitc::global_ptr<void> their_big(peer, (bigs + me).local()->b);
+  long value = 42, got = 0;
+  splitc::barrier();
+
+  const double rt = cache_line_round_trip(raw_word + 4, me);
+  if (me == 0) {
+    std::printf("splitc-shmem-bench: 2 PEs, %d runs of %d operations (bulk: %d), medians; "
+                "OpenSHMEM %d.%d (Open MPI oshmem)\n",
+                runs, iters, 20, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
+    std::printf("cache-line round trip between the PEs: %.0f ns\n", rt);
+    std::printf("%-22s %12s %12s %8s\n", "operation (ns/op)", "raw shmem", "splitc", "ratio");
+    row("8-byte get", iters, [&] { shmem_getmem(&got, raw_word, 8, peer); },
+        [&] {
+          splitc::get(&got, their_word);
+          splitc::sync();
+        });
+    row("8-byte read", iters, [&] { shmem_getmem(&got, raw_word, 8, peer); },
+        [&] { got = splitc::read(their_word); });
+    row("8-byte put", iters,
+        [&] {
+          shmem_putmem(raw_word, &value, 8, peer);
+          shmem_quiet();
+        },
+        [&] {
+          splitc::put(their_word, value);
+          splitc::sync();
+        });
+    row("8-byte write", iters,
+        [&] {
+          shmem_putmem(raw_word, &value, 8, peer);
+          shmem_quiet();
+        },
+        [&] { splitc::write(their_word, value); });
+    row("8-byte puts x100", iters / 100,
+        [&] {
+          for (int i = 0; i < 100; ++i) shmem_putmem(raw_word, &value, 8, peer);
+          shmem_quiet();
+        },
+        [&] {
+          for (int i = 0; i < 100; ++i) splitc::put(their_word, value);
+          splitc::sync();
+        });
+    row("bulk_put 4 MiB", 20,
+        [&] {
+          shmem_putmem(raw_big, local_big, big, peer);
+          shmem_quiet();
+        },
+        [&] {
+          splitc::bulk_put(their_big, local_big, big);
+          splitc::sync();
+        });
+    row("bulk_get 4 MiB", 20, [&] { shmem_getmem(local_big, raw_big, big, peer); },
+        [&] {
+          splitc::bulk_get(local_big, their_big, big);
+          splitc::sync();
+        });
+    raw_row("fetch-add (raw)", iters,
+            [&] { got = shmem_long_atomic_fetch_add(raw_word + 1, 1, peer); });
+    raw_row("signalling put (raw)", iters, [&] {
+      shmem_putmem(raw_word + 2, &value, 8, peer);
+      shmem_fence();
+      shmem_long_atomic_add(raw_word + 3, 8, peer);
+    });
+  }
+  // The barriers, measured together (both PEs take part).
+  splitc::barrier();
+  {
+    std::vector<double> r, s, ratio;
+    for (int k = 0; k < runs + 1; ++k) {
+      const double a = per_op(iters / 4, [] { shmem_barrier_all(); });
+      const double b = per_op(iters / 4, [] { splitc::barrier(); });
+      if (k == 0) continue;
+      r.push_back(a);
+      s.push_back(b);
+      ratio.push_back(b / a);
+    }
+    if (me == 0)
+      std::printf("%-22s %12.1f %12.1f %8.3f\n", "barrier", median(r), median(s), median(ratio));
+  }
+  splitc::barrier();
+  splitc::all_spread_free(bigs);
+  splitc::all_spread_free(words);
+  shmem_free(raw_big);
+  shmem_free(raw_word);
+  std::free(local_big);
+  splitc::finalize();
+  return 0;
+}

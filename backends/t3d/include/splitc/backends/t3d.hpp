@@ -1,0 +1,196 @@
+// The T3D port: splitc on Cray T3D SHMEM (<mpp/shmem.h>), one source for two
+// layers (PORTING.md part 3, "T3D: SHMEM"; docs/ports.md "## T3D"):
+//
+//   t3d, t3d_sim  the T3D SHMEM emulation (emulations/t3d) on processes of
+//                 this host or on the sim engine (not yet written: the
+//                 names are reserved here; docs/ports.md "## T3D");
+//   shmem         OpenSHMEM (Debian's Open MPI oshmem, oshrun) through the
+//                 thin shim backends/shmem/include/mpp/shmem.h, which gives
+//                 the T3D names on OpenSHMEM.
+//
+// How splitc maps onto a one-sided layer:
+//  * Gets, puts and bulk transfers whose remote end lies in the spread
+//    segment (symmetric: shmalloc'd at the same address on every PE) are
+//    SHMEM gets and puts (shmem_getmem/shmem_putmem, byte-granular: later
+//    SHMEM names, which the emulation provides beside the T3D's word forms)
+//    through the boundary's RMA members, never active messages. Counters get
+//    the implementation the seed foresaw (Luna 1994 §2.1): a get completes in
+//    its call (shmem_get blocks); a put's counter is completed by the next
+//    poll after shmem_quiet, not by an acknowledgement message.
+//  * Active messages (targets outside the segment, unaligned transfers,
+//    atomics, the core's own protocols) are puts into per-pair mailboxes in
+//    the MPICH-T3D manner (Brightwell 1996 §3-5): a ring of slots per
+//    (sender, receiver) at the receiver; the record is put first, then
+//    shmem_fence, then the slot's sequence word, written last; the receiver
+//    polls the sequence words and returns credit with a put of its consumed
+//    count into a word at the sender.
+//  * bootstrap_barrier is a dissemination barrier of puts that polls while
+//    it waits (never the layer's blocking barrier()).
+#pragma once
+
+#include <splitc/am.hpp>
+#include <splitc/counter.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#if defined(SPLITC_SIM_SUBSTRATE)
+#include <splitc/port/on_sim.hpp>
+#endif
+
+namespace splitc::backends::t3d {
+
+/// One mailbox slot: the record (header, argument words, payload), then the
+/// sequence word, put last.
+struct mailbox_slot {
+  static constexpr std::size_t payload_bytes = 2048;
+  am_word header;  ///< handler | kind << 32 | request << 40 | nargs << 48
+  am_word length;  ///< payload bytes
+  am_word dst;     ///< long messages: the destination address at the receiver
+  am_word args[am_max_args];
+  alignas(8) unsigned char payload[payload_bytes];
+  am_word seq;     ///< 1 + the slot's message number on this pair; written last
+};
+
+class t3d_backend
+#if defined(SPLITC_SIM_SUBSTRATE)
+    : public port::sim_members
+#endif
+{
+ public:
+#if defined(SPLITC_BACKEND_SHMEM)
+  static constexpr const char* name = "shmem";
+#elif defined(SPLITC_SIM_SUBSTRATE)
+  static constexpr const char* name = "t3d_sim";
+#else
+  static constexpr const char* name = "t3d";
+#endif
+  static constexpr int slots_per_pair = 32;
+  static constexpr capabilities caps{
+      .max_args = am_max_args,
+      .max_medium = mailbox_slot::payload_bytes,
+      .max_long = mailbox_slot::payload_bytes,
+      .ordered = true,  // one ring per pair, read in sequence
+      .direct_access = false,
+  };
+
+  explicit t3d_backend(start_arguments args);
+  t3d_backend(const t3d_backend&) = delete;
+  t3d_backend& operator=(const t3d_backend&) = delete;
+  ~t3d_backend();
+
+  proc_t myproc() const noexcept { return myproc_; }
+  proc_t procs() const noexcept { return procs_; }
+
+  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
+    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  }
+  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
+    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  }
+  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                           std::size_t len) {
+    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
+  }
+  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
+                         const void* src, std::size_t len) {
+    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
+  }
+  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                         std::size_t len, void* dst) {
+    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
+  }
+  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
+                       const void* src, std::size_t len, void* dst) {
+    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
+  }
+
+  int poll(am_sink sink) {
+    if (put_count_ != 0) complete_puts();
+    return receive(sink);
+  }
+  void bootstrap_barrier(am_sink sink);
+
+  segment_info segment() const noexcept {
+    return {reinterpret_cast<void*>(segment_base_), segment_size_};
+  }
+  void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
+  void finish(int code);
+
+  // ---- RMA members (PORTING.md 1.1, has_rma) ----------------------------------------
+
+  /// The remote end is in the symmetric segment.
+  bool rma_reaches(proc_t, const void* addr, std::size_t len) const noexcept {
+    const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(addr) - segment_base_;
+    return off < segment_size_ && len <= segment_size_ - off;
+  }
+  am_status rma_put(proc_t p, void* dst, const void* src, std::size_t len, counter& done) {
+    layer_put(p, dst, src, len);
+    // Completed by the next poll, after shmem_quiet: one counter is the
+    // common case (sync's), others wait in a list.
+    if (put_counter_ != &done) [[unlikely]] note_other_counter(done);
+    ++put_count_;
+    ++rma_operations_;
+    return am_status::ok;
+  }
+  am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter& done);
+
+  /// End the job from the core's fatal-error path (the layer's global exit).
+  static void abort_job(int code) noexcept;
+
+  /// Counts for tests: one-sided transfers and mailbox messages sent.
+  std::uint64_t rma_operations() const noexcept { return rma_operations_; }
+  std::uint64_t messages_sent() const noexcept { return messages_sent_; }
+
+ private:
+  am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
+                 const void* src, std::size_t len, void* dst);
+  int receive(am_sink sink);
+  static void layer_put(proc_t p, void* dst, const void* src, std::size_t len);
+  void note_other_counter(counter& done);
+  void complete_puts() {
+    layer_quiet();
+    put_counter_->add_local(-put_count_);
+    put_count_ = 0;
+    if (!other_puts_.empty()) [[unlikely]] complete_other_puts();
+  }
+  static void layer_quiet();
+  void complete_other_puts();
+  void return_credit(proc_t source);
+  mailbox_slot& inbox(proc_t sender, std::uint64_t message) const noexcept {
+    return slots_[static_cast<std::size_t>(sender) * slots_per_pair +
+                  static_cast<std::size_t>(message % slots_per_pair)];
+  }
+
+  proc_t myproc_ = 0;
+  proc_t procs_ = 1;
+  std::uintptr_t segment_base_ = 0;
+  std::size_t segment_size_ = 0;
+  // The symmetric mailbox area (shmalloc'd): slots_[sender * slots_per_pair + i]
+  // are this PE's inboxes; credit_[r] is how many of our messages r has
+  // consumed (put here by r); barrier_[k] is round k's arrival epoch.
+  mailbox_slot* slots_ = nullptr;
+  am_word* credit_ = nullptr;
+  am_word* barrier_ = nullptr;
+  void* mailbox_area_ = nullptr;
+  std::vector<std::uint64_t> sent_;      ///< messages sent to each PE
+  std::vector<std::uint64_t> received_;  ///< messages delivered from each PE
+  std::vector<std::uint64_t> credited_;  ///< received_ last reported to each PE
+  // Puts completed by the next shmem_quiet: put_count_ of them on
+  // put_counter_, and one entry per put on other counters before it.
+  counter* put_counter_ = nullptr;
+  std::int64_t put_count_ = 0;
+  std::vector<std::pair<counter*, std::int64_t>> other_puts_;
+  mailbox_slot staging_{};               ///< the record being sent
+  std::uint64_t barrier_epoch_ = 0;
+  int barrier_rounds_ = 0;
+  std::uint64_t rma_operations_ = 0, messages_sent_ = 0;
+  bool finished_ = false;
+};
+
+static_assert(backend<t3d_backend> && has_rma<t3d_backend> && has_medium_messages<t3d_backend> &&
+              has_long_messages<t3d_backend>);
+
+}  // namespace splitc::backends::t3d

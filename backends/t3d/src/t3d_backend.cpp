@@ -1,0 +1,244 @@
+// The T3D port's boundary (include/splitc/backends/t3d.hpp), written against
+// the T3D SHMEM names of <mpp/shmem.h> only: the emulation's header for t3d
+// and t3d_sim, the OpenSHMEM shim's for shmem.
+#include <mpp/shmem.h>
+#include <splitc/backends/t3d.hpp>
+#include <splitc/detail/backoff.hpp>
+#include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
+#include <splitc/port/failing_exit.hpp>
+#include <splitc/port/segment.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "layer_start.hpp"
+
+namespace splitc::backends::t3d {
+namespace {
+
+constexpr std::size_t header_words = 3 + am_max_args;  // header, length, dst, args
+constexpr std::size_t barrier_words = 64;
+
+std::size_t mailbox_bytes(int procs) {
+  return static_cast<std::size_t>(procs) * t3d_backend::slots_per_pair * sizeof(mailbox_slot) +
+         static_cast<std::size_t>(procs) * sizeof(am_word) + barrier_words * sizeof(am_word);
+}
+
+std::uint64_t load_acquire(const am_word& w) noexcept {
+  return __atomic_load_n(&w, __ATOMIC_ACQUIRE);
+}
+
+long* words(void* p) noexcept { return static_cast<long*>(p); }
+
+}  // namespace
+
+void t3d_backend::abort_job(int code) noexcept {
+  if (layer_is_up()) shmem_global_exit(code);
+}
+
+t3d_backend::t3d_backend(start_arguments args) {
+  const port::segment_geometry geometry = port::segment_from_environment();
+  // The symmetric space must be sized before start_pes, when P is not yet
+  // known: the segment plus 64 MiB for the mailboxes (about 70 KB per PE).
+  prepare_layer(args, geometry.size + (std::size_t{64} << 20));
+  start_pes(0);
+  set_layer_up(true);
+  // A process that leaves with a non-zero status while the layer is up ends
+  // the whole job: otherwise its peers could wait for it forever.
+  port::end_job_on_failing_exit(layer_is_up, abort_job, "SHMEM job (shmem_global_exit)");
+  shmem_set_cache_inv();  // remote writes become visible to our loads (T3D; Brightwell §3.2)
+  myproc_ = _my_pe();
+  procs_ = _num_pes();
+  setenv(port::env::myproc.name, std::to_string(myproc_).c_str(), 1);
+  setenv(port::env::procs.name, std::to_string(procs_).c_str(), 1);
+  setenv(port::env::job.name, name, 0);
+
+  // The segment first, so that it starts the symmetric heap: the same
+  // address on every PE (checked below against PE 0's).
+  void* seg = shmalloc(geometry.size);
+  if (seg == nullptr) {
+    detail::fail("{}: shmalloc of the {}-byte segment failed (the symmetric heap is too small; "
+                 "SPLITC_SEGMENT_SIZE sets the segment)",
+                 name, geometry.size);
+  }
+  segment_base_ = reinterpret_cast<std::uintptr_t>(seg);
+  segment_size_ = geometry.size;
+  mailbox_area_ = shmalloc(mailbox_bytes(procs_));
+  if (mailbox_area_ == nullptr)
+    detail::fail("{}: shmalloc of {} bytes of mailboxes failed", name, mailbox_bytes(procs_));
+  std::memset(mailbox_area_, 0, mailbox_bytes(procs_));
+  slots_ = static_cast<mailbox_slot*>(mailbox_area_);
+  credit_ = reinterpret_cast<am_word*>(slots_ + static_cast<std::size_t>(procs_) * slots_per_pair);
+  barrier_ = credit_ + procs_;
+  // Our bases, in the barrier words' last two, for PE 0's check.
+  barrier_[barrier_words - 2] = segment_base_;
+  barrier_[barrier_words - 1] = reinterpret_cast<std::uintptr_t>(mailbox_area_);
+  barrier();  // the layer's: nothing travels yet, so it need not poll
+  long zero_bases[2];
+  shmem_get(zero_bases, words(barrier_ + barrier_words - 2), 2, 0);
+  if (static_cast<std::uintptr_t>(zero_bases[0]) != segment_base_ ||
+      static_cast<std::uintptr_t>(zero_bases[1]) != reinterpret_cast<std::uintptr_t>(mailbox_area_)) {
+    detail::fail("{}: the symmetric heap is not at the same address on every PE (segment at {:#x} "
+                 "here, {:#x} on PE 0); splitc's global pointers need one address",
+                 name, segment_base_, static_cast<std::uintptr_t>(zero_bases[0]));
+  }
+  barrier();
+
+  sent_.assign(static_cast<std::size_t>(procs_), 0);
+  received_.assign(static_cast<std::size_t>(procs_), 0);
+  credited_.assign(static_cast<std::size_t>(procs_), 0);
+  for (int d = 1; d < procs_; d *= 2) ++barrier_rounds_;
+  if (barrier_rounds_ > static_cast<int>(barrier_words) - 2)
+    detail::fail("{}: too many PEs ({})", name, procs_);
+}
+
+t3d_backend::~t3d_backend() = default;
+
+// ---- one-sided transfers ------------------------------------------------------------
+
+void t3d_backend::layer_put(proc_t p, void* dst, const void* src, std::size_t len) {
+  shmem_putmem(dst, src, len, p);
+}
+void t3d_backend::layer_quiet() { shmem_quiet(); }
+
+// A put on another counter than the last: the puts so far keep their counter.
+void t3d_backend::note_other_counter(counter& done) {
+  if (put_count_ != 0) other_puts_.emplace_back(put_counter_, put_count_);
+  put_counter_ = &done;
+  put_count_ = 0;
+}
+
+am_status t3d_backend::rma_get(void* dst, proc_t p, const void* src, std::size_t len,
+                               counter& done) {
+  shmem_getmem(dst, src, len, p);
+  done.add_local(-1);
+  ++rma_operations_;
+  return am_status::ok;
+}
+
+// Every put issued so far is complete at its target after shmem_quiet
+// (complete_puts, in the header): the counters they hold go down -- the
+// seed's "new implementation of counters", without acknowledgements.
+void t3d_backend::complete_other_puts() {
+  for (const auto& [c, n] : other_puts_) c->add_local(-n);
+  other_puts_.clear();
+}
+
+// ---- active messages: puts into per-pair mailboxes ------------------------------------
+
+am_status t3d_backend::send(proc_t p, bool is_request, am_kind kind, handler_id h,
+                            const am_word* a, int n, const void* src, std::size_t len,
+                            void* dst) {
+  const std::size_t pi = static_cast<std::size_t>(p);
+  const std::uint64_t message = sent_[pi];
+  if (message - load_acquire(credit_[pi]) >= slots_per_pair) return am_status::no_resource;
+  mailbox_slot& out = staging_;
+  out.header = static_cast<am_word>(static_cast<std::uint16_t>(h)) |
+               static_cast<am_word>(kind) << 32 |
+               static_cast<am_word>(is_request ? 1 : 0) << 40 | static_cast<am_word>(n) << 48;
+  out.length = len;
+  out.dst = reinterpret_cast<std::uintptr_t>(dst);
+  std::memcpy(out.args, a, sizeof(am_word) * static_cast<std::size_t>(n));
+  std::size_t record = header_words;
+  if (len != 0) {
+    std::memcpy(out.payload, src, len);
+    record += (len + 7) / 8;
+  }
+  // The record, then (ordered after it) the sequence word: Brightwell §5's
+  // lesson, the flag written last.
+  mailbox_slot& target = inbox(myproc_, message);  // at p, the same address
+  shmem_put(words(&target), words(&out), record, p);
+  shmem_fence();
+  const long seq = static_cast<long>(message + 1);
+  shmem_put(words(&target.seq), &seq, 1, p);
+  sent_[pi] = message + 1;
+  ++messages_sent_;
+  return am_status::ok;
+}
+
+int t3d_backend::receive(am_sink sink) {
+  int ran = 0;
+  for (proc_t q = 0; q < procs_; ++q) {
+    const std::size_t qi = static_cast<std::size_t>(q);
+    for (;;) {
+      const std::uint64_t message = received_[qi];
+      mailbox_slot& s = inbox(q, message);
+      if (load_acquire(s.seq) != message + 1) break;
+      const auto kind = static_cast<am_kind>((s.header >> 32) & 0xff);
+      am_message m{};
+      m.source = q;
+      const std::size_t handler = s.header & 0xffffffffu;
+      m.handler = static_cast<handler_id>(handler);
+      m.kind = kind;
+      m.is_request = ((s.header >> 40) & 1) != 0;
+      m.nargs = static_cast<int>((s.header >> 48) & 0xff);
+      m.args = s.args;
+      m.length = s.length;
+      if (m.nargs > am_max_args || m.length > mailbox_slot::payload_bytes ||
+          handler >= sink.handler_count) [[unlikely]] {
+        detail::fail("{}: a mailbox record from processor {} is not a splitc message (handler {}, "
+                     "{} words, {} bytes)",
+                     name, q, handler, m.nargs, m.length);
+      }
+      if (kind == am_kind::long_msg) {
+        void* dst = reinterpret_cast<void*>(static_cast<std::uintptr_t>(s.dst));
+        if (m.length != 0) std::memcpy(dst, s.payload, m.length);
+        m.payload = dst;
+      } else if (kind == am_kind::medium_msg) {
+        m.payload = s.payload;
+      }
+      // The slot stays ours until we report it consumed, after delivery.
+      received_[qi] = message + 1;
+      sink.deliver(sink.context, m);
+      ++ran;
+      if (received_[qi] - credited_[qi] >= slots_per_pair / 2) return_credit(q);
+    }
+  }
+  return ran;
+}
+
+void t3d_backend::return_credit(proc_t source) {
+  const std::size_t si = static_cast<std::size_t>(source);
+  const long consumed = static_cast<long>(received_[si]);
+  shmem_put(words(&credit_[myproc_]), &consumed, 1, source);
+  credited_[si] = received_[si];
+}
+
+// ---- barrier and the end ----------------------------------------------------------------
+
+void t3d_backend::bootstrap_barrier(am_sink sink) {
+  const long epoch = static_cast<long>(++barrier_epoch_);
+  for (int k = 0; k < barrier_rounds_; ++k) {
+    const proc_t to = (myproc_ + (proc_t{1} << k)) % procs_;
+    shmem_put(words(&barrier_[k]), &epoch, 1, to);
+    detail::backoff wait;
+    while (static_cast<long>(load_acquire(barrier_[k])) < epoch) {
+      if (poll(sink) != 0) {
+        wait.reset();
+      } else {
+        // A waiting PE must not hold back credit its peers wait for.
+        for (proc_t q = 0; q < procs_; ++q)
+          if (received_[static_cast<std::size_t>(q)] != credited_[static_cast<std::size_t>(q)])
+            return_credit(q);
+        wait.pause();
+      }
+    }
+  }
+  if (put_count_ != 0) complete_puts();
+}
+
+void t3d_backend::finish(int) {
+  if (finished_) return;
+  finished_ = true;
+  if (put_count_ != 0) complete_puts();
+  shmem_quiet();
+  barrier();  // everybody is past the core's last bootstrap barrier: nothing is in flight
+  set_layer_up(false);
+  shmem_finalize();
+}
+
+static_assert(splitc::backend<t3d_backend>);
+
+}  // namespace splitc::backends::t3d
