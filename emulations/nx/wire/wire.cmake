@@ -6,8 +6,8 @@
 # and, per MPI flavour f in MSGPASS_MPI_FLAVOURS: MSGPASS_MPI_INCLUDES_<f>,
 # MSGPASS_MPI_LINK_<f> (from the MPI's wrapper compiler) and MSGPASS_MPIRUN_<f>.
 # The same options as the mpi backends choose the MPIs (SPLITC_MPI_OPENMPI,
-# SPLITC_MPI_MPICH).
-include_guard(GLOBAL)
+# SPLITC_MPI_MPICH). Included by every directory that needs the variables; the
+# targets are made once.
 set(MSGPASS_WIRE_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 # _msgpass_mpi(FLAVOUR WRAPPER SHOW_ARG MPIRUN)
@@ -31,6 +31,9 @@ function(_msgpass_mpi flavour wrapper show_arg mpirun)
   set(MSGPASS_MPI_LINK_${flavour} "${link}" PARENT_SCOPE)
   set(MSGPASS_MPIRUN_${flavour} "${mpirun}" PARENT_SCOPE)
   set(MSGPASS_MPI_FLAVOURS ${MSGPASS_MPI_FLAVOURS} ${flavour} PARENT_SCOPE)
+  if(TARGET msgpass-wire-${flavour})
+    return()
+  endif()
   add_library(msgpass-wire-${flavour} OBJECT ${MSGPASS_WIRE_DIR}/wire_mpi.c)
   target_include_directories(msgpass-wire-${flavour} SYSTEM PRIVATE ${inc})
   target_compile_options(msgpass-wire-${flavour} PRIVATE -Wall -Wextra)
@@ -54,7 +57,7 @@ if(SPLITC_MPI_MPICH OR NOT DEFINED SPLITC_MPI_MPICH)
   endif()
 endif()
 
-if(TARGET splitc-sim-engine)
+if(TARGET splitc-sim-engine AND NOT TARGET msgpass-wire-sim)
   add_library(msgpass-wire-sim OBJECT ${MSGPASS_WIRE_DIR}/wire_sim.c)
   target_link_libraries(msgpass-wire-sim PRIVATE splitc-sim-engine)
   target_compile_options(msgpass-wire-sim PRIVATE -Wall -Wextra)
