@@ -5,12 +5,14 @@
 #include <splitc/detail/backoff.hpp>
 #include <splitc/errors.hpp>
 #include <splitc/port/address_space.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
 
 #include <nxam_layer.hpp>
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace splitc::backends::nxam {
 namespace {
@@ -68,6 +70,14 @@ nxam_backend::nxam_backend(start_arguments args) {
 #endif
   myproc_ = layer::self();
   procs_ = layer::procs();
+#if !defined(SPLITC_SIM_SUBSTRATE)
+  // The environment every splitc process has (as under splitc-run), for the
+  // program and for error messages; SPLITC_JOB also keeps a child of this
+  // process from launching a job of its own.
+  setenv(port::env::myproc.name, std::to_string(myproc_).c_str(), 1);
+  setenv(port::env::procs.name, std::to_string(procs_).c_str(), 1);
+  setenv(port::env::job.name, layer::vendor, 0);
+#endif
   next_data_type_.assign(static_cast<std::size_t>(procs_), layer::data_type_first);
   int rounds = 0;
   for (int d = 1; d < procs_; d *= 2) ++rounds;
