@@ -6,6 +6,7 @@
 #include <splitc/errors.hpp>
 #include <splitc/port/address_space.hpp>
 #include <splitc/port/env.hpp>
+#include <splitc/port/failing_exit.hpp>
 #include <splitc/port/segment.hpp>
 
 #include <nxam_layer.hpp>
@@ -77,6 +78,10 @@ nxam_backend::nxam_backend(start_arguments args) {
   setenv(port::env::myproc.name, std::to_string(myproc_).c_str(), 1);
   setenv(port::env::procs.name, std::to_string(procs_).c_str(), 1);
   setenv(port::env::job.name, layer::vendor, 0);
+  // A non-zero exit is named here; the layer then ends the job (the
+  // emulation's own exit hook, registered before this one, runs after it).
+  port::end_job_on_failing_exit([]() noexcept { return true; }, [](int) noexcept {},
+                                "job (the layer ends every process)");
 #endif
   next_data_type_.assign(static_cast<std::size_t>(procs_), layer::data_type_first);
   int rounds = 0;

@@ -4,6 +4,7 @@
  * both substrates. */
 #include <nx.h>
 
+#include "../wire/global.h"
 #include "../wire/wire.h"
 
 #include <errno.h>
@@ -30,8 +31,6 @@ struct pending_handler {
 };
 static struct pending_handler *handlers;
 static int handler_count, handler_capacity, trap_masked, in_handler;
-
-static unsigned long global_sequence; /* global operations, in call order */
 
 static void start(void) { wire_start(); }
 
@@ -305,48 +304,24 @@ long iprobe(long typesel) {
   return found;
 }
 
-/* ---- global operations: a gather to node 0 and a broadcast, on the layer's
- * own network; blocking, serving nothing else meanwhile (as NX's did). ---- */
+/* ---- global operations (../wire/global.c): blocking, serving nothing else
+ * meanwhile, as NX's did. ---- */
 
-static void wait_request(int req, wire_status *st, const char *what) {
-  while (!wire_test(req, st)) wire_idle(what);
-}
-
-static void global_combine(void *x, long n, size_t size, void *work,
-                           void (*combine)(void *into, const void *from, long n),
-                           const char *what) {
-  start();
-  if (n < 0) { errno = EQCOUNT; fatal(what); }
-  const long type = (long)(global_sequence++ % (unsigned long)(wire_max_type() + 1));
-  const size_t bytes = (size_t)n * size;
-  const int me = wire_self(), p = wire_procs();
-  wire_status st;
-  if (me != 0) {
-    wait_request(wire_isend(WIRE_GLOBAL, x, bytes, 0, type), NULL, what);
-    wait_request(wire_irecv(WIRE_GLOBAL, x, bytes, 0, type), &st, what);
-  } else {
-    for (int node = 1; node < p; ++node) {
-      wait_request(wire_irecv(WIRE_GLOBAL, work, bytes, node, type), &st, what);
-      if (st.truncated || st.length != bytes) {
-        char text[160];
-        snprintf(text, sizeof text, "%s: node %d contributed %zu bytes where %zu were expected",
-                 what, node, st.length, bytes);
-        wire_fail("NX", text);
-      }
-      if (combine) combine(x, work, n);
-    }
-    for (int node = 1; node < p; ++node)
-      wait_request(wire_isend(WIRE_GLOBAL, x, bytes, node, type), NULL, what);
+#define NX_COMBINE(fn, T, expr)                                                       \
+  static void combine_##fn(void *into, const void *from, size_t bytes, void *unused) { \
+    (void)unused;                                                                     \
+    T *a = into;                                                                      \
+    const T *b = from;                                                                \
+    for (size_t i = 0; i < bytes / sizeof(T); ++i) a[i] = (expr);                     \
+  }                                                                                   \
+  void fn(T x[], long n, T work[]) {                                                  \
+    start();                                                                          \
+    if (n < 0) {                                                                      \
+      errno = EQCOUNT;                                                                \
+      fatal(#fn);                                                                     \
+    }                                                                                 \
+    global_allreduce(x, (size_t)n * sizeof(T), work, combine_##fn, NULL, "NX", #fn);  \
   }
-}
-
-#define NX_COMBINE(fn, T, expr)                                      \
-  static void combine_##fn(void *into, const void *from, long n) {  \
-    T *a = into;                                                     \
-    const T *b = from;                                               \
-    for (long i = 0; i < n; ++i) a[i] = (expr);                      \
-  }                                                                  \
-  void fn(T x[], long n, T work[]) { global_combine(x, n, sizeof(T), work, combine_##fn, #fn); }
 
 NX_COMBINE(gdsum, double, a[i] + b[i])
 NX_COMBINE(gdprod, double, a[i] * b[i])
@@ -359,5 +334,5 @@ NX_COMBINE(gilow, long, a[i] < b[i] ? a[i] : b[i])
 
 void gsync(void) {
   char none = 0;
-  global_combine(&none, 0, 1, &none, NULL, "gsync");
+  global_allreduce(&none, 0, &none, NULL, NULL, "NX", "gsync");
 }

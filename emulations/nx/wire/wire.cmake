@@ -34,7 +34,8 @@ function(_msgpass_mpi flavour wrapper show_arg mpirun)
   if(TARGET msgpass-wire-${flavour})
     return()
   endif()
-  add_library(msgpass-wire-${flavour} OBJECT ${MSGPASS_WIRE_DIR}/wire_mpi.c)
+  add_library(msgpass-wire-${flavour} OBJECT ${MSGPASS_WIRE_DIR}/wire_mpi.c
+              ${MSGPASS_WIRE_DIR}/global.c)
   target_include_directories(msgpass-wire-${flavour} SYSTEM PRIVATE ${inc})
   target_compile_options(msgpass-wire-${flavour} PRIVATE -Wall -Wextra)
   set_target_properties(msgpass-wire-${flavour} PROPERTIES C_STANDARD 11
@@ -58,7 +59,7 @@ if(SPLITC_MPI_MPICH OR NOT DEFINED SPLITC_MPI_MPICH)
 endif()
 
 if(TARGET splitc-sim-engine AND NOT TARGET msgpass-wire-sim)
-  add_library(msgpass-wire-sim OBJECT ${MSGPASS_WIRE_DIR}/wire_sim.c)
+  add_library(msgpass-wire-sim OBJECT ${MSGPASS_WIRE_DIR}/wire_sim.c ${MSGPASS_WIRE_DIR}/global.c)
   target_link_libraries(msgpass-wire-sim PRIVATE splitc-sim-engine)
   target_compile_options(msgpass-wire-sim PRIVATE -Wall -Wextra)
   set_target_properties(msgpass-wire-sim PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
