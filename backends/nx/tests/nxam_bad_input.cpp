@@ -31,7 +31,7 @@ void send_raw(const void* data, std::size_t len, int to) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  splitc::init(&argc, &argv);
+  splitc::init(argc, argv);
   const std::string what = argc > 1 ? argv[1] : "too-long";
   if (splitc::myproc() == 1) {
     if (what == "too-long") {
