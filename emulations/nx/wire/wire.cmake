@@ -58,7 +58,7 @@ if(SPLITC_MPI_MPICH OR NOT DEFINED SPLITC_MPI_MPICH)
   endif()
 endif()
 
-if(TARGET splitc-sim-engine AND NOT TARGET msgpass-wire-sim)
+if(TARGET splitc-sim-engine AND NOT TARGET msgpass-wire-sim AND EXISTS ${MSGPASS_WIRE_DIR}/wire_sim.c)
   add_library(msgpass-wire-sim OBJECT ${MSGPASS_WIRE_DIR}/wire_sim.c ${MSGPASS_WIRE_DIR}/global.c)
   target_link_libraries(msgpass-wire-sim PRIVATE splitc-sim-engine)
   target_compile_options(msgpass-wire-sim PRIVATE -Wall -Wextra)
