@@ -100,7 +100,11 @@ splitc_add_failure_test(xf_exit3 PROCS 3 STATUS 3
   REGEX_mpi "splitc: processor 1: exit status 3; ending the MPI job"
   REGEX_mpich "splitc: processor 1: exit status 3; ending the MPI job"
   REGEX_shmem "splitc: processor 1: exit status 3; ending the SHMEM job"
-  REGEX_sim "splitc: processor 1 of 3: exit status 3; ending the job")
+  REGEX_sim "splitc: processor 1 of 3: exit status 3; ending the job"
+  REGEX_nx "splitc: processor 1: exit status 3; ending the job"
+  REGEX_nx_mpich "splitc: processor 1: exit status 3; ending the job"
+  REGEX_mpl "splitc: processor 1: exit status 3; ending the job"
+  REGEX_mpl_mpich "splitc: processor 1: exit status 3; ending the job")
 splitc_add_failure_test(xf_sigkill PROCS 3 STATUS 137
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 9"
   REGEX_sim "splitc-run: [^ ]*xf_sigkill_sim was killed by signal 9"

@@ -29,7 +29,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   # _exit(0) of processor 3 at P = 4, past every exit handler: processor 0 (its watcher) names
   # it; under the mpi backends its rank supervisor does (and is usually first).
   set(early "splitc: processor 0 of 4: processor 3 \\(pid [0-9]+\\) ended before reaching finalize\\(\\)")
-  if(backend STREQUAL "mpi" OR backend STREQUAL "mpich")
+  if(backend MATCHES "^(mpi|mpich|nx|nx_mpich|mpl|mpl_mpich)$")  # started by mpirun
     set(early "${early}|splitc-run: processor 3 \\(pid [0-9]+\\) exited before reaching finalize\\(\\)")
   endif()
   add_test(NAME ${backend}.supervision.exit0.p4

@@ -1,0 +1,131 @@
+// NXAM: splitc's active messages on a message-passing layer, as the
+// Libsplit-C report built them on the Paragon's NX (Luna 1994 §4.1.3) and
+// then, "almost identical", on the SP-1's MPL (Appendix B). One source
+// (backends/nx/src/nxam_backend.cpp) makes both ports; the few calls that
+// differ are each port's layer file (backends/nx/src/layer/nxam_layer.hpp:
+// NX; backends/mpl/src/layer/nxam_layer.hpp: MPL).
+//
+//  * One kind of receive: a ring of receives of one message type posted
+//    ahead into packet buffers; poll tests only the oldest (one test per
+//    idle poll); the first word names the handler, then the arguments and
+//    a medium payload. Requests and replies share the type.
+//  * Sends from the backend's own packet buffers (isend / mpc_send), taken
+//    back in poll once the layer says they are done; none free: no_resource.
+//  * Long messages (§4.2.3): the packet goes first and the data right after
+//    it under a type of its own (a per-destination counter); the receiver's
+//    poll posts the data's receive at the destination address as soon as it
+//    sees the packet, so in the common case the data lands there without a
+//    copy. The sender copies the data first (the boundary wants `src` free
+//    when the send returns, and waiting for the receiver could deadlock).
+//  * No layer-level collectives (§4.3.3): gsync/gdsum, mpc_sync/mpc_combine
+//    do not poll our receives; the bootstrap barrier is a dissemination
+//    barrier of our own packets, served by poll while it waits.
+#pragma once
+
+#include <splitc/am.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#if defined(SPLITC_SIM_SUBSTRATE)
+#include <splitc/port/on_sim.hpp>
+#endif
+
+namespace splitc::backends::nxam {
+
+class nxam_backend
+#if defined(SPLITC_SIM_SUBSTRATE)
+    : public port::sim_members
+#endif
+{
+ public:
+#if defined(SPLITC_BACKEND_NX_MPICH)
+  static constexpr const char* name = "nx_mpich";
+#elif defined(SPLITC_BACKEND_NX_SIM)
+  static constexpr const char* name = "nx_sim";
+#elif defined(SPLITC_BACKEND_NX)
+  static constexpr const char* name = "nx";
+#elif defined(SPLITC_BACKEND_MPL_MPICH)
+  static constexpr const char* name = "mpl_mpich";
+#elif defined(SPLITC_BACKEND_MPL_SIM)
+  static constexpr const char* name = "mpl_sim";
+#else
+  static constexpr const char* name = "mpl";
+#endif
+  /// Bytes of a pre-posted receive: the packet header, 8 words, a medium payload.
+  static constexpr std::size_t packet_bytes = 4096;
+  static constexpr std::size_t header_bytes = 32;
+  static constexpr capabilities caps{
+      .max_args = am_max_args,
+      .max_medium = packet_bytes - header_bytes - 8 * am_max_args,
+      .max_long = std::size_t{1} << 20,
+      .ordered = true,  // one type, receives matched in posting order, delivered in ring order
+      .direct_access = false,
+  };
+
+  explicit nxam_backend(start_arguments args);
+  nxam_backend(const nxam_backend&) = delete;
+  nxam_backend& operator=(const nxam_backend&) = delete;
+  ~nxam_backend();
+
+  proc_t myproc() const noexcept { return myproc_; }
+  proc_t procs() const noexcept { return procs_; }
+
+  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
+    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  }
+  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                           std::size_t len) {
+    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
+  }
+  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                         std::size_t len, void* dst) {
+    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
+  }
+  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
+    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+  }
+  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
+                         const void* src, std::size_t len) {
+    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
+  }
+  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
+                       const void* src, std::size_t len, void* dst) {
+    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
+  }
+
+  int poll(am_sink sink);
+  void bootstrap_barrier(am_sink sink);
+  segment_info segment() const noexcept { return segment_; }
+  void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
+  void finish(int code);
+
+ private:
+  struct slot;       // a receive of the ring (src/nxam_backend.cpp)
+  struct in_flight;  // a send not yet done
+  am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
+                 const void* src, std::size_t len, void* dst);
+  bool send_control(proc_t p, std::uint64_t round);
+  unsigned char* take_buffer();
+  void reclaim_sends();
+  void post(slot& s);
+  bool arrived(slot& s);
+  [[noreturn, gnu::cold]] void bad_packet(const slot& s, std::size_t length) const;
+  [[noreturn, gnu::cold]] void layer_failed(const char* call) const;
+
+  proc_t myproc_ = 0;
+  proc_t procs_ = 1;
+  segment_info segment_{};
+  std::vector<slot> ring_;
+  std::uint64_t head_ = 0;  ///< the next packet to deliver
+  std::vector<unsigned char*> free_buffers_;
+  std::vector<unsigned char*> all_buffers_;
+  std::vector<in_flight> sends_;
+  std::vector<long> next_data_type_;  ///< per destination
+  std::vector<std::uint64_t> barrier_tokens_;  ///< tokens received, per round
+  std::uint64_t barrier_epoch_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace splitc::backends::nxam

@@ -1,0 +1,40 @@
+# nxam_port(NAME EMULATION LAYER_DIR): the NXAM port NAME (NAME on Open MPI,
+# NAME_mpich on MPICH; NAME_sim on the sim engine when it exists) of
+# src/nxam_backend.cpp with the layer calls of LAYER_DIR/nxam_layer.hpp,
+# the emulation's and its wire's objects compiled in. Used by backends/nx
+# and backends/mpl.
+include(${PROJECT_SOURCE_DIR}/emulations/nx/wire/wire.cmake)
+set(NXAM_PORT_SOURCE ${CMAKE_CURRENT_LIST_DIR}/src/nxam_backend.cpp)
+set(NXAM_PORT_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
+
+function(nxam_port name emulation layer_dir)
+  set(flavours ${MSGPASS_MPI_FLAVOURS})
+  foreach(flavour IN LISTS flavours)
+    set(backend ${name})
+    set(procs "")
+    if(flavour STREQUAL "mpich")
+      set(backend ${name}_mpich)
+      set(procs TEST_PROCS 4)
+    elseif(NOT flavour STREQUAL "openmpi")
+      continue()
+    else()
+      set(procs TEST_PROCS 4)
+    endif()
+    msgpass_emulation_objects(${emulation} ${flavour} objects)
+    splitc_add_backend(NAME ${backend}
+      HEADER splitc/backends/nxam.hpp
+      CLASS splitc::backends::nxam::nxam_backend
+      SOURCES ${NXAM_PORT_SOURCE} ${PROJECT_SOURCE_DIR}/backends/mpi/src/mpi_launch.cpp ${objects}
+      INCLUDE_DIRECTORIES ${MSGPASS_MPI_INCLUDES_${flavour}}
+      LIBRARIES ${MSGPASS_MPI_LINK_${flavour}}
+      ${procs})
+    target_include_directories(splitc-${backend} PUBLIC $<BUILD_INTERFACE:${NXAM_PORT_INCLUDE}>)
+    target_include_directories(splitc-${backend} PRIVATE ${layer_dir}
+      $<TARGET_PROPERTY:${emulation}-emu-${flavour},INTERFACE_INCLUDE_DIRECTORIES>
+      ${PROJECT_SOURCE_DIR}/backends/mpi/include)
+    # mpi_launch.cpp (the mpi backends' launcher: mpirun of the same MPI).
+    target_compile_definitions(splitc-${backend} PRIVATE SPLITC_MPI_MPIRUN="${MSGPASS_MPIRUN_${flavour}}"
+      OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
+  endforeach()
+endfunction()
+

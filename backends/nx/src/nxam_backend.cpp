@@ -1,0 +1,340 @@
+// NXAM: active messages on a message-passing layer (the design is in
+// include/splitc/backends/nxam.hpp). The layer's calls come from
+// <nxam_layer.hpp>: NX for the nx ports, MPL for the mpl ports.
+#include <splitc/backends/nxam.hpp>
+#include <splitc/detail/backoff.hpp>
+#include <splitc/errors.hpp>
+#include <splitc/port/address_space.hpp>
+#include <splitc/port/env.hpp>
+#include <splitc/port/failing_exit.hpp>
+#include <splitc/port/segment.hpp>
+
+#include <nxam_layer.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace splitc::backends::nxam {
+namespace {
+
+// The packet: word 0 names the handler, then the kind's words, the
+// arguments and a medium payload.
+//   word 0   handler (16 bits) | nargs (8) | flags (8) | source (32)
+//   medium   word 1: payload length
+//   long     word 1: length, word 2: destination, word 3: the data's type
+//   control  word 1: the barrier round
+enum : unsigned { kind_mask = 3, request_flag = 4, control_flag = 8 };
+
+constexpr std::size_t kind_words(unsigned flags) {
+  if (flags & control_flag) return 2;
+  switch (static_cast<am_kind>(flags & kind_mask)) {
+    case am_kind::short_msg: return 1;
+    case am_kind::medium_msg: return 2;
+    default: return 4;
+  }
+}
+
+constexpr std::size_t max_send_buffers = 1024;
+
+}  // namespace
+
+struct nxam_backend::slot {
+  unsigned char* buffer = nullptr;
+  layer::msg_id id = -1;       ///< the packet's receive
+  layer::selector selector{};
+  layer::msg_id data_id = -1;  ///< a long message's data receive, once posted
+  layer::selector data_selector{};
+  std::size_t length = 0;      ///< the packet's length, once it has arrived
+};
+
+struct nxam_backend::in_flight {
+  layer::msg_id id;
+  unsigned char* buffer;  ///< a packet buffer to give back, or nullptr
+  void* staging;          ///< a long message's copy of its data, or nullptr
+};
+
+void nxam_backend::layer_failed(const char* call) const {
+  detail::fail("{}: {} failed on processor {}: {}", layer::vendor, call, myproc_,
+               layer::error_text());
+}
+
+nxam_backend::nxam_backend(start_arguments args) {
+#if defined(SPLITC_SIM_SUBSTRATE)
+  (void)args;
+  segment_ = port::sim_segment();
+#else
+  // Static data at one address on every processor (a no-op under splitc-run).
+  if (args.argv != nullptr) port::reexec_without_randomisation(*args.argv);
+  const port::segment_geometry g = port::segment_from_environment();
+  segment_ = {port::reserve_segment(layer::vendor, g, 1, true), g.size};
+#endif
+  myproc_ = layer::self();
+  procs_ = layer::procs();
+#if !defined(SPLITC_SIM_SUBSTRATE)
+  // The environment every splitc process has (as under splitc-run), for the
+  // program and for error messages; SPLITC_JOB also keeps a child of this
+  // process from launching a job of its own.
+  setenv(port::env::myproc.name, std::to_string(myproc_).c_str(), 1);
+  setenv(port::env::procs.name, std::to_string(procs_).c_str(), 1);
+  setenv(port::env::job.name, layer::vendor, 0);
+  // A non-zero exit is named here; the layer then ends the job (the
+  // emulation's own exit hook, registered before this one, runs after it).
+  port::end_job_on_failing_exit([]() noexcept { return true; }, [](int) noexcept {},
+                                "job (the layer ends every process)");
+#endif
+  next_data_type_.assign(static_cast<std::size_t>(procs_), layer::data_type_first);
+  int rounds = 0;
+  for (int d = 1; d < procs_; d *= 2) ++rounds;
+  barrier_tokens_.assign(static_cast<std::size_t>(rounds) + 1, 0);
+  ring_.resize(8);
+  for (slot& s : ring_) {
+    s.buffer = static_cast<unsigned char*>(std::aligned_alloc(64, packet_bytes));
+    if (s.buffer == nullptr) detail::fail("{}: out of memory for receive buffers", layer::vendor);
+    post(s);
+  }
+}
+
+nxam_backend::~nxam_backend() {
+  for (slot& s : ring_) std::free(s.buffer);
+  for (unsigned char* b : all_buffers_) std::free(b);
+#if !defined(SPLITC_SIM_SUBSTRATE)
+  port::release_segment({reinterpret_cast<std::uintptr_t>(segment_.base), segment_.size}, 1);
+#endif
+}
+
+// ---- sending ------------------------------------------------------------------------
+
+unsigned char* nxam_backend::take_buffer() {
+  if (free_buffers_.empty()) reclaim_sends();
+  if (free_buffers_.empty()) {
+    if (all_buffers_.size() >= max_send_buffers) return nullptr;
+    auto* b = static_cast<unsigned char*>(std::aligned_alloc(64, packet_bytes));
+    if (b == nullptr) return nullptr;
+    all_buffers_.push_back(b);
+    return b;
+  }
+  unsigned char* b = free_buffers_.back();
+  free_buffers_.pop_back();
+  return b;
+}
+
+void nxam_backend::reclaim_sends() {
+  for (std::size_t i = 0; i < sends_.size();) {
+    const long done = layer::sent(sends_[i].id);
+    if (done < 0) layer_failed(layer::test_call);
+    if (done == 0) {
+      ++i;
+      continue;
+    }
+    if (sends_[i].buffer != nullptr) free_buffers_.push_back(sends_[i].buffer);
+    std::free(sends_[i].staging);
+    sends_[i] = sends_.back();
+    sends_.pop_back();
+  }
+}
+
+am_status nxam_backend::send(proc_t p, bool is_request, am_kind kind, handler_id h,
+                             const am_word* a, int n, const void* src, std::size_t len,
+                             void* dst) {
+  unsigned char* b = take_buffer();
+  if (b == nullptr) return am_status::no_resource;
+  const unsigned flags = static_cast<unsigned>(kind) | (is_request ? request_flag : 0u);
+  auto* w = reinterpret_cast<std::uint64_t*>(b);
+  w[0] = static_cast<std::uint64_t>(h) | std::uint64_t{static_cast<unsigned>(n)} << 16 |
+         std::uint64_t{flags} << 24 | std::uint64_t{static_cast<std::uint32_t>(myproc_)} << 32;
+  std::size_t words = kind_words(flags);
+  void* staging = nullptr;
+  long data_type = 0;
+  if (kind == am_kind::medium_msg) {
+    w[1] = len;
+  } else if (kind == am_kind::long_msg) {
+    if (len > 0) {
+      staging = std::malloc(len);
+      if (staging == nullptr) {
+        free_buffers_.push_back(b);
+        return am_status::no_resource;
+      }
+      std::memcpy(staging, src, len);
+      long& next = next_data_type_[static_cast<std::size_t>(p)];
+      data_type = next;
+      next = next + 1 == layer::data_type_first + layer::data_type_count ? layer::data_type_first
+                                                                         : next + 1;
+    }
+    w[1] = len;
+    w[2] = reinterpret_cast<std::uintptr_t>(dst);
+    w[3] = static_cast<std::uint64_t>(data_type);
+  }
+  std::memcpy(w + words, a, sizeof(am_word) * static_cast<std::size_t>(n));
+  std::size_t bytes = sizeof(am_word) * (words + static_cast<std::size_t>(n));
+  if (kind == am_kind::medium_msg && len > 0) {
+    std::memcpy(b + bytes, src, len);
+    bytes += len;
+  }
+  const layer::msg_id id = layer::send(b, bytes, p, layer::am_type);
+  if (id < 0) layer_failed(layer::send_call);
+  const long done = layer::sent(id);
+  if (done < 0) layer_failed(layer::test_call);
+  if (done == 0) {
+    sends_.push_back({id, b, nullptr});
+  } else {
+    free_buffers_.push_back(b);
+  }
+  if (staging != nullptr) {
+    // The data, right behind its packet, under its own type (§4.2.3).
+    const layer::msg_id data = layer::send(staging, len, p, data_type);
+    if (data < 0) layer_failed(layer::send_call);
+    sends_.push_back({data, nullptr, staging});
+  }
+  return am_status::ok;
+}
+
+bool nxam_backend::send_control(proc_t p, std::uint64_t round) {
+  unsigned char* b = take_buffer();
+  if (b == nullptr) return false;
+  auto* w = reinterpret_cast<std::uint64_t*>(b);
+  w[0] = std::uint64_t{control_flag} << 24 | std::uint64_t{static_cast<std::uint32_t>(myproc_)} << 32;
+  w[1] = round;
+  const layer::msg_id id = layer::send(b, 16, p, layer::am_type);
+  if (id < 0) layer_failed(layer::send_call);
+  sends_.push_back({id, b, nullptr});
+  return true;
+}
+
+// ---- receiving ----------------------------------------------------------------------
+
+void nxam_backend::post(slot& s) {
+  s.id = layer::post(s.buffer, packet_bytes, layer::am_type, -1, s.selector);
+  if (s.id < 0) layer_failed(layer::receive_call);
+  s.data_id = -1;
+  s.length = 0;
+}
+
+void nxam_backend::bad_packet(const slot& s, std::size_t length) const {
+  std::uint64_t w0 = 0;
+  std::memcpy(&w0, s.buffer, length < 8 ? length : 8);
+  detail::fail(
+      "{}: processor {} received a message of NXAM's type {} that is not an NXAM packet "
+      "({} bytes, first word {:#x}); only the port may send that type",
+      layer::vendor, myproc_, layer::am_type, length, w0);
+}
+
+// Has the slot's packet (and a long message's data) arrived? Posts the
+// data's receive at its destination as soon as the packet is seen.
+bool nxam_backend::arrived(slot& s) {
+  if (s.data_id < 0) {
+    const long n = layer::arrived(s.id, s.selector);
+    if (n == -1) return false;
+    if (n < -1) layer_failed(layer::test_call);
+    const auto length = static_cast<std::size_t>(n);
+    const auto* w = reinterpret_cast<const std::uint64_t*>(s.buffer);
+    const unsigned flags = length >= 8 ? static_cast<unsigned>(w[0] >> 24) & 0xff : 0xffu;
+    const std::size_t nargs = length >= 8 ? (w[0] >> 16) & 0xff : 0;
+    const std::size_t words = kind_words(flags);
+    const auto source = static_cast<std::int64_t>(length >= 8 ? w[0] >> 32 : 0);
+    if (length < 8 || (flags & ~0xfu) != 0 || (flags & kind_mask) > 2 || nargs > am_max_args ||
+        source >= procs_ || length < 8 * (words + nargs))
+      bad_packet(s, length);
+    const bool is_long = !(flags & control_flag) && (flags & kind_mask) == 2;
+    const std::size_t expected =
+        8 * (words + nargs) + ((flags & kind_mask) == 1 && !(flags & control_flag) ? w[1] : 0);
+    if (length != expected) bad_packet(s, length);
+    s.length = length;
+    if (!is_long || w[1] == 0) return true;
+    s.data_id = layer::post(reinterpret_cast<void*>(w[2]), w[1], static_cast<long>(w[3]),
+                            static_cast<int>(source), s.data_selector);
+    if (s.data_id < 0) layer_failed(layer::receive_call);
+  }
+  const long n = layer::arrived(s.data_id, s.data_selector);
+  if (n == -1) return false;
+  if (n < -1) layer_failed(layer::test_call);
+  return true;
+}
+
+int nxam_backend::poll(am_sink sink) {
+  if (!sends_.empty()) reclaim_sends();
+  int delivered = 0;
+  for (std::size_t budget = ring_.size(); budget > 0; --budget) {
+    slot& s = ring_[head_ % ring_.size()];
+    if (!arrived(s)) break;
+    const auto* w = reinterpret_cast<const std::uint64_t*>(s.buffer);
+    const unsigned flags = static_cast<unsigned>(w[0] >> 24) & 0xff;
+    if (flags & control_flag) {
+      const std::uint64_t round = w[1];
+      if (round < barrier_tokens_.size()) ++barrier_tokens_[round];
+    } else {
+      const std::size_t words = kind_words(flags);
+      am_message m{};
+      m.source = static_cast<proc_t>(w[0] >> 32);
+      m.handler = static_cast<handler_id>(w[0] & 0xffff);
+      m.kind = static_cast<am_kind>(flags & kind_mask);
+      m.is_request = (flags & request_flag) != 0;
+      m.nargs = static_cast<int>((w[0] >> 16) & 0xff);
+      m.args = w + words;
+      if (static_cast<std::size_t>(m.handler) >= sink.handler_count) bad_packet(s, s.length);
+      if (m.kind == am_kind::medium_msg) {
+        m.length = w[1];
+        m.payload = s.buffer + 8 * (words + static_cast<std::size_t>(m.nargs));
+      } else if (m.kind == am_kind::long_msg) {
+        m.length = w[1];
+        m.payload = reinterpret_cast<void*>(w[2]);
+      }
+      ++head_;  // a handler's sends never poll, but keep the ring consistent first
+      sink.deliver(sink.context, m);
+      post(s);
+      ++delivered;
+      continue;
+    }
+    ++head_;
+    post(s);
+  }
+  return delivered;
+}
+
+// A dissemination barrier of our own packets: in round r, a token to
+// processor me + 2^r; wait (polling) for the one from me - 2^r.
+void nxam_backend::bootstrap_barrier(am_sink sink) {
+  ++barrier_epoch_;
+  std::uint64_t round = 0;
+  for (int d = 1; d < procs_; d *= 2, ++round) {
+    detail::backoff wait;
+    while (!send_control((myproc_ + d) % procs_, round)) {
+      poll(sink);
+      wait.pause();
+    }
+    wait.reset();
+    while (barrier_tokens_[round] < barrier_epoch_) {
+      if (poll(sink) == 0) {
+#if defined(SPLITC_SIM_SUBSTRATE)
+        wait_idle(sink, "the bootstrap barrier");
+#else
+        wait.pause();
+#endif
+      }
+    }
+  }
+  poll(sink);
+}
+
+void nxam_backend::finish(int) {
+  if (finished_) return;
+  finished_ = true;
+  detail::backoff wait;
+  while (!sends_.empty()) {
+    reclaim_sends();
+    wait.pause();
+  }
+  for (slot& s : ring_) {
+    if (s.data_id >= 0) {
+      layer::cancel(s.data_id);
+      s.data_id = -1;
+    } else if (s.id >= 0) {
+      layer::cancel(s.id);
+    }
+    s.id = -1;
+  }
+}
+
+static_assert(splitc::backend<nxam_backend>);
+
+}  // namespace splitc::backends::nxam

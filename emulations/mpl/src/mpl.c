@@ -1,0 +1,264 @@
+/* The MPL emulation: every call of mpl.h, above the wire shared with the NX
+ * emulation (../../nx/wire). Argument checks and mperrno, message ids with
+ * the caller's source/type variables, rcvncall handlers and the global
+ * operations live here, once, for both substrates. */
+#include <mpl.h>
+
+#include "../../nx/wire/global.h"
+#include "../../nx/wire/wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mperrno;
+
+enum { MSG_SEND = 1, MSG_RECV = 2 };
+struct message {
+  char kind;
+  int *source, *type; /* the caller's variables, written at completion */
+  size_t length;      /* a send's length */
+};
+static struct message *messages;
+static int message_capacity;
+
+struct pending_handler {
+  int mid;
+  void (*handler)(int *);
+};
+static struct pending_handler *handlers;
+static int handler_count, handler_capacity, handlers_locked, in_handler;
+
+static int error(int code) {
+  mperrno = code;
+  return -1;
+}
+
+static int type_ok(int type) { return type >= 0 && type <= MPL_MAX_TYPE && type <= wire_max_type(); }
+static int task_ok(int task) { return task >= 0 && task < wire_procs(); }
+
+static void note(int mid, char kind, int *source, int *type, size_t length) {
+  if (mid >= message_capacity) {
+    int grown = message_capacity ? 2 * message_capacity : 64;
+    while (grown <= mid) grown *= 2;
+    messages = realloc(messages, (size_t)grown * sizeof *messages);
+    if (!messages) wire_fail("MPL", "out of memory for message ids");
+    memset(messages + message_capacity, 0, (size_t)(grown - message_capacity) * sizeof *messages);
+    message_capacity = grown;
+  }
+  struct message m = {kind, source, type, length};
+  messages[mid] = m;
+}
+
+static int mid_ok(int mid) {
+  return mid >= 0 && mid < message_capacity && messages[mid].kind != 0 && wire_live(mid);
+}
+
+/* -1 pending, bytes when done, -2 on error (mperrno). */
+static int status_of(int mid) {
+  wire_status st;
+  if (!wire_test(mid, &st)) return -1;
+  struct message *m = &messages[mid];
+  if (m->kind == MSG_SEND) {
+    m->kind = 0;
+    return (int)m->length;
+  }
+  m->kind = 0;
+  if (st.truncated) {
+    mperrno = MPE_TRUNC;
+    return -2;
+  }
+  if (m->source) *m->source = st.source;
+  if (m->type) *m->type = (int)st.type;
+  return (int)st.length;
+}
+
+static void run_handlers(void) {
+  if (handlers_locked || in_handler || handler_count == 0) return;
+  in_handler = 1;
+  for (int i = 0; i < handler_count;) {
+    int mid = handlers[i].mid;
+    if (!wire_live(mid) || status_of(mid) == -1) {
+      ++i;
+      continue;
+    }
+    void (*h)(int *) = handlers[i].handler;
+    handlers[i] = handlers[--handler_count];
+    h(&mid);
+  }
+  in_handler = 0;
+}
+
+static void enter(void) {
+  wire_start();
+  if (handler_count) run_handlers();
+}
+
+int mpc_environ(int *numtask, int *taskid) {
+  wire_start();
+  *numtask = wire_procs();
+  *taskid = wire_self();
+  return 0;
+}
+
+int mpc_send(char *buf, int msglen, int dest, int type, int *msgid) {
+  enter();
+  if (!type_ok(type)) return error(MPE_TYPE);
+  if (msglen < 0) return error(MPE_LEN);
+  if (!task_ok(dest)) return error(MPE_TASK);
+  int mid = wire_isend(WIRE_USER, buf, (size_t)msglen, dest, type);
+  note(mid, MSG_SEND, NULL, NULL, (size_t)msglen);
+  *msgid = mid;
+  return 0;
+}
+
+int mpc_recv(char *buf, int blklen, int *source, int *type, int *msgid) {
+  enter();
+  if (*type != DONTCARE && !type_ok(*type)) return error(MPE_TYPE);
+  if (blklen < 0) return error(MPE_LEN);
+  if (*source != DONTCARE && !task_ok(*source)) return error(MPE_TASK);
+  int mid = wire_irecv(WIRE_USER, buf, (size_t)blklen, *source, *type);
+  note(mid, MSG_RECV, source, type, 0);
+  *msgid = mid;
+  return 0;
+}
+
+int mpc_status(int msgid) {
+  enter();
+  if (!mid_ok(msgid)) {
+    mperrno = MPE_MSGID;
+    return -2;
+  }
+  return status_of(msgid);
+}
+
+int mpc_wait(int *msgid, int *nbytes) {
+  enter();
+  if (*msgid == ALLMSG) {
+    for (int mid = 0; mid < message_capacity; ++mid) {
+      if (!mid_ok(mid)) continue;
+      int n;
+      while ((n = status_of(mid)) == -1) wire_idle("mpc_wait");
+      if (n < -1) return -1;
+      *nbytes = n;
+    }
+    return 0;
+  }
+  if (!mid_ok(*msgid)) return error(MPE_MSGID);
+  int n;
+  while ((n = mpc_status(*msgid)) == -1) wire_idle("mpc_wait");
+  if (n < -1) return -1;
+  *nbytes = n;
+  return 0;
+}
+
+int mpc_bsend(char *buf, int msglen, int dest, int type) {
+  int mid, n;
+  if (mpc_send(buf, msglen, dest, type, &mid) < 0) return -1;
+  return mpc_wait(&mid, &n);
+}
+
+int mpc_brecv(char *buf, int blklen, int *source, int *type, int *nbytes) {
+  int mid;
+  if (mpc_recv(buf, blklen, source, type, &mid) < 0) return -1;
+  return mpc_wait(&mid, nbytes);
+}
+
+int mpc_probe(int *source, int *type, int *nbytes) {
+  enter();
+  if (*type != DONTCARE && !type_ok(*type)) return error(MPE_TYPE);
+  if (*source != DONTCARE && !task_ok(*source)) return error(MPE_TASK);
+  wire_status st;
+  if (!wire_probe(WIRE_USER, *source, *type, &st)) {
+    *nbytes = -1;
+    return 0;
+  }
+  *source = st.source;
+  *type = (int)st.type;
+  *nbytes = (int)st.length;
+  return 0;
+}
+
+int mpc_rcvncall(char *buf, int blklen, int *source, int *type, int *msgid,
+                 void (*handler)(int *msgid)) {
+  if (mpc_recv(buf, blklen, source, type, msgid) < 0) return -1;
+  if (handler_count == handler_capacity) {
+    handler_capacity = handler_capacity ? 2 * handler_capacity : 16;
+    handlers = realloc(handlers, (size_t)handler_capacity * sizeof *handlers);
+    if (!handlers) wire_fail("MPL", "out of memory for rcvncall handlers");
+  }
+  handlers[handler_count].mid = *msgid;
+  handlers[handler_count].handler = handler;
+  ++handler_count;
+  return 0;
+}
+
+int mpc_lockrnc(int state, int *oldstate) {
+  wire_start();
+  *oldstate = handlers_locked;
+  handlers_locked = state != 0;
+  if (!handlers_locked) run_handlers();
+  return 0;
+}
+
+/* ---- global operations (../../nx/wire/global.c): blocking, serving nothing
+ * else meanwhile, as MPL's did. ---- */
+
+int mpc_sync(int gid) {
+  enter();
+  if (gid != ALLGRP) return error(MPE_GROUP);
+  char none = 0;
+  global_allreduce(&none, 0, &none, NULL, NULL, "MPL", "mpc_sync");
+  return 0;
+}
+
+int mpc_bcast(char *buf, int msglen, int root, int gid) {
+  enter();
+  if (gid != ALLGRP) return error(MPE_GROUP);
+  if (msglen < 0) return error(MPE_LEN);
+  if (!task_ok(root)) return error(MPE_TASK);
+  global_broadcast(buf, (size_t)msglen, root, "MPL", "mpc_bcast");
+  return 0;
+}
+
+static void combine_with(void *into, const void *from, size_t bytes, void *context) {
+  void (*func)(void *, void *, void *, int *) = *(void (**)(void *, void *, void *, int *))context;
+  int len = (int)bytes;
+  func(into, (void *)from, into, &len);
+}
+
+int mpc_combine(void *sendbuf, void *recvbuf, int msglen, void (*func)(void *, void *, void *, int *),
+                int gid) {
+  enter();
+  if (gid != ALLGRP) return error(MPE_GROUP);
+  if (msglen < 0) return error(MPE_LEN);
+  void *work = malloc((size_t)msglen + 1);
+  if (!work) wire_fail("MPL", "out of memory for mpc_combine");
+  memmove(recvbuf, sendbuf, (size_t)msglen);
+  global_allreduce(recvbuf, (size_t)msglen, work, combine_with, &func, "MPL", "mpc_combine");
+  free(work);
+  return 0;
+}
+
+int mpc_index(char *sendbuf, char *recvbuf, int msglen, int gid) {
+  enter();
+  if (gid != ALLGRP) return error(MPE_GROUP);
+  if (msglen < 0) return error(MPE_LEN);
+  global_alltoall(sendbuf, recvbuf, (size_t)msglen, "MPL", "mpc_index");
+  return 0;
+}
+
+#define MPL_REDUCE(fn, T, expr)                                  \
+  void fn(void *in1, void *in2, void *out, int *len) {           \
+    const T *a = in1, *b = in2;                                  \
+    T *o = out;                                                  \
+    for (int i = 0; i < *len / (int)sizeof(T); ++i) o[i] = (expr); \
+  }
+MPL_REDUCE(s_vadd, float, a[i] + b[i])
+MPL_REDUCE(i_vadd, int, a[i] + b[i])
+MPL_REDUCE(d_vadd, double, a[i] + b[i])
+MPL_REDUCE(i_vmul, int, a[i] * b[i])
+MPL_REDUCE(d_vmul, double, a[i] * b[i])
+MPL_REDUCE(i_vmax, int, a[i] > b[i] ? a[i] : b[i])
+MPL_REDUCE(d_vmax, double, a[i] > b[i] ? a[i] : b[i])
+MPL_REDUCE(i_vmin, int, a[i] < b[i] ? a[i] : b[i])
+MPL_REDUCE(d_vmin, double, a[i] < b[i] ? a[i] : b[i])

@@ -1,0 +1,338 @@
+/* The NX emulation: every call of nx.h, above the wire (../wire/wire.h).
+ * Argument checks and error reports, message ids, the info of the last
+ * message, hrecv handlers and the global operations live here, once, for
+ * both substrates. */
+#include <nx.h>
+
+#include "../wire/global.h"
+#include "../wire/wire.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a message id stands for, beyond its wire request. */
+enum { MSG_SEND = 1, MSG_RECV = 2 };
+struct message {
+  char kind;
+  long *info; /* irecvx's info array, filled when the receive completes */
+};
+static struct message *messages;
+static long message_capacity;
+
+/* The last message received or probed (infocount & co). */
+static long last_type = -1, last_count = -1, last_node = -1, last_ptype = -1;
+
+/* hrecv receives whose handler has not run yet. */
+struct pending_handler {
+  long mid;
+  void (*handler)(long, long, long, long);
+};
+static struct pending_handler *handlers;
+static int handler_count, handler_capacity, trap_masked, in_handler;
+
+static void start(void) { wire_start(); }
+
+static long error(int code) {
+  errno = code;
+  return -1;
+}
+
+static const char *error_text(int code) {
+  switch (code) {
+    case EQMSGLONG: return "message longer than the receive buffer (count)";
+    case EQTYPE: return "message type or type selector out of range";
+    case EQMID: return "not a message id in use";
+    case EQNODE: return "node number out of range";
+    case EQCOUNT: return "negative count";
+    case EQPTYPE: return "process type is not this application's";
+    default: return strerror(code);
+  }
+}
+
+void nx_perror(const char *s) { fprintf(stderr, "%s: %s\n", s, error_text(errno)); }
+
+/* A plain call's error: NX printed it and ended the application. */
+static void fatal(const char *call) {
+  char text[256];
+  snprintf(text, sizeof text, "%s: %s (errno %d)", call, error_text(errno), errno);
+  wire_fail("NX", text);
+}
+
+static int type_ok(long type) {
+  long t = type & NX_FORCE_TYPE ? type & ~NX_FORCE_TYPE : type;
+  return type >= 0 && t <= NX_MAX_TYPE && type <= wire_max_type();
+}
+static int typesel_ok(long typesel) { return typesel == NX_ANY || type_ok(typesel); }
+static int node_ok(long node) { return node >= 0 && node < wire_procs(); }
+static int ptype_ok(long ptype) { return ptype == 0; }
+static int ptypesel_ok(long ptypesel) { return ptypesel == NX_ANY || ptypesel == 0; }
+
+static void note(int mid, char kind, long *info) {
+  if (mid >= message_capacity) {
+    long grown = message_capacity ? 2 * message_capacity : 64;
+    while (grown <= mid) grown *= 2;
+    messages = realloc(messages, (size_t)grown * sizeof *messages);
+    if (!messages) wire_fail("NX", "out of memory for message ids");
+    memset(messages + message_capacity, 0,
+           (size_t)(grown - message_capacity) * sizeof *messages);
+    message_capacity = grown;
+  }
+  messages[mid].kind = kind;
+  messages[mid].info = info;
+}
+
+static void remember(const wire_status *st) {
+  last_type = st->type;
+  last_count = (long)st->length;
+  last_node = st->source;
+  last_ptype = 0;
+}
+
+/* A receive completed: its info, or EQMSGLONG when it did not fit. */
+static long received(long mid, const wire_status *st) {
+  struct message *m = &messages[mid];
+  m->kind = 0;
+  if (st->truncated) return error(EQMSGLONG);
+  remember(st);
+  if (m->info) {
+    m->info[INFO_TYPE] = last_type;
+    m->info[INFO_COUNT] = last_count;
+    m->info[INFO_NODE] = last_node;
+    m->info[INFO_PTYPE] = last_ptype;
+  }
+  return 1;
+}
+
+/* Run the handlers of hrecv receives that have completed. */
+static void run_handlers(void) {
+  if (trap_masked || in_handler || handler_count == 0) return;
+  in_handler = 1;
+  for (int i = 0; i < handler_count;) {
+    wire_status st;
+    long mid = handlers[i].mid;
+    if (!wire_test((int)mid, &st)) {
+      ++i;
+      continue;
+    }
+    void (*h)(long, long, long, long) = handlers[i].handler;
+    handlers[i] = handlers[--handler_count];
+    if (received(mid, &st) < 0) fatal("hrecv");
+    h(last_type, last_count, last_node, last_ptype);
+  }
+  in_handler = 0;
+}
+
+static void enter(void) {
+  start();
+  if (handler_count) run_handlers();
+}
+
+long mynode(void) { start(); return wire_self(); }
+long numnodes(void) { start(); return wire_procs(); }
+long myptype(void) { start(); return 0; }
+double dclock(void) { start(); return wire_seconds(); }
+
+long _isend(long type, char *buf, long count, long node, long ptype) {
+  enter();
+  if (!type_ok(type)) return error(EQTYPE);
+  if (count < 0) return error(EQCOUNT);
+  if (!node_ok(node)) return error(EQNODE);
+  if (!ptype_ok(ptype)) return error(EQPTYPE);
+  int mid = wire_isend(WIRE_USER, buf, (size_t)count, (int)node, type);
+  note(mid, MSG_SEND, NULL);
+  return mid;
+}
+
+long _irecvx(long typesel, char *buf, long count, long nodesel, long ptypesel, long info[]) {
+  enter();
+  if (!typesel_ok(typesel)) return error(EQTYPE);
+  if (count < 0) return error(EQCOUNT);
+  if (nodesel != NX_ANY && !node_ok(nodesel)) return error(EQNODE);
+  if (!ptypesel_ok(ptypesel)) return error(EQPTYPE);
+  int mid = wire_irecv(WIRE_USER, buf, (size_t)count, (int)nodesel, typesel);
+  note(mid, MSG_RECV, info);
+  return mid;
+}
+
+long _irecv(long typesel, char *buf, long count) {
+  return _irecvx(typesel, buf, count, NX_ANY, NX_ANY, NULL);
+}
+
+static int mid_ok(long mid) {
+  return mid >= 0 && mid < message_capacity && messages[mid].kind != 0 && wire_live((int)mid);
+}
+
+long _msgdone(long mid) {
+  enter();
+  if (!mid_ok(mid)) return error(EQMID);
+  wire_status st;
+  if (!wire_test((int)mid, &st)) return 0;
+  if (messages[mid].kind == MSG_SEND) {
+    messages[mid].kind = 0;
+    return 1;
+  }
+  return received(mid, &st);
+}
+
+long _msgwait(long mid) {
+  long done;
+  while ((done = _msgdone(mid)) == 0) wire_idle("msgwait");
+  return done < 0 ? -1 : 0;
+}
+
+long _msgcancel(long mid) {
+  start();
+  if (!mid_ok(mid)) return error(EQMID);
+  if (messages[mid].kind == MSG_RECV) {
+    wire_cancel((int)mid);
+  } else {
+    while (!wire_test((int)mid, NULL)) wire_idle("msgcancel"); /* a send cannot be taken back */
+  }
+  messages[mid].kind = 0;
+  return 0;
+}
+
+long _csend(long type, char *buf, long count, long node, long ptype) {
+  long mid = _isend(type, buf, count, node, ptype);
+  return mid < 0 ? -1 : _msgwait(mid);
+}
+
+long _crecvx(long typesel, char *buf, long count, long nodesel, long ptypesel, long info[]) {
+  long mid = _irecvx(typesel, buf, count, nodesel, ptypesel, info);
+  return mid < 0 ? -1 : _msgwait(mid);
+}
+
+long _crecv(long typesel, char *buf, long count) {
+  return _crecvx(typesel, buf, count, NX_ANY, NX_ANY, NULL);
+}
+
+long iprobex(long typesel, long nodesel, long ptypesel, long info[]) {
+  enter();
+  if (!typesel_ok(typesel)) { errno = EQTYPE; fatal("iprobex"); }
+  if (nodesel != NX_ANY && !node_ok(nodesel)) { errno = EQNODE; fatal("iprobex"); }
+  if (!ptypesel_ok(ptypesel)) { errno = EQPTYPE; fatal("iprobex"); }
+  wire_status st;
+  if (!wire_probe(WIRE_USER, (int)nodesel, typesel, &st)) return 0;
+  remember(&st);
+  if (info) {
+    info[INFO_TYPE] = last_type;
+    info[INFO_COUNT] = last_count;
+    info[INFO_NODE] = last_node;
+    info[INFO_PTYPE] = last_ptype;
+  }
+  return 1;
+}
+
+long _iprobe(long typesel) {
+  if (!typesel_ok(typesel)) return error(EQTYPE);
+  return iprobex(typesel, NX_ANY, NX_ANY, NULL);
+}
+
+void cprobe(long typesel) {
+  while (!iprobe(typesel)) wire_idle("cprobe");
+}
+
+long infocount(void) { return last_count; }
+long infonode(void) { return last_node; }
+long infotype(void) { return last_type; }
+long infoptype(void) { return last_ptype; }
+
+long hrecv(long typesel, char *buf, long count,
+           void (*handler)(long type, long count, long node, long ptype)) {
+  long mid = _irecv(typesel, buf, count);
+  if (mid < 0) fatal("hrecv");
+  if (handler_count == handler_capacity) {
+    handler_capacity = handler_capacity ? 2 * handler_capacity : 16;
+    handlers = realloc(handlers, (size_t)handler_capacity * sizeof *handlers);
+    if (!handlers) wire_fail("NX", "out of memory for hrecv handlers");
+  }
+  handlers[handler_count].mid = mid;
+  handlers[handler_count].handler = handler;
+  ++handler_count;
+  return mid;
+}
+
+long masktrap(long state) {
+  start();
+  long old = trap_masked;
+  trap_masked = state != 0;
+  if (!trap_masked) run_handlers();
+  return old;
+}
+
+/* The plain calls: an error ends the application. */
+void csend(long type, char *buf, long count, long node, long ptype) {
+  if (_csend(type, buf, count, node, ptype) < 0) fatal("csend");
+}
+void crecv(long typesel, char *buf, long count) {
+  if (_crecv(typesel, buf, count) < 0) fatal("crecv");
+}
+void crecvx(long typesel, char *buf, long count, long nodesel, long ptypesel, long info[]) {
+  if (_crecvx(typesel, buf, count, nodesel, ptypesel, info) < 0) fatal("crecvx");
+}
+long isend(long type, char *buf, long count, long node, long ptype) {
+  long mid = _isend(type, buf, count, node, ptype);
+  if (mid < 0) fatal("isend");
+  return mid;
+}
+long irecv(long typesel, char *buf, long count) {
+  long mid = _irecv(typesel, buf, count);
+  if (mid < 0) fatal("irecv");
+  return mid;
+}
+long irecvx(long typesel, char *buf, long count, long nodesel, long ptypesel, long info[]) {
+  long mid = _irecvx(typesel, buf, count, nodesel, ptypesel, info);
+  if (mid < 0) fatal("irecvx");
+  return mid;
+}
+long msgdone(long mid) {
+  long done = _msgdone(mid);
+  if (done < 0) fatal("msgdone");
+  return done;
+}
+void msgwait(long mid) {
+  if (_msgwait(mid) < 0) fatal("msgwait");
+}
+void msgcancel(long mid) {
+  if (_msgcancel(mid) < 0) fatal("msgcancel");
+}
+long iprobe(long typesel) {
+  long found = _iprobe(typesel);
+  if (found < 0) fatal("iprobe");
+  return found;
+}
+
+/* ---- global operations (../wire/global.c): blocking, serving nothing else
+ * meanwhile, as NX's did. ---- */
+
+#define NX_COMBINE(fn, T, expr)                                                       \
+  static void combine_##fn(void *into, const void *from, size_t bytes, void *unused) { \
+    (void)unused;                                                                     \
+    T *a = into;                                                                      \
+    const T *b = from;                                                                \
+    for (size_t i = 0; i < bytes / sizeof(T); ++i) a[i] = (expr);                     \
+  }                                                                                   \
+  void fn(T x[], long n, T work[]) {                                                  \
+    start();                                                                          \
+    if (n < 0) {                                                                      \
+      errno = EQCOUNT;                                                                \
+      fatal(#fn);                                                                     \
+    }                                                                                 \
+    global_allreduce(x, (size_t)n * sizeof(T), work, combine_##fn, NULL, "NX", #fn);  \
+  }
+
+NX_COMBINE(gdsum, double, a[i] + b[i])
+NX_COMBINE(gdprod, double, a[i] * b[i])
+NX_COMBINE(gdhigh, double, a[i] > b[i] ? a[i] : b[i])
+NX_COMBINE(gdlow, double, a[i] < b[i] ? a[i] : b[i])
+NX_COMBINE(gisum, long, a[i] + b[i])
+NX_COMBINE(giprod, long, a[i] * b[i])
+NX_COMBINE(gihigh, long, a[i] > b[i] ? a[i] : b[i])
+NX_COMBINE(gilow, long, a[i] < b[i] ? a[i] : b[i])
+
+void gsync(void) {
+  char none = 0;
+  global_allreduce(&none, 0, &none, NULL, NULL, "NX", "gsync");
+}

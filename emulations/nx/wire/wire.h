@@ -1,0 +1,65 @@
+/* The substrate seam of the message-passing emulations (NX, emulations/nx;
+ * MPL, emulations/mpl): typed point-to-point messages with receive matching,
+ * on two networks. Everything a vendor call does beyond this -- its names,
+ * its argument checks and errors, message ids, info, handlers, the global
+ * operations -- is written once above the seam. Two implementations:
+ * wire_mpi.c (real processes: MPI, whose matching is NX's and MPL's) and
+ * wire_sim.c (the sim backend's engine: matching done here, in virtual
+ * time). */
+#ifndef MSGPASS_WIRE_H
+#define MSGPASS_WIRE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Networks: the user's messages, and the layer's own global operations
+ * (which therefore never match a user's receive). */
+enum { WIRE_USER = 0, WIRE_GLOBAL = 1, WIRE_NETWORKS = 2 };
+
+/* Selectors: -1 matches any node / any type. Types are 0 .. wire_max_type(). */
+enum { WIRE_ANY = -1 };
+
+typedef struct wire_status {
+  int source;     /* sending node */
+  long type;      /* the message's type */
+  size_t length;  /* bytes received */
+  int truncated;  /* the message was longer than the receive (its length is then unknown) */
+} wire_status;
+
+/* The job: started on the first call of the layer (idempotent). */
+void wire_start(void);
+int wire_self(void);
+int wire_procs(void);
+double wire_seconds(void);
+long wire_max_type(void);
+
+/* Requests: small non-negative handles, valid until wire_test says done or
+ * wire_cancel. wire_isend may complete at once (the data is copied or
+ * sent); its buffer is the caller's again when the request is done. */
+int wire_isend(int net, const void *buf, size_t len, int node, long type);
+int wire_irecv(int net, void *buf, size_t cap, int node_sel, long type_sel);
+/* 1 when done (fills *st when not NULL, frees the handle), 0 otherwise. */
+int wire_test(int req, wire_status *st);
+/* Is this a live handle? */
+int wire_live(int req);
+/* Cancel a receive not yet matched (frees the handle); 0 if it had completed. */
+int wire_cancel(int req);
+/* 1 when a message matching the selectors waits unreceived (fills *st: its
+ * source, type and full length), 0 otherwise. */
+int wire_probe(int net, int node_sel, long type_sel, wire_status *st);
+/* Nothing arrived that the caller can use: let others run (back off on real
+ * processes, suspend in the engine). `what` names the wait. */
+void wire_idle(const char *what);
+
+/* An error of the emulated layer that ends the job: prints
+ * "<layer>: node N: <message>" and ends every process. */
+void wire_fail(const char *layer, const char *message) __attribute__((noreturn));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

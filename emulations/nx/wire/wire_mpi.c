@@ -1,0 +1,204 @@
+/* The message-passing wire on real processes: MPI (Open MPI or MPICH, the
+ * library this file is compiled against). A network is a communicator of
+ * its own, a type is an MPI tag, a selector of -1 is MPI_ANY_SOURCE /
+ * MPI_ANY_TAG: MPI's matching (posting order, non-overtaking per pair) is
+ * the one NX and MPL had. The job starts with the first call (MPI_Init) and
+ * ends at exit: MPI_Finalize after a zero status, MPI_Abort after another,
+ * so a process that fails never leaves its peers waiting. */
+#define _GNU_SOURCE
+#include "wire.h"
+
+#include <mpi.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int started, owns_mpi, self_node, nodes = 1;
+static long max_type = 32767;
+static MPI_Comm comms[WIRE_NETWORKS];
+static MPI_Request *requests;
+static unsigned char *live;
+static int *free_list, free_count, capacity;
+static unsigned idle_rounds;
+
+static int mpi_up(void) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
+static void at_exit(int status, void *unused) {
+  (void)unused;
+  if (!mpi_up()) return;
+  if (status != 0) {
+    /* Give the launcher a moment to forward what the process wrote last. */
+    struct timespec t = {0, 50 * 1000 * 1000};
+    fflush(NULL);
+    nanosleep(&t, NULL);
+    MPI_Abort(MPI_COMM_WORLD, status);
+  }
+  if (owns_mpi) MPI_Finalize();
+}
+
+static void mpi_check(int rc, const char *what) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING + 64];
+  int n = 0;
+  char err[MPI_MAX_ERROR_STRING] = {0};
+  MPI_Error_string(rc, err, &n);
+  snprintf(text, sizeof text, "%s failed: %s", what, err);
+  wire_fail("wire", text);
+}
+
+void wire_start(void) {
+  if (started) return;
+  started = 1;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+      fprintf(stderr, "wire: MPI_Init_thread failed\n");
+      exit(70);
+    }
+    owns_mpi = 1;
+  }
+  on_exit(at_exit, NULL);
+  for (int k = 0; k < WIRE_NETWORKS; ++k) {
+    mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &comms[k]), "MPI_Comm_dup");
+    mpi_check(MPI_Comm_set_errhandler(comms[k], MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  }
+  MPI_Comm_rank(comms[0], &self_node);
+  MPI_Comm_size(comms[0], &nodes);
+  void *value = NULL;
+  int found = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
+  if (found) max_type = *(int *)value;
+}
+
+int wire_self(void) { return self_node; }
+int wire_procs(void) { return nodes; }
+double wire_seconds(void) { return MPI_Wtime(); }
+long wire_max_type(void) { return max_type; }
+
+static int take_handle(void) {
+  if (free_count == 0) {
+    int grown = capacity ? 2 * capacity : 64;
+    requests = realloc(requests, (size_t)grown * sizeof *requests);
+    live = realloc(live, (size_t)grown);
+    free_list = realloc(free_list, (size_t)grown * sizeof *free_list);
+    if (!requests || !live || !free_list) wire_fail("wire", "out of memory for requests");
+    for (int i = grown - 1; i >= capacity; --i) {
+      live[i] = 0;
+      requests[i] = MPI_REQUEST_NULL;
+      free_list[free_count++] = i;
+    }
+    capacity = grown;
+  }
+  int h = free_list[--free_count];
+  live[h] = 1;
+  return h;
+}
+
+static void give_handle(int h) {
+  live[h] = 0;
+  requests[h] = MPI_REQUEST_NULL;
+  free_list[free_count++] = h;
+}
+
+int wire_live(int req) { return req >= 0 && req < capacity && live[req]; }
+
+int wire_isend(int net, const void *buf, size_t len, int node, long type) {
+  int h = take_handle();
+  mpi_check(MPI_Isend(buf, (int)len, MPI_BYTE, node, (int)type, comms[net], &requests[h]),
+            "MPI_Isend");
+  return h;
+}
+
+int wire_irecv(int net, void *buf, size_t cap, int node_sel, long type_sel) {
+  int h = take_handle();
+  mpi_check(MPI_Irecv(buf, (int)cap, MPI_BYTE, node_sel < 0 ? MPI_ANY_SOURCE : node_sel,
+                      type_sel < 0 ? MPI_ANY_TAG : (int)type_sel, comms[net], &requests[h]),
+            "MPI_Irecv");
+  return h;
+}
+
+int wire_test(int req, wire_status *st) {
+  int done = 0;
+  MPI_Status s;
+  int rc = MPI_Test(&requests[req], &done, &s);
+  int truncated = 0;
+  if (rc != MPI_SUCCESS) {
+    int cls = 0;
+    MPI_Error_class(rc, &cls);
+    if (cls == MPI_ERR_IN_STATUS) MPI_Error_class(s.MPI_ERROR, &cls);
+    if (cls != MPI_ERR_TRUNCATE) mpi_check(rc, "MPI_Test");
+    truncated = done = 1;
+  }
+  if (!done) return 0;
+  idle_rounds = 0;
+  if (st) {
+    int count = 0;
+    MPI_Get_count(&s, MPI_BYTE, &count);
+    st->source = s.MPI_SOURCE;
+    st->type = s.MPI_TAG;
+    st->length = count < 0 ? 0 : (size_t)count;
+    st->truncated = truncated;
+  }
+  give_handle(req);
+  return 1;
+}
+
+int wire_cancel(int req) {
+  int done = 0;
+  MPI_Status s;
+  if (MPI_Test(&requests[req], &done, &s) == MPI_SUCCESS && done) {
+    give_handle(req);
+    return 0;
+  }
+  MPI_Cancel(&requests[req]);
+  MPI_Wait(&requests[req], &s);
+  give_handle(req);
+  return 1;
+}
+
+int wire_probe(int net, int node_sel, long type_sel, wire_status *st) {
+  int flag = 0;
+  MPI_Status s;
+  mpi_check(MPI_Iprobe(node_sel < 0 ? MPI_ANY_SOURCE : node_sel,
+                       type_sel < 0 ? MPI_ANY_TAG : (int)type_sel, comms[net], &flag, &s),
+            "MPI_Iprobe");
+  if (!flag) return 0;
+  idle_rounds = 0;
+  if (st) {
+    int count = 0;
+    MPI_Get_count(&s, MPI_BYTE, &count);
+    st->source = s.MPI_SOURCE;
+    st->type = s.MPI_TAG;
+    st->length = (size_t)count;
+    st->truncated = 0;
+  }
+  return 1;
+}
+
+/* Spin briefly, then yield, then sleep: tests run more processes than cores. */
+void wire_idle(const char *what) {
+  (void)what;
+  ++idle_rounds;
+  if (idle_rounds < 64) return;
+  if (idle_rounds < 1024) {
+    sched_yield();
+    return;
+  }
+  struct timespec t = {0, 20 * 1000};
+  nanosleep(&t, NULL);
+}
+
+void wire_fail(const char *layer, const char *message) {
+  fprintf(stderr, "%s: node %d: %s\n", layer, self_node, message);
+  fflush(stderr);
+  exit(70); /* at_exit: MPI_Abort ends every process */
+}
