@@ -158,18 +158,28 @@ void hpam_backend::deliver(const am_message& m) {
 
 am_status hpam_backend::refused(proc_t p, bool request) {
   const int e = am_errno;
-  if (e == AM_EBUSY || (request && e == AM_EINHANDLER)) return am_status::no_resource;
+  if (e == AM_EBUSY || e == AM_EINHANDLER) return am_status::no_resource;
   detail::fail("hpam: {} to processor {} refused: {}", request ? "request" : "reply", p,
                am_error_string(e));
 }
 
 am_status hpam_backend::send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a,
                              int n, const void* src, std::size_t len, void* dst) {
+  // A reply leaves inside its request handler, as HPAM's reply. One the core
+  // sends later (it queued it behind earlier sends) travels as an HPAM
+  // request whose handler delivers it as a reply: HPAM has answered the
+  // original request with an empty reply meanwhile.
+  vnn_t requester = -1;
+  const int context = am_handler_context(&requester);
+  const bool hpam_reply = !request && context == AM_IN_REQUEST_HANDLER && requester == p;
+  if (context != AM_IN_NO_HANDLER && !hpam_reply) return am_status::no_resource;  // queued by the core
   if (kind == am_kind::short_msg && n <= 3) {
     const long w[3] = {n > 0 ? static_cast<long>(a[0]) : 0, n > 1 ? static_cast<long>(a[1]) : 0,
                        n > 2 ? static_cast<long>(a[2]) : 0};
-    const int r = request ? am_request_4(p, &on_short_request, pack_first(h, n), w[0], w[1], w[2])
-                          : am_reply_4(p, &on_short_reply, pack_first(h, n), w[0], w[1], w[2]);
+    const long first = pack_first(h, n);
+    handler_4_t deliver = request ? &on_short_request : &on_short_reply;
+    const int r = hpam_reply ? am_reply_4(p, deliver, first, w[0], w[1], w[2])
+                             : am_request_4(p, deliver, first, w[0], w[1], w[2]);
     return r == 0 ? am_status::ok : refused(p, request);
   }
   staged_header hd{};
@@ -185,6 +195,7 @@ am_status hpam_backend::send(proc_t p, bool request, am_kind kind, handler_id h,
   std::memcpy(staged_, &hd, sizeof hd);
   if (words > 0) std::memcpy(staged_ + sizeof hd, a, words);
   if (len > 0) std::memcpy(staged_ + sizeof hd + words, src, len);
+  // am_store from inside the request handler, to the requester, is its reply.
   const int r = am_store(p, staged_, staging(myproc_, !request), static_cast<int>(total),
                          request ? &on_staged_request : &on_staged_reply, nullptr);
   return r == 0 ? am_status::ok : refused(p, request);

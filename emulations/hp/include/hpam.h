@@ -109,6 +109,16 @@ int am_wait(volatile int *flag, int value);
  * polls until one is free. 0: it returns -1 with AM_EBUSY instead, so a
  * caller that must not run handlers inside a send can back off. */
 void am_set_blocking(int blocking);
+/* Where the caller runs: AM_IN_NO_HANDLER, AM_IN_REQUEST_HANDLER (it may
+ * still reply; *requester is set), AM_IN_REPLIED_HANDLER (a request handler
+ * that has replied) or AM_IN_REPLY_HANDLER. */
+enum {
+  AM_IN_NO_HANDLER = 0,
+  AM_IN_REQUEST_HANDLER = 1,
+  AM_IN_REPLIED_HANDLER = 2,
+  AM_IN_REPLY_HANDLER = 3
+};
+int am_handler_context(vnn_t *requester);
 /* Requests sent and not yet answered (every destination). */
 int am_outstanding(void);
 /* Nothing to do: sleep until a packet may have arrived or a retransmission

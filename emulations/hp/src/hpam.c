@@ -164,6 +164,14 @@ int am_outstanding(void) {
   return s != NULL ? s->outstanding : 0;
 }
 
+int am_handler_context(vnn_t *requester) {
+  struct node_state *s = hpam_node();
+  if (s == NULL || s->context == IN_NOTHING) return AM_IN_NO_HANDLER;
+  if (s->context == IN_REPLY) return AM_IN_REPLY_HANDLER;
+  if (requester != NULL) *requester = s->context_src;
+  return s->replied ? AM_IN_REPLIED_HANDLER : AM_IN_REQUEST_HANDLER;
+}
+
 void am_get_statistics(struct am_statistics *out) {
   struct node_state *s = hpam_node();
   if (s != NULL) *out = s->stats;

@@ -12,7 +12,7 @@
 enum {
   HPAM_PACKET_BYTES = 4096, /* an FDDI packet, as HPAM used it */
   HPAM_HEADER_BYTES = 64,
-  HPAM_SLOTS = 8 /* request buffers per destination (and reply buffers per source) */
+  HPAM_SLOTS = 32 /* request buffers per destination (and reply buffers per source) */
 };
 
 enum packet_type { PACKET_REQUEST = 1, PACKET_REPLY = 2 };
