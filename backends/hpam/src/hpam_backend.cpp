@@ -208,9 +208,7 @@ int hpam_backend::poll(am_sink sink) {
   return delivered_;
 }
 
-#if !defined(SPLITC_SIM_SUBSTRATE)
 void hpam_backend::wait_idle(am_sink, const char*) { am_idle(2000); }
-#endif
 
 void hpam_backend::bootstrap_barrier(am_sink sink) {
   const std::uint64_t epoch = ++barrier_epoch_;

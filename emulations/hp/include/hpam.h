@@ -122,8 +122,9 @@ int am_handler_context(vnn_t *requester);
 /* Requests sent and not yet answered (every destination). */
 int am_outstanding(void);
 /* Nothing to do: sleep until a packet may have arrived or a retransmission
- * is due (at most max_us microseconds). On the simulated substrate, gives
- * the other processors the time. */
+ * is due (at most max_us microseconds). On the simulated substrate the
+ * processor is suspended until a packet arrives when no request is
+ * outstanding; otherwise it returns at once (polling advances its clock). */
 void am_idle(int max_us);
 /* The error that ends the job (a dead node, a broken network): called with
  * the message; must not return. Default: print "hpam: node N: message" on

@@ -125,7 +125,7 @@ int am_disable(void) {
       seen = s->stats.received;
       quiet_since = wire_now_ns();
     } else {
-      wire_idle(s->linger_ns / 4);
+      wire_idle(s->linger_ns / 4, 1);
     }
   }
   hpam_fault_flush(s, 1);
@@ -407,14 +407,15 @@ int am_poll(void) {
 void am_idle(int max_us) {
   struct node_state *s = hpam_node();
   uint64_t wait = (uint64_t)(max_us > 0 ? max_us : 1) * 1000u;
-  if (s != NULL && s->outstanding > 0) {
+  const int bounded = s != NULL && s->outstanding > 0;
+  if (bounded) {
     const uint64_t now = wire_now_ns();
     hpam_check_retransmissions(s);
     const uint64_t until = s->next_deadline_ns > now ? s->next_deadline_ns - now : 0;
     if (until < wait) wait = until;
     if (wait == 0) return;
   }
-  wire_idle(wait);
+  wire_idle(wait, bounded);
 }
 
 int am_wait(volatile int *flag, int value) {

@@ -28,8 +28,11 @@ long wire_receive(int *from, void *buf, size_t cap);
 /* Monotonic nanoseconds (virtual on sim). */
 uint64_t wire_now_ns(void);
 
-/* Sleep until a packet may have arrived, at most max_ns. */
-void wire_idle(uint64_t max_ns);
+/* Sleep until a packet may have arrived, at most max_ns. `bounded` = 0 when
+ * only a packet can end the wait (a substrate may then sleep until one
+ * arrives, however long); 1 when the caller must see the clock move (a
+ * retransmission is due, a linger runs out). */
+void wire_idle(uint64_t max_ns, int bounded);
 
 /* Where this node's HPAM state lives: one pointer per node (all simulated
  * processors share the statics of one process). */

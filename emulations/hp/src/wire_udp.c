@@ -189,7 +189,8 @@ uint64_t wire_now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-void wire_idle(uint64_t max_ns) {
+void wire_idle(uint64_t max_ns, int bounded) {
+  (void)bounded;
   struct pollfd p = {socket_fd, POLLIN, 0};
   struct timespec t = {(time_t)(max_ns / 1000000000u), (long)(max_ns % 1000000000u)};
   ppoll(&p, 1, &t, NULL);

@@ -91,10 +91,9 @@ class hpam_backend
 
   int poll(am_sink sink);
   void bootstrap_barrier(am_sink sink);
-#if !defined(SPLITC_SIM_SUBSTRATE)
-  /// Sleep in HPAM until a packet may have arrived or a retransmission is due.
+  /// Sleep in HPAM until a packet may have arrived or a retransmission is due
+  /// (on sim: suspend the processor unless a retransmission is pending).
   void wait_idle(am_sink sink, const char* what);
-#endif
 
   segment_info segment() const noexcept { return {segment_base_, segment_size_}; }
   void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
