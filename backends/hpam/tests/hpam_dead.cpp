@@ -5,10 +5,16 @@
 
 #include <signal.h>
 
+namespace {
+int word = 7;  // static: at the same address on every processor
+}
+
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   splitc::barrier();
   if (splitc::myproc() == 1) raise(SIGSTOP);
+  // Processor 0 reads from the stopped one: its request is never answered.
+  if (splitc::myproc() == 0) CHECK(splitc::read(splitc::toglobal(1, &word)) == 7);
   splitc::barrier();
   return harness::pass("hpam_dead");
 }
