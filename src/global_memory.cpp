@@ -13,7 +13,11 @@
 namespace splitc::detail {
 namespace {
 
-constexpr std::size_t fragment_bytes = long_limit;
+/// Bulk transfers are cut into the layer's own long messages when it has them
+/// (a layer with 4 KB packets gets 4 KB pieces, one packet each: Luna 1994
+/// §4.2.2, fragmentation pushed up into the library); a layer without them
+/// gets composed messages of long_limit bytes.
+constexpr std::size_t fragment_bytes = native_long > 0 ? native_long : long_limit;
 /// Fragments of one get in flight at once (see get_am).
 constexpr std::int64_t get_window = 4;
 

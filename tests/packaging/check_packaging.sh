@@ -32,8 +32,8 @@
 #       splitc-run-NAME -n 2: it must fail with "no path to peer". Then
 #       PREFIX/bin/splitc-run --backend must find a launcher on PATH, and
 #       refuse an unknown name, listing the known backends.
-#   check_packaging.sh netns     PREFIX LIBDIR SRC WORK PROGRAM [LOSS%]
-#       build SRC/PROGRAM.c for udp the same way and run it with 4 processes
+#   check_packaging.sh netns     PREFIX LIBDIR SRC WORK PROGRAM [LOSS%] [BACKEND]
+#       build SRC/PROGRAM.c for BACKEND (udp, or hpam) the same way and run it with 4 processes
 #       inside a new network namespace whose loopback drops LOSS % (default
 #       5) of incoming UDP datagrams (nftables): exact results (the PASS
 #       line), datagrams dropped and retransmissions seen. Exits 77
@@ -215,15 +215,15 @@ cmd_cprograms() {
 }
 
 cmd_netns() {
-  [[ $# -ge 5 ]] || die "usage: netns PREFIX LIBDIR SRC WORK PROGRAM [LOSS%]"
-  local prefix=$1 libdir=$2 src=$3 work=$4 program=$5 loss=${6:-5}
+  [[ $# -ge 5 ]] || die "usage: netns PREFIX LIBDIR SRC WORK PROGRAM [LOSS%] [BACKEND]"
+  local prefix=$1 libdir=$2 src=$3 work=$4 program=$5 loss=${6:-5} backend=${7:-udp}
   skip() { echo "check_packaging: netns skipped: $*"; exit 77; }
   [[ $(id -u) -eq 0 ]] || skip "not root"
   command -v ip >/dev/null || skip "no ip command"
   command -v nft >/dev/null || skip "no nft (apt-get install nftables)"
   rm -rf -- "$work"
   mkdir -p "$work"
-  build_c "$prefix" "$libdir" "$src/$program.c" "$work/$program" udp main
+  build_c "$prefix" "$libdir" "$src/$program.c" "$work/$program" "$backend" main
   local ns=splitc_pkg$$
   ip netns add "$ns" 2>/dev/null || skip "cannot create a network namespace"
   trap 'ip netns del '"$ns"' 2>/dev/null' EXIT
@@ -233,8 +233,8 @@ cmd_netns() {
   ip netns exec "$ns" nft add rule inet splitc_loss input meta l4proto udp \
     numgen random mod 100 '<' "$loss" counter drop || die "the nftables rule failed"
   local log=$work/run.log rc=0
-  run ip netns exec "$ns" env SPLITC_UDP_STATS=1 timeout 250 \
-    "$prefix/bin/splitc-run" --backend udp -n 4 "$work/$program" >"$log" 2>&1 || rc=$?
+  run ip netns exec "$ns" env SPLITC_UDP_STATS=1 HPAM_STATS=1 timeout 250 \
+    "$prefix/bin/splitc-run" --backend "$backend" -n 4 "$work/$program" >"$log" 2>&1 || rc=$?
   cat "$log"
   local dropped retx
   dropped=$(ip netns exec "$ns" nft list chain inet splitc_loss input | grep -o 'packets [0-9]*' |
