@@ -10,7 +10,11 @@
 namespace splitc::backends::cm5 {
 
 struct cmam_layer {
+#ifdef SPLITC_SIM_SUBSTRATE
+  static constexpr const char* name = "cmam_sim";
+#else
   static constexpr const char* name = "cmam";
+#endif
   /// One segment per long message: 256 KiB.
   static constexpr std::size_t max_long = 256 * 1024;
   static void request(int node, layer_handler h, long a0, long a1, long a2, long a3);

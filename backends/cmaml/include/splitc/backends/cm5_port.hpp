@@ -15,6 +15,9 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#ifdef SPLITC_SIM_SUBSTRATE
+#include <splitc/port/on_sim.hpp>
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -27,8 +30,15 @@ namespace splitc::backends::cm5 {
 /// A CM-5 handler: four words.
 using layer_handler = void (*)(long, long, long, long);
 
+#ifdef SPLITC_SIM_SUBSTRATE
+/// On the sim engine: one process for all processors, its idle wait and clock.
+using substrate_members = port::sim_members;
+#else
+struct substrate_members {};
+#endif
+
 template <class Layer>
-class cm5_backend {
+class cm5_backend : public substrate_members {
  public:
   static constexpr const char* name = Layer::name;
   static constexpr capabilities caps{

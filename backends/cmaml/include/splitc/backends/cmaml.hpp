@@ -9,7 +9,11 @@
 namespace splitc::backends::cm5 {
 
 struct cmaml_layer {
+#ifdef SPLITC_SIM_SUBSTRATE
+  static constexpr const char* name = "cmaml_sim";
+#else
   static constexpr const char* name = "cmaml";
+#endif
   /// One landing area (a receive port) per long message: 256 KiB.
   static constexpr std::size_t max_long = 256 * 1024;
   static void request(int node, layer_handler h, long a0, long a1, long a2, long a3);
