@@ -20,7 +20,7 @@ void cmam_layer::reply(int node, layer_handler h, long a0, long a1, long a2, lon
 int cmam_layer::poll() { return CMAM_poll(); }
 void cmam_layer::poll_while_lt(volatile int* flag, int value) {
   CMAM_wait(flag, value);
-  *flag += value;  // CMAM_wait consumed it; the port reads the flag afterwards
+  *flag = *flag + value;  // CMAM_wait consumed it; the port reads the flag afterwards
 }
 
 static void segment_end(void* info, void*) { cmam_backend::landed(info); }

@@ -175,10 +175,10 @@ am_status cm5_backend<Layer>::reply_long(const am_message& t, handler_id h, cons
 
 template <class Layer>
 void cm5_backend<Layer>::on_open(long ticket, long dst, long len, long meta) {
-  cm5_backend& b = here();
   const auto m = static_cast<std::uint64_t>(meta);
+  const int source = static_cast<int>(static_cast<std::uint64_t>(ticket) & 0xffff);
   auto* l = new landing{};
-  l->source = static_cast<proc_t>(static_cast<std::uint64_t>(ticket) & 0xffff);
+  l->source = source;
   l->handler = static_cast<handler_id>(m & 0xffff);
   l->nargs = static_cast<int>((m >> 16) & 0xf);
   l->is_request = ((m >> 20) & 1) != 0;
@@ -189,14 +189,12 @@ void cm5_backend<Layer>::on_open(long ticket, long dst, long len, long meta) {
   if (l->staging != nullptr)
     port = Layer::open_landing(l->staging, static_cast<int>(landing_args + l->len), l);
   if (port < 0) {
-    std::free(l->staging);
+    std::free(l->staging);  // the sender answers no_resource and tries again later
     delete l;
   } else {
     l->port = port;
   }
-  (void)b;
-  Layer::reply(l->source < 0 ? 0 : static_cast<int>(static_cast<std::uint64_t>(ticket) & 0xffff),
-               &cm5_backend::on_opened, ticket, port, 0, 0);
+  Layer::reply(source, &cm5_backend::on_opened, ticket, port, 0, 0);
 }
 
 template <class Layer>
