@@ -12,6 +12,7 @@
 #                      [DEFINITIONS <d>...]             # PUBLIC compile definitions
 #                      [TEST_PROCS <p>...]              # process counts of the generic tests
 #                      [SINGLE_PROCESS]                 # runs jobs of one process only
+#                      [SEED_PORT]                      # a seed machine's port (docs/ports.md)
 #                      [TEST_VEHICLE])                  # boundary test vehicle (backends/narrow)
 #
 # It makes the static library splitc-<name> (alias splitc::<name>; the
@@ -49,7 +50,7 @@ include(GNUInstallDirs)
 set(_SPLITC_BACKEND_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(splitc_add_backend)
-  cmake_parse_arguments(B "SINGLE_PROCESS;TEST_VEHICLE" "NAME;HEADER;CLASS"
+  cmake_parse_arguments(B "SINGLE_PROCESS;TEST_VEHICLE;SEED_PORT" "NAME;HEADER;CLASS"
                         "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES;DEFINITIONS;TEST_PROCS" ${ARGN})
   foreach(required NAME HEADER CLASS SOURCES)
     if(NOT B_${required})
@@ -121,6 +122,9 @@ function(splitc_add_backend)
   set_property(GLOBAL APPEND PROPERTY SPLITC_BACKENDS ${name})
   if(NOT B_SINGLE_PROCESS AND NOT B_TEST_VEHICLE)
     set_property(GLOBAL APPEND PROPERTY SPLITC_MULTIPROCESS_BACKENDS ${name})
+    if(B_SEED_PORT)
+      set_property(GLOBAL APPEND PROPERTY SPLITC_SEED_PORTS ${name})
+    endif()
   endif()
 
   if(SPLITC_INSTALLED_PACKAGE)
@@ -219,5 +223,18 @@ function(splitc_backends_with_own_processes out)
       list(APPEND result ${b})
     endif()
   endforeach()
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()
+
+# splitc_layer_backends(OUT): the backends the layers above the core (DOLIB, splitcc's
+# programs) are built and tested on: those whose processors each have their own process
+# (both keep state in C globals), the seed-machine ports (SEED_PORT) only with
+# SPLITC_FULL_MATRIX (their generic and conformance suites run in every build).
+function(splitc_layer_backends out)
+  splitc_backends_with_own_processes(result)
+  get_property(ports GLOBAL PROPERTY SPLITC_SEED_PORTS)
+  if(ports AND NOT SPLITC_FULL_MATRIX)
+    list(REMOVE_ITEM result ${ports})
+  endif()
   set(${out} ${result} PARENT_SCOPE)
 endfunction()

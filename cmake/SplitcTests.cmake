@@ -18,6 +18,16 @@
 # expected failures) and labelled with the backend's name.
 include_guard(GLOBAL)
 
+# The test programs carry line tables only (-g1: backtraces and gdb's `bt` name files and lines;
+# full -g costs a third of their compile time, and every backend compiles every program). The
+# long matrix (SPLITC_FULL_MATRIX) keeps full debug information.
+function(_splitc_test_compile_options target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra)
+  if(NOT SPLITC_FULL_MATRIX AND CMAKE_BUILD_TYPE MATCHES "RelWithDebInfo|Debug")
+    target_compile_options(${target} PRIVATE -g1)
+  endif()
+endfunction()
+
 # splitc_add_backend_tests(NAME): every generic suite on NAME at its process
 # counts. A SINGLE_PROCESS backend (the template) gets each suite's
 # single_process.cmake instead (${SPLITC_TESTS_DIR}/*/single_process.cmake,
@@ -58,7 +68,7 @@ function(splitc_add_test_program target source backend)
   endif()
   get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_LIST_DIR}")
   add_executable(${exe} ${source})
-  target_compile_options(${exe} PRIVATE -Wall -Wextra)
+  _splitc_test_compile_options(${exe})
   target_include_directories(${exe} PRIVATE "${SPLITC_TESTS_DIR}/programs")
   target_link_libraries(${exe} PRIVATE splitc-${backend})
   if(source MATCHES "\\.cpp$")
@@ -76,7 +86,7 @@ function(_splitc_test_precompiled_headers backend)
     return()
   endif()
   add_executable(splitc-test-pch-${backend} "${SPLITC_TESTS_DIR}/programs/precompiled.cpp")
-  target_compile_options(splitc-test-pch-${backend} PRIVATE -Wall -Wextra)
+  _splitc_test_compile_options(splitc-test-pch-${backend})
   target_include_directories(splitc-test-pch-${backend} PRIVATE "${SPLITC_TESTS_DIR}/programs")
   target_link_libraries(splitc-test-pch-${backend} PRIVATE splitc-${backend})
   target_precompile_headers(splitc-test-pch-${backend} PRIVATE

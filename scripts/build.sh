@@ -2,6 +2,11 @@
 # Install the Debian packages splitc needs (only those missing), then
 # configure and build it in build/. Used by scripts/test.sh and scripts/bench.sh;
 # run as root on Debian 12 (or with sudo available).
+#
+#   scripts/build.sh           the default build (SPLITC_FULL_MATRIX off)
+#   scripts/build.sh --full    the long matrix: the layers on every port, the ports' second
+#                              MPI, full debug information in the test programs
+# ccache is used when it is installed (a rebuild of the same tree then takes minutes).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -34,5 +39,15 @@ if ((${#missing[@]})); then
   "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+matrix=OFF
+case ${1:-} in
+  --full) matrix=ON ;;
+  "") ;;
+  *) echo "usage: scripts/build.sh [--full]" >&2; exit 2 ;;
+esac
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPLITC_FULL_MATRIX=$matrix "${launcher[@]}"
 cmake --build build -j2

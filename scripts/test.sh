@@ -4,7 +4,9 @@
 #
 #   scripts/test.sh          the whole suite once, every feature on every backend, but for the
 #                            tests labelled "long" (sim's collectives at P = 1024)
-#   scripts/test.sh --full   the long matrix: the long tests, the whole suite up to 3 times per test (until it
+#   scripts/test.sh --full   the long matrix (scripts/build.sh --full: DOLIB and splitcc's programs
+#                            on every seed-machine port, the ports on MPICH too), the long tests,
+#                            the whole suite up to 3 times per test (until it
 #                            fails), then the sanitizers: scripts/sanitize.sh (ASan+UBSan and
 #                            TSan on a chosen subset, ~6 min) and scripts/sanitize.sh --full
 #                            (every test under each sanitizer): hours
@@ -16,7 +18,7 @@ case ${1:-} in
   "") ;;
   *) echo "usage: scripts/test.sh [--full]" >&2; exit 2 ;;
 esac
-scripts/build.sh
+if [[ $full -eq 1 ]]; then scripts/build.sh --full; else scripts/build.sh; fi
 status=0
 if [[ $full -eq 1 ]]; then
   ctest --test-dir build --output-on-failure -j2 -L long || status=1

@@ -174,7 +174,7 @@ void register_handlers(state& s) {
   s.h_gather_reply = splitc::register_handler(on_gather_reply);
   s.h_ack = splitc::register_handler(on_ack);
   s.h_update = register_update_handler();
-  s.chunk_gather = splitc::active_backend::caps.max_medium / 8;
+  s.chunk_gather = medium_bytes / 8;
 }
 
 void gather_sync(state& s, const call_info& c, array& a, int n, const int* list, int start,

@@ -3,6 +3,7 @@
 // handlers reach it through dolib::state_of() (handlers are plain functions).
 #pragma once
 
+#include <splitc/detail/compose.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/splitc.hpp>
 
@@ -15,6 +16,12 @@
 #include <vector>
 
 namespace dolib {
+
+/// The largest medium message DOLIB sends: the backend's own, or, on a layer
+/// without medium messages (the CM-5's), what the core composes.
+inline constexpr std::size_t medium_bytes = splitc::active_backend::caps.max_medium != 0
+                                                ? splitc::active_backend::caps.max_medium
+                                                : splitc::detail::medium_limit;
 
 enum class elem : int { int32 = 0, float64 = 1, byte = 2 };
 

@@ -103,8 +103,7 @@ void update(state& s, const call_info& ci, array& a, update_kind kind, int n, co
     offsets[at] = w.offset;
     std::memcpy(vals.data() + at * e, x + static_cast<std::size_t>(k) * e, e);
   }
-  const std::size_t max_medium = splitc::active_backend::caps.max_medium;
-  const std::size_t chunk = (max_medium - 8) / (sizeof(std::uint32_t) + e);
+  const std::size_t chunk = (medium_bytes - 8) / (sizeof(std::uint32_t) + e);
   std::vector<char> msg;
   for (int q = 0; q < P; ++q) {
     const std::size_t end = count[static_cast<std::size_t>(q) + 1];

@@ -1,0 +1,135 @@
+// The splitc port to the CM-5's active messages, shared by the cmaml and cmam
+// backends (README.md): a class template over the vendor layer's calls
+// (`Layer`: CMAML's or CMAM's, defined by each port against its own header).
+//
+// The boundary as the CM-5 has it: four argument words, no medium messages,
+// not ordered, no direct access. A message is one packet when its words fit
+// (the splitc header -- handler, sender, argument count -- is the first word,
+// and a fourth argument rides in the header's spare bits when it is small),
+// else two packets reassembled in either order. Long messages (bulk data) go
+// through a landing area the receiver opens (a receive port on CMAML, a
+// segment on CMAM) with a round trip before the data is copied (Luna 1994
+// §4.2.1). Replies use the layer's reply only from the request handler that
+// is running; otherwise (a message delivered later, a long reply) they travel
+// as requests marked as replies.
+#pragma once
+
+#include <splitc/am.hpp>
+#ifdef SPLITC_SIM_SUBSTRATE
+#include <splitc/port/on_sim.hpp>
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+namespace splitc::backends::cm5 {
+
+/// A CM-5 handler: four words.
+using layer_handler = void (*)(long, long, long, long);
+
+#ifdef SPLITC_SIM_SUBSTRATE
+/// On the sim engine: one process for all processors, its idle wait and clock.
+using substrate_members = port::sim_members;
+#else
+struct substrate_members {};
+#endif
+
+template <class Layer>
+class cm5_backend : public substrate_members {
+ public:
+  static constexpr const char* name = Layer::name;
+  static constexpr capabilities caps{
+      .max_args = 4,
+      .max_medium = 0,
+      .max_long = Layer::max_long,
+      .ordered = false,
+      .direct_access = false,
+  };
+
+  explicit cm5_backend(start_arguments args);
+  ~cm5_backend();
+  cm5_backend(const cm5_backend&) = delete;
+  cm5_backend& operator=(const cm5_backend&) = delete;
+
+  proc_t myproc() const noexcept { return myproc_; }
+  proc_t procs() const noexcept { return procs_; }
+
+  am_status request_short(proc_t p, handler_id h, const am_word* a, int n);
+  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n);
+  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                         std::size_t len, void* dst);
+  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
+                       const void* src, std::size_t len, void* dst);
+  int poll(am_sink sink);
+  void bootstrap_barrier(am_sink sink);
+  segment_info segment() const noexcept { return segment_; }
+  void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
+  void finish(int code);
+
+  // The layer's handlers (C-callable, four words), public for the layer glue.
+  static void on_request(long header, long a0, long a1, long a2);
+  static void on_reply(long header, long a0, long a1, long a2);
+  static void on_second_request(long key, long arg3, long, long);
+  static void on_second_reply(long key, long arg3, long, long);
+  static void on_open(long ticket, long dst, long len, long meta);
+  static void on_opened(long ticket, long port, long, long);
+  /// A landing area is full: deliver its long message (record: a landing*).
+  static void landed(void* record);
+
+ private:
+  struct stored {
+    am_message message;
+    am_word args[4];
+  };
+  struct partial {
+    long header = 0;
+    am_word args[4] = {};
+    bool first = false, second = false;
+  };
+  struct landing {
+    proc_t source;
+    handler_id handler;
+    bool is_request;
+    int nargs;
+    void* dst;
+    std::size_t len;
+    unsigned char* staging;  // the arguments' 32 bytes, then the data
+    int port;
+  };
+
+  static cm5_backend& here();
+  /// The backend of each processor (one per process; on sim, one per simulated processor).
+  static std::vector<cm5_backend*>& instances() {
+    static std::vector<cm5_backend*> table;
+    return table;
+  }
+  am_status send(proc_t p, handler_id h, const am_word* a, int n, bool is_request,
+                 bool as_reply_packet);
+  am_status send_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
+                      std::size_t len, void* dst, bool is_request);
+  void first_half(long header, const long* words, bool reply_network);
+  void second_half(long key, long arg3, bool reply_network);
+  void arrive(const am_message& m, bool from_request_handler);
+
+  proc_t myproc_ = 0, procs_ = 1;
+  segment_info segment_{};
+  am_sink sink_{};
+  bool may_deliver_ = false;   // inside poll or bootstrap_barrier, not inside a send
+  int send_depth_ = 0;         // layer sends in progress (handlers may run inside them)
+  bool in_request_handler_ = false;  // delivering straight from the layer's request handler
+  proc_t requester_ = -1;
+  bool replied_ = false;
+  int delivering_ = 0;          // core handlers running (a long send then waits for the queue)
+  int delivered_ = 0;           // by the poll in progress
+  std::uint64_t next_tag_ = 0;
+  long open_ticket_ = 0;        // the landing area this processor waits for
+  volatile int open_done_ = 0;
+  int open_port_ = -1;
+  std::unordered_map<std::uint64_t, partial> partials_;
+  std::deque<stored> stored_;
+};
+
+}  // namespace splitc::backends::cm5

@@ -1,0 +1,367 @@
+// The CM-5 port's members (cm5_port.hpp), included by the source of each
+// port (cmaml_backend.cpp, cmam_backend.cpp) next to its Layer glue, which
+// instantiates the template. Only the Layer's calls reach the vendor layer.
+#pragma once
+
+#include <splitc/backends/cm5_port.hpp>
+#include <splitc/errors.hpp>
+#include <splitc/port/env.hpp>
+#ifdef SPLITC_SIM_SUBSTRATE
+#include <splitc/port/on_sim.hpp>
+#else
+#include <splitc/port/segment.hpp>
+#endif
+
+#include <cstdlib>
+#include <cstring>
+
+namespace splitc::backends::cm5 {
+
+// The splitc header word of a packet:
+//   bits 0-15 handler, 16-31 sender, 32-34 argument count, 35 "deliver as a
+//   reply" (a reply travelling on the request network), 36 the fourth
+//   argument is in bits 38-63 (it fits in 26 bits, signed), 37 the fourth
+//   argument follows in a second packet whose tag is in bits 38-63.
+namespace header {
+inline constexpr int source_shift = 16, nargs_shift = 32, extra_shift = 38;
+inline constexpr std::uint64_t as_reply = 1ULL << 35, inline_fourth = 1ULL << 36,
+                               two_part = 1ULL << 37;
+inline constexpr std::uint64_t tag_mask = (1ULL << 26) - 1;
+inline bool fits_inline(am_word w) {
+  const auto v = static_cast<std::int64_t>(w);
+  return v >= -(1LL << 25) && v < (1LL << 25);
+}
+}  // namespace header
+
+// Landing areas: the bytes before the data hold the message's arguments.
+inline constexpr std::size_t landing_args = 4 * sizeof(am_word);
+
+template <class Layer>
+cm5_backend<Layer>& cm5_backend<Layer>::here() {
+  return *instances()[static_cast<std::size_t>(Layer::self())];
+}
+
+template <class Layer>
+cm5_backend<Layer>::cm5_backend(start_arguments) {
+  Layer::set_error_hook([](const char* message) { detail::fail("{}: {}", Layer::name, message); });
+#ifndef SPLITC_SIM_SUBSTRATE
+  const long me = port::env::myproc.get(-1);
+  if (me >= 0) Layer::enroll(static_cast<int>(me));
+#endif
+  myproc_ = Layer::self();
+  procs_ = Layer::nodes();
+  if (procs_ > 0xffff) detail::fail("{}: at most 65535 processors ({} asked for)", Layer::name, procs_);
+  auto& table = instances();
+  if (table.size() < static_cast<std::size_t>(procs_)) table.resize(static_cast<std::size_t>(procs_));
+  table[static_cast<std::size_t>(myproc_)] = this;
+#ifdef SPLITC_SIM_SUBSTRATE
+  segment_ = port::sim_segment();
+#else
+  const port::segment_geometry g = port::segment_from_environment();
+  segment_ = {port::reserve_segment(Layer::name, g, 1, true), g.size};
+#endif
+}
+
+template <class Layer>
+cm5_backend<Layer>::~cm5_backend() {
+#ifndef SPLITC_SIM_SUBSTRATE
+  port::release_segment({reinterpret_cast<std::uintptr_t>(segment_.base), segment_.size}, 1);
+#endif
+  instances()[static_cast<std::size_t>(myproc_)] = nullptr;
+}
+
+// ---- sending --------------------------------------------------------------------
+
+template <class Layer>
+am_status cm5_backend<Layer>::send(proc_t p, handler_id h, const am_word* a, int n,
+                                   bool is_request, bool reply_network) {
+  if (p < 0 || p >= procs_)
+    detail::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
+  std::uint64_t word = static_cast<std::uint64_t>(h) |
+                       static_cast<std::uint64_t>(myproc_) << header::source_shift |
+                       static_cast<std::uint64_t>(n) << header::nargs_shift;
+  if (!is_request && !reply_network) word |= header::as_reply;
+  long w[3] = {0, 0, 0};
+  for (int i = 0; i < n && i < 3; ++i) w[i] = static_cast<long>(a[i]);
+  bool second = false;
+  std::uint64_t tag = 0;
+  if (n == 4) {
+    if (header::fits_inline(a[3])) {
+      word |= header::inline_fourth | (a[3] & header::tag_mask) << header::extra_shift;
+    } else {
+      tag = next_tag_++ & header::tag_mask;
+      word |= header::two_part | tag << header::extra_shift;
+      second = true;
+    }
+  }
+  ++send_depth_;
+  if (reply_network) {
+    Layer::reply(p, &cm5_backend::on_reply, static_cast<long>(word), w[0], w[1], w[2]);
+  } else {
+    Layer::request(p, &cm5_backend::on_request, static_cast<long>(word), w[0], w[1], w[2]);
+    if (second) {
+      const long key = static_cast<long>(static_cast<std::uint64_t>(myproc_) |
+                                         tag << header::source_shift);
+      Layer::request(p, &cm5_backend::on_second_request, key, static_cast<long>(a[3]), 0, 0);
+    }
+  }
+  --send_depth_;
+  return am_status::ok;
+}
+
+template <class Layer>
+am_status cm5_backend<Layer>::request_short(proc_t p, handler_id h, const am_word* a, int n) {
+  return send(p, h, a, n, true, false);
+}
+
+template <class Layer>
+am_status cm5_backend<Layer>::reply_short(const am_message& t, handler_id h, const am_word* a,
+                                          int n) {
+  // The layer's reply, when the request handler that got t is running and
+  // the reply is one packet; otherwise a request marked as a reply.
+  const bool one_packet = n < 4 || header::fits_inline(a[3]);
+  if (in_request_handler_ && !replied_ && t.source == requester_ && send_depth_ == 0 &&
+      one_packet) {
+    replied_ = true;
+    return send(t.source, h, a, n, false, true);
+  }
+  return send(t.source, h, a, n, false, false);
+}
+
+// ---- long messages through a landing area ----------------------------------------
+
+template <class Layer>
+am_status cm5_backend<Layer>::send_long(proc_t p, handler_id h, const am_word* a, int n,
+                                        const void* src, std::size_t len, void* dst,
+                                        bool is_request) {
+  if (p < 0 || p >= procs_)
+    detail::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
+  // Not from a handler: the round trip below waits for the receiver.
+  if (delivering_ > 0) return am_status::no_resource;
+  const long ticket = ++open_ticket_;
+  open_done_ = 0;
+  const long meta = static_cast<long>(static_cast<std::uint64_t>(h) |
+                                      static_cast<std::uint64_t>(n) << 16 |
+                                      static_cast<std::uint64_t>(is_request) << 20);
+  ++send_depth_;
+  Layer::request(p, &cm5_backend::on_open,
+                 static_cast<long>(static_cast<std::uint64_t>(myproc_) |
+                                   static_cast<std::uint64_t>(ticket) << 16),
+                 reinterpret_cast<long>(dst), static_cast<long>(len), meta);
+  Layer::poll_while_lt(&open_done_, 1);
+  if (open_port_ < 0) {
+    --send_depth_;
+    return am_status::no_resource;  // no free landing area there now
+  }
+  am_word args[4] = {};
+  for (int i = 0; i < n; ++i) args[i] = a[i];
+  Layer::send_to_landing(p, open_port_, 0, args, static_cast<int>(landing_args));
+  if (len != 0) Layer::send_to_landing(p, open_port_, static_cast<int>(landing_args), src, static_cast<int>(len));
+  --send_depth_;
+  return am_status::ok;
+}
+
+template <class Layer>
+am_status cm5_backend<Layer>::request_long(proc_t p, handler_id h, const am_word* a, int n,
+                                           const void* src, std::size_t len, void* dst) {
+  return send_long(p, h, a, n, src, len, dst, true);
+}
+
+template <class Layer>
+am_status cm5_backend<Layer>::reply_long(const am_message& t, handler_id h, const am_word* a,
+                                         int n, const void* src, std::size_t len, void* dst) {
+  return send_long(t.source, h, a, n, src, len, dst, false);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_open(long ticket, long dst, long len, long meta) {
+  const auto m = static_cast<std::uint64_t>(meta);
+  const int source = static_cast<int>(static_cast<std::uint64_t>(ticket) & 0xffff);
+  auto* l = new landing{};
+  l->source = source;
+  l->handler = static_cast<handler_id>(m & 0xffff);
+  l->nargs = static_cast<int>((m >> 16) & 0xf);
+  l->is_request = ((m >> 20) & 1) != 0;
+  l->dst = reinterpret_cast<void*>(dst);
+  l->len = static_cast<std::size_t>(len);
+  l->staging = static_cast<unsigned char*>(std::malloc(landing_args + l->len));
+  int port = -1;
+  if (l->staging != nullptr)
+    port = Layer::open_landing(l->staging, static_cast<int>(landing_args + l->len), l);
+  if (port < 0) {
+    std::free(l->staging);  // the sender answers no_resource and tries again later
+    delete l;
+  } else {
+    l->port = port;
+  }
+  Layer::reply(source, &cm5_backend::on_opened, ticket, port, 0, 0);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_opened(long ticket, long port, long, long) {
+  cm5_backend& b = here();
+  if ((static_cast<std::uint64_t>(ticket) >> 16) != static_cast<std::uint64_t>(b.open_ticket_))
+    detail::fail("{}: an answer to landing request {} while waiting for {}", Layer::name,
+                 static_cast<std::uint64_t>(ticket) >> 16, b.open_ticket_);
+  b.open_port_ = static_cast<int>(port);
+  b.open_done_ = 1;
+}
+
+template <class Layer>
+void cm5_backend<Layer>::landed(void* record) {
+  auto* l = static_cast<landing*>(record);
+  Layer::close_landing(l->port);
+  cm5_backend& b = here();
+  am_word args[4];
+  std::memcpy(args, l->staging, landing_args);
+  if (l->len != 0) std::memcpy(l->dst, l->staging + landing_args, l->len);
+  am_message m{};
+  m.source = l->source;
+  m.handler = l->handler;
+  m.kind = am_kind::long_msg;
+  m.is_request = l->is_request;
+  m.nargs = l->nargs;
+  m.args = args;
+  m.payload = l->dst;
+  m.length = l->len;
+  std::free(l->staging);
+  delete l;
+  b.arrive(m, false);
+}
+
+// ---- arrivals ------------------------------------------------------------------------
+
+template <class Layer>
+void cm5_backend<Layer>::on_request(long word, long a0, long a1, long a2) {
+  const long w[3] = {a0, a1, a2};
+  here().first_half(word, w, false);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_reply(long word, long a0, long a1, long a2) {
+  const long w[3] = {a0, a1, a2};
+  here().first_half(word, w, true);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_second_request(long key, long arg3, long, long) {
+  here().second_half(key, arg3, false);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_second_reply(long key, long arg3, long, long) {
+  here().second_half(key, arg3, true);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::first_half(long word_in, const long* w, bool reply_network) {
+  const auto word = static_cast<std::uint64_t>(word_in);
+  const int n = static_cast<int>((word >> header::nargs_shift) & 7);
+  const auto source = static_cast<proc_t>((word >> header::source_shift) & 0xffff);
+  if (n > 4 || source >= procs_)
+    detail::fail("{}: a packet with a bad splitc header ({:#x})", Layer::name, word);
+  if (word & header::two_part) {
+    const std::uint64_t tag = (word >> header::extra_shift) & header::tag_mask;
+    const std::uint64_t key = static_cast<std::uint64_t>(source) | tag << 16 |
+                              static_cast<std::uint64_t>(reply_network) << 63;
+    partial& part = partials_[key];
+    part.header = word_in;
+    for (int i = 0; i < 3; ++i) part.args[i] = static_cast<am_word>(w[i]);
+    part.first = true;
+    if (!part.second) return;
+    am_word args[4];
+    std::memcpy(args, part.args, sizeof args);
+    partials_.erase(key);
+    am_message m{source, static_cast<handler_id>(word & 0xffff), am_kind::short_msg,
+                 !reply_network && !(word & header::as_reply), n, args, nullptr, 0};
+    arrive(m, !reply_network);
+    return;
+  }
+  am_word args[4] = {static_cast<am_word>(w[0]), static_cast<am_word>(w[1]),
+                     static_cast<am_word>(w[2]), 0};
+  if (word & header::inline_fourth) {
+    // Sign-extend the 26 bits.
+    args[3] = static_cast<am_word>(static_cast<std::int64_t>(word) >> header::extra_shift);
+  }
+  am_message m{source, static_cast<handler_id>(word & 0xffff), am_kind::short_msg,
+               !reply_network && !(word & header::as_reply), n, args, nullptr, 0};
+  arrive(m, !reply_network);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::second_half(long key_in, long arg3, bool reply_network) {
+  const auto k = static_cast<std::uint64_t>(key_in);
+  const std::uint64_t key = (k & 0xffff) | ((k >> 16) & header::tag_mask) << 16 |
+                            static_cast<std::uint64_t>(reply_network) << 63;
+  partial& part = partials_[key];
+  part.args[3] = static_cast<am_word>(arg3);
+  part.second = true;
+  if (!part.first) return;
+  const auto word = static_cast<std::uint64_t>(part.header);
+  am_word args[4];
+  std::memcpy(args, part.args, sizeof args);
+  partials_.erase(key);
+  am_message m{static_cast<proc_t>(k & 0xffff), static_cast<handler_id>(word & 0xffff),
+               am_kind::short_msg, !reply_network && !(word & header::as_reply),
+               static_cast<int>((word >> header::nargs_shift) & 7), args, nullptr, 0};
+  arrive(m, !reply_network);
+}
+
+// Deliver now when inside poll and not inside a send; else keep it for the
+// next poll (a send of the layer drains arrivals, and sends run no handlers).
+template <class Layer>
+void cm5_backend<Layer>::arrive(const am_message& m, bool from_request_handler) {
+  if (may_deliver_ && send_depth_ == 0) {
+    const bool saved_in = in_request_handler_, saved_replied = replied_;
+    const proc_t saved_requester = requester_;
+    in_request_handler_ = from_request_handler && m.is_request;
+    requester_ = m.source;
+    replied_ = false;
+    ++delivering_;
+    ++delivered_;
+    sink_.deliver(sink_.context, m);
+    --delivering_;
+    in_request_handler_ = saved_in;
+    replied_ = saved_replied;
+    requester_ = saved_requester;
+    return;
+  }
+  stored& s = stored_.emplace_back();
+  s.message = m;
+  std::memcpy(s.args, m.args, sizeof(am_word) * static_cast<std::size_t>(m.nargs));
+  s.message.args = s.args;
+}
+
+template <class Layer>
+int cm5_backend<Layer>::poll(am_sink sink) {
+  sink_ = sink;
+  delivered_ = 0;
+  may_deliver_ = true;
+  // What arrived during sends first; handlers never poll, so nothing is
+  // added to the queue's front while this runs.
+  for (std::size_t k = stored_.size(); k > 0 && !stored_.empty(); --k) {
+    stored s = stored_.front();
+    stored_.pop_front();
+    s.message.args = s.args;
+    arrive(s.message, false);
+  }
+  Layer::poll();
+  may_deliver_ = false;
+  return delivered_;
+}
+
+template <class Layer>
+void cm5_backend<Layer>::bootstrap_barrier(am_sink sink) {
+  // The control network's barrier drains the data networks while it waits
+  // (emulations/cm5/README.md), and deliveries may run meanwhile.
+  (void)poll(sink);
+  sink_ = sink;
+  may_deliver_ = true;
+  Layer::barrier();
+  may_deliver_ = false;
+}
+
+template <class Layer>
+void cm5_backend<Layer>::finish(int) {}
+
+}  // namespace splitc::backends::cm5
