@@ -13,6 +13,9 @@ function(nxam_port name emulation layer_dir)
     set(backend ${name})
     set(procs "")
     if(flavour STREQUAL "mpich")
+      if(NOT SPLITC_FULL_MATRIX)  # the ports' second MPI: the long matrix
+        continue()
+      endif()
       set(backend ${name}_mpich)
       set(procs TEST_PROCS 4)
     elseif(NOT flavour STREQUAL "openmpi")
@@ -27,7 +30,8 @@ function(nxam_port name emulation layer_dir)
       SOURCES ${NXAM_PORT_SOURCE} ${PROJECT_SOURCE_DIR}/backends/mpi/src/mpi_launch.cpp ${objects}
       INCLUDE_DIRECTORIES ${MSGPASS_MPI_INCLUDES_${flavour}}
       LIBRARIES ${MSGPASS_MPI_LINK_${flavour}}
-      ${procs})
+      ${procs}
+      SEED_PORT)
     target_include_directories(splitc-${backend} PUBLIC $<BUILD_INTERFACE:${NXAM_PORT_INCLUDE}>)
     target_include_directories(splitc-${backend} PRIVATE ${layer_dir}
       $<TARGET_PROPERTY:${emulation}-emu-${flavour},INTERFACE_INCLUDE_DIRECTORIES>
