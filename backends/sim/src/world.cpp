@@ -409,8 +409,8 @@ bool world::receive_packet(int ch, in_flight& out) {
 
 void world::wait_any(const char* what) {
   charge_computation();
-  land_puts(running_);
-  if (arrived(procs_state_[running_])) return;
+  // Puts that land now have changed this processor's memory: what it waits for may be there.
+  if (land_puts(running_) > 0 || arrived(procs_state_[running_])) return;
   yield(run_state::waiting, what);
   land_puts(running_);
 }
@@ -473,6 +473,7 @@ void world::get(proc_t from, std::size_t offset, void* dst, std::size_t len) {
   // The request crosses the network, the data comes back: no processor of the target's involved.
   const double request_arrives = charge_send(from, 0);
   processor& me = procs_state_[running_];
+  land_puts(from, request_arrives);  // what reached the target before the request did
   segments_.read(from, offset, dst, len);
   me.clock_ns = std::max(me.clock_ns, request_arrives + static_cast<double>(len) * machine_.ns_per_byte +
                                           (from == running_ ? 0.0 : machine_.latency_ns));
@@ -481,15 +482,19 @@ void world::get(proc_t from, std::size_t offset, void* dst, std::size_t len) {
 
 void world::land_puts() { land_puts(running_); }
 
-void world::land_puts(proc_t p) {
-  processor& me = procs_state_[p];
-  inbox_queue& puts = me.inbox[put_queue];
-  while (!puts.empty() && puts.top().arrival_ns <= me.clock_ns) {
+int world::land_puts(proc_t p) { return land_puts(p, procs_state_[p].clock_ns); }
+
+int world::land_puts(proc_t p, double until_ns) {
+  inbox_queue& puts = procs_state_[p].inbox[put_queue];
+  int landed = 0;
+  while (!puts.empty() && puts.top().arrival_ns <= until_ns) {
     const in_flight& m = puts.top();
     segments_.write(p, m.offset, m.payload.data(), m.payload.size());
     puts.pop();
     note_activity();
+    ++landed;
   }
+  return landed;
 }
 
 void world::check_segment_range(const char* what, proc_t p, std::size_t offset, std::size_t len) {

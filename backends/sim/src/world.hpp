@@ -169,7 +169,9 @@ class world {
   };
   fate faults(proc_t to, double arrival, bool reorderable, bool unreliable);
   void enqueue(proc_t to, int queue, in_flight&& m);
-  void land_puts(proc_t p);
+  /// Land p's puts that arrived by its clock (or by `until_ns`); how many.
+  int land_puts(proc_t p);
+  int land_puts(proc_t p, double until_ns);
   void check_segment_range(const char* what, proc_t p, std::size_t offset, std::size_t len);
   /// Every processor waits with nothing in flight, or (`polling_forever`) the
   /// running ones only poll and nothing is sent: name each processor's state, end the job.

@@ -12,6 +12,7 @@
  *                         at the latest arrival plus its cost
  *   engine_api putget     one-sided puts land in order without the target's help;
  *                         gets read another processor's segment
+ *   engine_api wait_put   a wait returns for a put that lands as it starts
  *   engine_api bad_node   a packet to a processor that does not exist: the job ends
  *   engine_api fail       splitc_sim_fail names the processor and the layer
  *   engine_api deadlock   every processor waits: the report names the wait */
@@ -113,6 +114,18 @@ int main(int argc, char **argv) {
     long got = 0;
     splitc_sim_get(next, 8 * sizeof(long), &got, sizeof got);
     check(got == 100, "a get read the wrong value");
+  } else if (strcmp(test, "wait_put") == 0) {
+    volatile long *segment = splitc_sim_segment(NULL);
+    segment[9] = 0;
+    barrier();
+    if (self == 0) {
+      const long v = 42;
+      splitc_sim_put(1, 9 * sizeof(long), &v, sizeof v);
+    } else if (self == 1) {
+      splitc_sim_charge_ns(1e6); /* the put has arrived by now, not yet landed */
+      splitc_sim_wait("a put that has arrived");
+      check(segment[9] == 42, "the wait returned before the put landed");
+    }
   } else if (strcmp(test, "bad_node") == 0) {
     int c = splitc_sim_channel("c", 0);
     if (self == 1) splitc_sim_send(c, procs, &c, sizeof c);
@@ -123,7 +136,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(test, "deadlock") == 0) {
     splitc_sim_wait("the engine test's wait");
   } else {
-    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|putget|bad_node|fail|deadlock\n");
+    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|putget|wait_put|bad_node|fail|deadlock\n");
     return 2;
   }
   barrier();

@@ -73,7 +73,8 @@ long splitc_sim_receive(int channel, int *source, void *buf, size_t cap);
 /* Nothing to do until a packet arrives on any channel (or a one-sided put
  * lands, see below): suspends this processor. `what` names the wait in the
  * deadlock report ("splitc: sim: deadlock at virtual time ...: processor 3
- * waits in <what>"). Returns at once when a packet is already there. */
+ * waits in <what>"). Returns at once when a packet is already there or a
+ * put has just landed in this processor's segment. */
 void splitc_sim_wait(const char *what);
 
 /* This processor's virtual time, and local work to charge to it. */
@@ -99,7 +100,8 @@ void *splitc_sim_segment(size_t *size);
  * the target's segment when they arrive (L later), whether or not the target
  * runs; successive puts from one processor to one target land in order.
  * splitc_sim_get charges a round trip and copies the target's bytes as they
- * are at the request's arrival. Neither involves the target's processor. */
+ * are at the request's arrival: every put that reached the target before
+ * the request did is landed first. Neither involves the target's processor. */
 void splitc_sim_put(int to, size_t offset, const void *src, size_t len);
 void splitc_sim_get(int from, size_t offset, void *dst, size_t len);
 /* Land every put addressed to this processor that has arrived by its clock
