@@ -209,6 +209,10 @@ void t3d_backend::return_credit(proc_t source) {
   credited_[si] = received_[si];
 }
 
+#if defined(SPLITC_SIM_SUBSTRATE)
+void t3d_backend::wait_idle(am_sink, const char*) { shmem_udcflush(); }
+#endif
+
 // ---- barrier and the end ----------------------------------------------------------------
 
 void t3d_backend::bootstrap_barrier(am_sink sink) {

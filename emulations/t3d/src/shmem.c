@@ -236,7 +236,10 @@ void barrier(void) {
  * layer (README): the cache calls only make them land. */
 void shmem_set_cache_inv(void) { wire_land(); }
 void shmem_clear_cache_inv(void) {}
-void shmem_udcflush(void) { wire_land(); }
+void shmem_udcflush(void) {
+  unsigned spins = 0;
+  wire_relax(&spins);
+}
 
 void shmem_global_exit(int status) { wire_exit_job(status); }
 

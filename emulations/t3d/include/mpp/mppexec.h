@@ -18,11 +18,11 @@
 extern "C" {
 #endif
 
-#define T3D_JOB_FD_ENV "SPLITC_T3D_FD"
+#define T3D_JOB_FD_ENV "T3D_JOB_FD"
 
 /* A PE started without a job (a job of one) makes its own heap: this many
  * bytes (the variable T3D_HEAP_BYTES_ENV, or the default) at the default base. */
-#define T3D_HEAP_BYTES_ENV "SPLITC_T3D_HEAP_BYTES"
+#define T3D_HEAP_BYTES_ENV "T3D_HEAP_BYTES"
 #define T3D_DEFAULT_HEAP_BYTES ((size_t)64 << 20)
 #define T3D_DEFAULT_HEAP_BASE ((uintptr_t)0x200000000000ull)
 

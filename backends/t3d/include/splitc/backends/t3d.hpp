@@ -112,6 +112,13 @@ class t3d_backend
     return receive(sink);
   }
   void bootstrap_barrier(am_sink sink);
+#if defined(SPLITC_SIM_SUBSTRATE)
+  /// On the engine, remote puts land in this processor's memory when it calls
+  /// into the layer: waiting is polling the layer (shmem_udcflush lands what
+  /// has arrived, charges a poll and lets the others run), so that a put that
+  /// lands is always seen by the next poll (docs/ports.md "## T3D").
+  void wait_idle(am_sink, const char* what);
+#endif
 
   segment_info segment() const noexcept {
     return {reinterpret_cast<void*>(segment_base_), segment_size_};
