@@ -105,6 +105,7 @@ void t3d_backend::layer_put(proc_t p, void* dst, const void* src, std::size_t le
   shmem_putmem(dst, src, len, p);
 }
 void t3d_backend::layer_quiet() { shmem_quiet(); }
+void t3d_backend::layer_poll() { shmem_udcflush(); }
 
 // A put on another counter than the last: the puts so far keep their counter.
 void t3d_backend::note_other_counter(counter& done) {
@@ -115,6 +116,9 @@ void t3d_backend::note_other_counter(counter& done) {
 
 am_status t3d_backend::rma_get(void* dst, proc_t p, const void* src, std::size_t len,
                                counter& done) {
+  // This PE's earlier puts first: a get must not overtake them (SHMEM orders
+  // neither; splitc's program order needs it). Their counters wait for poll.
+  if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] layer_quiet();
   shmem_getmem(dst, src, len, p);
   done.add_local(-1);
   ++rma_operations_;
@@ -209,9 +213,6 @@ void t3d_backend::return_credit(proc_t source) {
   credited_[si] = received_[si];
 }
 
-#if defined(SPLITC_SIM_SUBSTRATE)
-void t3d_backend::wait_idle(am_sink, const char*) { shmem_udcflush(); }
-#endif
 
 // ---- barrier and the end ----------------------------------------------------------------
 

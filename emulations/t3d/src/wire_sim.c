@@ -18,9 +18,20 @@
 /* The T3D's barrier network: one network latency of the t3d model (README, [U]). */
 static const double barrier_cost_ns = 900.0;
 
+/* A put of this PE that the engine may not have landed yet (see wire_get). */
+struct unlanded_put {
+  int pe;
+  size_t offset, len;
+  unsigned char *bytes;
+};
+enum { unlanded_limit = 4096 };
+static const size_t unlanded_bytes_limit = (size_t)64 << 20;
+
 struct pe_wire {
   struct t3d_local local;
   int last_put_pe; /* the target of the latest put not yet quieted, or -1 */
+  struct unlanded_put *unlanded; /* oldest first */
+  size_t nunlanded, unlanded_bytes;
 };
 
 static struct pe_wire *pes;  /* one per simulated processor */
@@ -70,14 +81,68 @@ static void forget_swapped(int pe, size_t offset, size_t len) {
   }
 }
 
+/* The engine lands a processor's incoming puts only when that processor
+ * runs, and its get reads the target's memory as landed: a get issued after
+ * this PE's own put to the same bytes could miss it even after shmem_quiet,
+ * which a PE of a real machine never sees (its puts are complete at the
+ * target after a quiet). So each PE keeps its puts since its last barrier
+ * (which lands everything) and lays them over what its gets read, dropping
+ * an entry once a get shows it landed. Bounded: the oldest entries go first. */
+static void drop_unlanded(struct pe_wire *w, size_t i) {
+  w->unlanded_bytes -= w->unlanded[i].len;
+  free(w->unlanded[i].bytes);
+  memmove(&w->unlanded[i], &w->unlanded[i + 1], (w->nunlanded - i - 1) * sizeof *w->unlanded);
+  --w->nunlanded;
+}
+
+static void forget_unlanded(struct pe_wire *w) {
+  while (w->nunlanded != 0) drop_unlanded(w, w->nunlanded - 1);
+}
+
+static void note_unlanded(struct pe_wire *w, int pe, size_t offset, const void *src, size_t len) {
+  if (len > unlanded_bytes_limit) return;
+  while (w->nunlanded != 0 &&
+         (w->nunlanded == unlanded_limit || w->unlanded_bytes + len > unlanded_bytes_limit))
+    drop_unlanded(w, 0);
+  if (w->unlanded == NULL) {
+    w->unlanded = calloc(unlanded_limit, sizeof *w->unlanded);
+    if (w->unlanded == NULL) splitc_sim_fail("T3D SHMEM", "out of memory");
+  }
+  unsigned char *copy = malloc(len);
+  if (copy == NULL) splitc_sim_fail("T3D SHMEM", "out of memory");
+  memcpy(copy, src, len);
+  w->unlanded[w->nunlanded++] = (struct unlanded_put){pe, offset, len, copy};
+  w->unlanded_bytes += len;
+}
+
 void wire_put(int pe, size_t offset, const void *src, size_t len) {
+  struct pe_wire *w = self_wire();
   if (nswapped != 0) forget_swapped(pe, offset, len);
   splitc_sim_put(pe, offset, src, len);
-  self_wire()->last_put_pe = pe;
+  if (pe != w->local.pe) note_unlanded(w, pe, offset, src, len);
+  w->last_put_pe = pe;
 }
 
 void wire_get(int pe, size_t offset, void *dst, size_t len) {
+  struct pe_wire *w = self_wire();
   splitc_sim_get(pe, offset, dst, len);
+  for (size_t i = 0; i < w->nunlanded;) {
+    const struct unlanded_put *u = &w->unlanded[i];
+    if (u->pe != pe || u->offset >= offset + len || u->offset + u->len <= offset) {
+      ++i;
+      continue;
+    }
+    const size_t from = u->offset > offset ? u->offset : offset;
+    const size_t to = u->offset + u->len < offset + len ? u->offset + u->len : offset + len;
+    unsigned char *here = (unsigned char *)dst + (from - offset);
+    const unsigned char *put = u->bytes + (from - u->offset);
+    if (from == u->offset && to == u->offset + u->len && memcmp(here, put, to - from) == 0) {
+      drop_unlanded(w, i);  /* the whole put reads back: landed (or rewritten alike) */
+      continue;
+    }
+    memcpy(here, put, to - from);
+    ++i;
+  }
   for (size_t i = 0; i < nswapped; ++i) {  /* a swapped word's value, even before it lands */
     const struct swapped_word *s = &swapped[i];
     if (s->pe == pe && s->offset >= offset && s->offset + 8 <= offset + len)
@@ -148,6 +213,7 @@ void wire_barrier(void) {
   splitc_sim_land_puts();
   splitc_sim_exchange(&none, 1, all, 0.0);
   free(all);
+  forget_unlanded(self_wire());
 }
 
 void wire_finalize(void) {}

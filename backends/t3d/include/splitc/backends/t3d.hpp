@@ -108,16 +108,20 @@ class t3d_backend
   }
 
   int poll(am_sink sink) {
+#if defined(SPLITC_SIM_SUBSTRATE)
+    layer_poll();  // the engine lands remote puts only when this processor calls in
+#endif
     if (put_count_ != 0) complete_puts();
     return receive(sink);
   }
   void bootstrap_barrier(am_sink sink);
 #if defined(SPLITC_SIM_SUBSTRATE)
-  /// On the engine, remote puts land in this processor's memory when it calls
-  /// into the layer: waiting is polling the layer (shmem_udcflush lands what
-  /// has arrived, charges a poll and lets the others run), so that a put that
-  /// lands is always seen by the next poll (docs/ports.md "## T3D").
-  void wait_idle(am_sink, const char* what);
+  /// On the engine, remote puts land in this processor's memory only when it
+  /// calls into the layer: every poll does (shmem_udcflush lands what has
+  /// arrived, charges a poll and lets the others run), and waiting is polling
+  /// (the engine's own wait would sleep on after landing the put it waits
+  /// for; docs/ports.md "## T3D").
+  void wait_idle(am_sink, const char*) {}
 #endif
 
   segment_info segment() const noexcept {
@@ -164,6 +168,7 @@ class t3d_backend
     if (!other_puts_.empty()) [[unlikely]] complete_other_puts();
   }
   static void layer_quiet();
+  static void layer_poll();
   void complete_other_puts();
   void return_credit(proc_t source);
   mailbox_slot& inbox(proc_t sender, std::uint64_t message) const noexcept {
