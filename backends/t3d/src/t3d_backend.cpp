@@ -105,7 +105,9 @@ void t3d_backend::layer_put(proc_t p, void* dst, const void* src, std::size_t le
   shmem_putmem(dst, src, len, p);
 }
 void t3d_backend::layer_quiet() { shmem_quiet(); }
+#if defined(SPLITC_SIM_SUBSTRATE)
 void t3d_backend::layer_poll() { shmem_udcflush(); }
+#endif
 
 // A put on another counter than the last: the puts so far keep their counter.
 void t3d_backend::note_other_counter(counter& done) {

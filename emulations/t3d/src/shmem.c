@@ -226,7 +226,7 @@ void shmem_clear_lock(long *lock) {
     fail("shmem_clear_lock: the lock %p is not held", (void *)lock);
 }
 
-void barrier(void) {
+void _t3d_barrier(void) {
   started("barrier");
   wire_quiet();
   wire_barrier();

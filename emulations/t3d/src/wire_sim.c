@@ -23,13 +23,15 @@ struct unlanded_put {
   int pe;
   size_t offset, len;
   unsigned char *bytes;
+  double issued_ns;
 };
-enum { unlanded_limit = 4096 };
+enum { unlanded_limit = 4096, unlanded_round_trips = 8 };
 static const size_t unlanded_bytes_limit = (size_t)64 << 20;
 
 struct pe_wire {
   struct t3d_local local;
   int last_put_pe; /* the target of the latest put not yet quieted, or -1 */
+  double round_trip_ns; /* a remote get's cost, measured at the start */
   struct unlanded_put *unlanded; /* oldest first */
   size_t nunlanded, unlanded_bytes;
 };
@@ -70,6 +72,10 @@ void wire_start(struct t3d_local *l) {
   l->heap = splitc_sim_segment(&l->heap_bytes);
   w->last_put_pe = -1;
   relax_channel = splitc_sim_channel("t3d-relax", 0);
+  const double before = splitc_sim_now_ns();
+  long ignored;
+  splitc_sim_get((l->pe + 1) % l->npes, 0, &ignored, 0);
+  w->round_trip_ns = splitc_sim_now_ns() - before;
 }
 
 static void forget_swapped(int pe, size_t offset, size_t len) {
@@ -85,9 +91,13 @@ static void forget_swapped(int pe, size_t offset, size_t len) {
  * runs, and its get reads the target's memory as landed: a get issued after
  * this PE's own put to the same bytes could miss it even after shmem_quiet,
  * which a PE of a real machine never sees (its puts are complete at the
- * target after a quiet). So each PE keeps its puts since its last barrier
- * (which lands everything) and lays them over what its gets read, dropping
- * an entry once a get shows it landed. Bounded: the oldest entries go first. */
+ * target after a quiet). So each PE keeps its recent puts and lays them over
+ * what its gets read: those younger than eight round trips (an older one
+ * has most likely landed; a younger one is unlikely to have been rewritten
+ * by another PE that learned of it: a heuristic until the engine's get lands
+ * the target's arrived puts itself), dropping an entry once
+ * a get shows it landed, and all at a barrier (which lands everything).
+ * Bounded: the oldest entries go first. */
 static void drop_unlanded(struct pe_wire *w, size_t i) {
   w->unlanded_bytes -= w->unlanded[i].len;
   free(w->unlanded[i].bytes);
@@ -111,7 +121,7 @@ static void note_unlanded(struct pe_wire *w, int pe, size_t offset, const void *
   unsigned char *copy = malloc(len);
   if (copy == NULL) splitc_sim_fail("T3D SHMEM", "out of memory");
   memcpy(copy, src, len);
-  w->unlanded[w->nunlanded++] = (struct unlanded_put){pe, offset, len, copy};
+  w->unlanded[w->nunlanded++] = (struct unlanded_put){pe, offset, len, copy, splitc_sim_now_ns()};
   w->unlanded_bytes += len;
 }
 
@@ -126,6 +136,8 @@ void wire_put(int pe, size_t offset, const void *src, size_t len) {
 void wire_get(int pe, size_t offset, void *dst, size_t len) {
   struct pe_wire *w = self_wire();
   splitc_sim_get(pe, offset, dst, len);
+  const double old = splitc_sim_now_ns() - unlanded_round_trips * w->round_trip_ns;
+  while (w->nunlanded != 0 && w->unlanded[0].issued_ns < old) drop_unlanded(w, 0);
   for (size_t i = 0; i < w->nunlanded;) {
     const struct unlanded_put *u = &w->unlanded[i];
     if (u->pe != pe || u->offset >= offset + len || u->offset + u->len <= offset) {

@@ -54,8 +54,11 @@ long shmem_swap(long *target, long value, int pe);
 void shmem_set_lock(long *lock);
 void shmem_clear_lock(long *lock);
 
-/* Every PE arrives before any leaves (the T3D's hardware barrier). */
-void barrier(void);
+/* Every PE arrives before any leaves (the T3D's hardware barrier). An inline
+ * name over the library's _t3d_barrier: a program linked with splitc (whose
+ * C interface has a barrier() of its own) sees no clash of symbols. */
+void _t3d_barrier(void);
+static inline void barrier(void) { _t3d_barrier(); }
 
 /* Remote writes into this PE become visible to its loads (the T3D's
  * automatic cache invalidation; README says what it does here). */

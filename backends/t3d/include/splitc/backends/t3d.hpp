@@ -2,10 +2,10 @@
 // layers (PORTING.md part 3, "T3D: SHMEM"; docs/ports.md "## T3D"):
 //
 //   t3d, t3d_sim  the T3D SHMEM emulation (emulations/t3d) on processes of
-//                 this host or on the sim engine (not yet written: the
-//                 names are reserved here; docs/ports.md "## T3D");
+//                 this host (backends/t3d/src/t3d_launch.cpp) or on the sim
+//                 engine (t3d_sim_layer.cpp);
 //   shmem         OpenSHMEM (Debian's Open MPI oshmem, oshrun) through the
-//                 thin shim backends/shmem/include/mpp/shmem.h, which gives
+//                 thin shim backends/shmem/shim/mpp/shmem.h, which gives
 //                 the T3D names on OpenSHMEM.
 //
 // How splitc maps onto a one-sided layer:
@@ -168,7 +168,9 @@ class t3d_backend
     if (!other_puts_.empty()) [[unlikely]] complete_other_puts();
   }
   static void layer_quiet();
+#if defined(SPLITC_SIM_SUBSTRATE)
   static void layer_poll();
+#endif
   void complete_other_puts();
   void return_credit(proc_t source);
   mailbox_slot& inbox(proc_t sender, std::uint64_t message) const noexcept {
