@@ -66,6 +66,8 @@ void prepare_layer(start_arguments args, std::size_t symmetric_bytes) {
   set_layer_defaults(symmetric_bytes);
 }
 
+std::size_t segment_bytes(std::size_t wanted, std::size_t) { return wanted; }
+
 bool layer_is_up() noexcept { return layer_up.load(std::memory_order_relaxed); }
 void set_layer_up(bool up) noexcept { layer_up.store(up, std::memory_order_relaxed); }
 

@@ -41,30 +41,33 @@ void t3d_backend::abort_job(int code) noexcept {
 t3d_backend::t3d_backend(start_arguments args) {
   const port::segment_geometry geometry = port::segment_from_environment();
   // The symmetric space must be sized before start_pes, when P is not yet
-  // known: the segment plus 64 MiB for the mailboxes (about 70 KB per PE).
-  prepare_layer(args, geometry.size + (std::size_t{64} << 20));
+  // known: the segment plus room for the mailboxes.
+  prepare_layer(args, geometry.size + mailbox_reserve);
   start_pes(0);
   set_layer_up(true);
-  // A process that leaves with a non-zero status while the layer is up ends
-  // the whole job: otherwise its peers could wait for it forever.
-  port::end_job_on_failing_exit(layer_is_up, abort_job, "SHMEM job (shmem_global_exit)");
   shmem_set_cache_inv();  // remote writes become visible to our loads (T3D; Brightwell §3.2)
   myproc_ = _my_pe();
   procs_ = _num_pes();
+#if !defined(SPLITC_SIM_SUBSTRATE)  // on the engine, one process holds every PE
+  // A process that leaves with a non-zero status while the layer is up ends
+  // the whole job: otherwise its peers could wait for it forever.
+  port::end_job_on_failing_exit(layer_is_up, abort_job, "SHMEM job (shmem_global_exit)");
   setenv(port::env::myproc.name, std::to_string(myproc_).c_str(), 1);
   setenv(port::env::procs.name, std::to_string(procs_).c_str(), 1);
   setenv(port::env::job.name, name, 0);
+#endif
 
   // The segment first, so that it starts the symmetric heap: the same
   // address on every PE (checked below against PE 0's).
-  void* seg = shmalloc(geometry.size);
+  const std::size_t size = segment_bytes(geometry.size, mailbox_bytes(procs_));
+  void* seg = shmalloc(size);
   if (seg == nullptr) {
     detail::fail("{}: shmalloc of the {}-byte segment failed (the symmetric heap is too small; "
                  "SPLITC_SEGMENT_SIZE sets the segment)",
-                 name, geometry.size);
+                 name, size);
   }
   segment_base_ = reinterpret_cast<std::uintptr_t>(seg);
-  segment_size_ = geometry.size;
+  segment_size_ = size;
   mailbox_area_ = shmalloc(mailbox_bytes(procs_));
   if (mailbox_area_ == nullptr)
     detail::fail("{}: shmalloc of {} bytes of mailboxes failed", name, mailbox_bytes(procs_));
@@ -102,6 +105,9 @@ void t3d_backend::layer_put(proc_t p, void* dst, const void* src, std::size_t le
   shmem_putmem(dst, src, len, p);
 }
 void t3d_backend::layer_quiet() { shmem_quiet(); }
+#if defined(SPLITC_SIM_SUBSTRATE)
+void t3d_backend::layer_poll() { shmem_udcflush(); }
+#endif
 
 // A put on another counter than the last: the puts so far keep their counter.
 void t3d_backend::note_other_counter(counter& done) {
@@ -112,6 +118,9 @@ void t3d_backend::note_other_counter(counter& done) {
 
 am_status t3d_backend::rma_get(void* dst, proc_t p, const void* src, std::size_t len,
                                counter& done) {
+  // This PE's earlier puts first: a get must not overtake them (SHMEM orders
+  // neither; splitc's program order needs it). Their counters wait for poll.
+  if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] layer_quiet();
   shmem_getmem(dst, src, len, p);
   done.add_local(-1);
   ++rma_operations_;
@@ -206,6 +215,7 @@ void t3d_backend::return_credit(proc_t source) {
   credited_[si] = received_[si];
 }
 
+
 // ---- barrier and the end ----------------------------------------------------------------
 
 void t3d_backend::bootstrap_barrier(am_sink sink) {
@@ -213,7 +223,7 @@ void t3d_backend::bootstrap_barrier(am_sink sink) {
   for (int k = 0; k < barrier_rounds_; ++k) {
     const proc_t to = (myproc_ + (proc_t{1} << k)) % procs_;
     shmem_put(words(&barrier_[k]), &epoch, 1, to);
-    detail::backoff wait;
+    [[maybe_unused]] detail::backoff wait;
     while (static_cast<long>(load_acquire(barrier_[k])) < epoch) {
       if (poll(sink) != 0) {
         wait.reset();
@@ -222,7 +232,11 @@ void t3d_backend::bootstrap_barrier(am_sink sink) {
         for (proc_t q = 0; q < procs_; ++q)
           if (received_[static_cast<std::size_t>(q)] != credited_[static_cast<std::size_t>(q)])
             return_credit(q);
+#if defined(SPLITC_SIM_SUBSTRATE)
+        wait_idle(sink, "the bootstrap barrier");  // lets the other processors run
+#else
         wait.pause();
+#endif
       }
     }
   }

@@ -2,10 +2,10 @@
 // layers (PORTING.md part 3, "T3D: SHMEM"; docs/ports.md "## T3D"):
 //
 //   t3d, t3d_sim  the T3D SHMEM emulation (emulations/t3d) on processes of
-//                 this host or on the sim engine (not yet written: the
-//                 names are reserved here; docs/ports.md "## T3D");
+//                 this host (backends/t3d/src/t3d_launch.cpp) or on the sim
+//                 engine (t3d_sim_layer.cpp);
 //   shmem         OpenSHMEM (Debian's Open MPI oshmem, oshrun) through the
-//                 thin shim backends/shmem/include/mpp/shmem.h, which gives
+//                 thin shim backends/shmem/shim/mpp/shmem.h, which gives
 //                 the T3D names on OpenSHMEM.
 //
 // How splitc maps onto a one-sided layer:
@@ -108,10 +108,21 @@ class t3d_backend
   }
 
   int poll(am_sink sink) {
+#if defined(SPLITC_SIM_SUBSTRATE)
+    layer_poll();  // the engine lands remote puts only when this processor calls in
+#endif
     if (put_count_ != 0) complete_puts();
     return receive(sink);
   }
   void bootstrap_barrier(am_sink sink);
+#if defined(SPLITC_SIM_SUBSTRATE)
+  /// On the engine, remote puts land in this processor's memory only when it
+  /// calls into the layer: every poll does (shmem_udcflush lands what has
+  /// arrived, charges a poll and lets the others run), and waiting is polling
+  /// (the engine's own wait would sleep on after landing the put it waits
+  /// for; docs/ports.md "## T3D").
+  void wait_idle(am_sink, const char*) {}
+#endif
 
   segment_info segment() const noexcept {
     return {reinterpret_cast<void*>(segment_base_), segment_size_};
@@ -157,6 +168,9 @@ class t3d_backend
     if (!other_puts_.empty()) [[unlikely]] complete_other_puts();
   }
   static void layer_quiet();
+#if defined(SPLITC_SIM_SUBSTRATE)
+  static void layer_poll();
+#endif
   void complete_other_puts();
   void return_credit(proc_t source);
   mailbox_slot& inbox(proc_t sender, std::uint64_t message) const noexcept {

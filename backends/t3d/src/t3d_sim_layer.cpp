@@ -1,0 +1,32 @@
+// Starting the t3d_sim backend (the T3D port on the T3D SHMEM emulation's
+// sim variant, emulations/t3d/src/wire_sim.c): the symmetric heap is the
+// engine's segment, so the splitc segment takes what the mailboxes leave of
+// it. Launching is the engine's (SPLITC_SIM_LAUNCH_SOURCE).
+#include <splitc/sim_engine.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "layer_start.hpp"
+
+namespace splitc::backends::t3d {
+namespace {
+
+std::atomic<bool> layer_up{false};
+
+}  // namespace
+
+void prepare_layer(start_arguments, std::size_t) {}
+
+std::size_t segment_bytes(std::size_t wanted, std::size_t mailbox_bytes) {
+  std::size_t heap = 0;
+  splitc_sim_segment(&heap);
+  constexpr std::size_t granule = std::size_t{64} << 10, slack = std::size_t{1} << 20;
+  const std::size_t room = heap > mailbox_bytes + slack ? (heap - mailbox_bytes - slack) / granule * granule : 0;
+  return std::min(wanted, room);
+}
+
+bool layer_is_up() noexcept { return layer_up.load(std::memory_order_relaxed); }
+void set_layer_up(bool up) noexcept { layer_up.store(up, std::memory_order_relaxed); }
+
+}  // namespace backends::t3d
