@@ -12,7 +12,9 @@
  *   bad-node, bad-handler, reply-from-reply, reply-outside, second-reply,
  *   control-in-handler   misuse the layer must reject (expected failures)
  *
- * Prints "PASS <name>" on node 0 when the property held. */
+ * Prints "PASS <name>" on node 0 when the property held. On the sim engine
+ * every node is a fiber of one process, so statics are shared by all nodes:
+ * each node's state is its entry of `nodes_state`. */
 #include <cmam.h>
 #include <cmaml.h>
 #include <cmmd.h>
@@ -21,7 +23,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int self, nodes;
+#define self CMMD_self_address()
+#define nodes CMMD_partition_size()
+
+/* One node's state (on sim all nodes share this program's statics). */
+enum { flood_count = 3000, max_nodes = 64 };
+struct node_state {
+  volatile int answers, arrived, echoes, copies_done, port_known, segments_done, segment_known,
+      done;
+  volatile long port_of_sender, segment_of_sender;
+  int last_seen, inversions;
+  unsigned char seen[flood_count];
+  char *landing;
+};
+static struct node_state nodes_state[max_nodes];
+#define my (&nodes_state[self])
 
 static void check(int ok, const char *what) {
   if (!ok) {
@@ -32,12 +48,10 @@ static void check(int ok, const char *what) {
 
 /* ---- pingpong -------------------------------------------------------------- */
 
-static volatile int answers;
-
 static void answer(long from, long value, long b, long c) {
   (void)b, (void)c;
   check(value == self * 1000 + from, "an answer carries what was asked");
-  ++answers;
+  ++my->answers;
 }
 
 static void ask(long from, long value, long b, long c) {
@@ -47,25 +61,21 @@ static void ask(long from, long value, long b, long c) {
 
 static int pingpong(void) {
   for (int q = 0; q < nodes; ++q) CMAML_request(q, ask, self, self * 1000 + q, 0, 0);
-  CMAML_poll_while_lt(&answers, nodes);
+  CMAML_poll_while_lt(&my->answers, nodes);
   CMMD_sync_with_nodes();
   return 1;
 }
 
 /* ---- reorder ----------------------------------------------------------------- */
 
-enum { flood_count = 3000 };
-static volatile int arrived;
-static int last_seen = -1, inversions;
-static unsigned char seen[flood_count];
 
 static void numbered(long n, long a, long b, long c) {
   (void)a, (void)b, (void)c;
-  check(n >= 0 && n < flood_count && !seen[n], "each packet arrives once");
-  seen[n] = 1;
-  if (n < last_seen) ++inversions;
-  last_seen = (int)n;
-  ++arrived;
+  check(n >= 0 && n < flood_count && !my->seen[n], "each packet arrives once");
+  my->seen[n] = 1;
+  if (n < my->last_seen) ++my->inversions;
+  my->last_seen = (int)n;
+  ++my->arrived;
 }
 
 static int reorder(void) {
@@ -73,9 +83,10 @@ static int reorder(void) {
     for (int i = 0; i < flood_count; ++i) CMAML_request(0, numbered, i, 0, 0, 0);
   }
   if (self == 0) {
-    CMAML_poll_while_lt(&arrived, flood_count);
-    printf("reorder: %d packets, %d arrived before one sent earlier\n", flood_count, inversions);
-    check(inversions > 0, "the flood is not delivered in send order");
+    CMAML_poll_while_lt(&my->arrived, flood_count);
+    printf("reorder: %d packets, %d arrived before one sent earlier\n", flood_count,
+           my->inversions);
+    check(my->inversions > 0, "the flood is not delivered in send order");
   }
   CMMD_sync_with_nodes();
   return 1;
@@ -83,11 +94,9 @@ static int reorder(void) {
 
 /* ---- flood ------------------------------------------------------------------------ */
 
-static volatile int echoes;
-
 static void echoed(long a, long b, long c, long d) {
   (void)a, (void)b, (void)c, (void)d;
-  ++echoes;
+  ++my->echoes;
 }
 
 static void echo(long from, long b, long c, long d) {
@@ -98,7 +107,7 @@ static void echo(long from, long b, long c, long d) {
 static int flood(void) {
   const int peer = (self + 1) % nodes;
   for (int i = 0; i < flood_count; ++i) CMAML_request(peer, echo, self, 0, 0, 0);
-  CMAML_poll_while_lt(&echoes, flood_count);
+  CMAML_poll_while_lt(&my->echoes, flood_count);
   CMMD_sync_with_nodes();
   return 1;
 }
@@ -140,47 +149,42 @@ static int control(void) {
 /* ---- scopy -------------------------------------------------------------------------- */
 
 enum { copy_bytes = 1003 };
-static char *landing;
-static volatile int copies_done;
 
 static void port_full(int rport, void *arg2) {
   (void)arg2;
   CMAML_free_rport(rport);
-  ++copies_done;
+  ++my->copies_done;
 }
-
-static volatile long port_of_sender;
-static volatile int port_known;
 
 static void port_is(long rport, long a, long b, long c) {
   (void)a, (void)b, (void)c;
-  port_of_sender = rport;
-  port_known = 1;
+  my->port_of_sender = rport;
+  my->port_known = 1;
 }
 
 static void open_port(long from, long a, long b, long c) {
   (void)a, (void)b, (void)c;
   const int rport = CMAML_allocate_rport();
   check(rport >= 0, "a receive port is free");
-  CMAML_set_rport_addr(rport, landing + from * copy_bytes);
+  CMAML_set_rport_addr(rport, my->landing + from * copy_bytes);
   CMAML_set_rport_byte_counter(rport, copy_bytes);
   CMAML_set_rport_handler(rport, port_full);
   CMAML_reply((int)from, port_is, rport, 0, 0, 0);
 }
 
 static int scopy(void) {
-  landing = calloc((size_t)nodes, copy_bytes);
+  my->landing = calloc((size_t)nodes, copy_bytes);
   char data[copy_bytes];
   for (int i = 0; i < copy_bytes; ++i) data[i] = (char)(self * 31 + i);
   CMMD_sync_with_nodes();
   CMAML_request(0, open_port, self, 0, 0, 0);
-  CMAML_poll_while_lt(&port_known, 1);
-  CMAML_scopy(0, (int)port_of_sender, 0, 0, data, copy_bytes, NULL, NULL);
+  CMAML_poll_while_lt(&my->port_known, 1);
+  CMAML_scopy(0, (int)my->port_of_sender, 0, 0, data, copy_bytes, NULL, NULL);
   if (self == 0) {
-    CMAML_poll_while_lt(&copies_done, nodes);
+    CMAML_poll_while_lt(&my->copies_done, nodes);
     for (int q = 0; q < nodes; ++q)
       for (int i = 0; i < copy_bytes; ++i)
-        check(landing[q * copy_bytes + i] == (char)(q * 31 + i), "scopy delivers every byte");
+        check(my->landing[q * copy_bytes + i] == (char)(q * 31 + i), "scopy delivers every byte");
   }
   CMMD_sync_with_nodes();
   return 1;
@@ -188,44 +192,40 @@ static int scopy(void) {
 
 /* ---- CMAM segments ------------------------------------------------------------------ */
 
-static volatile int segments_done;
-static volatile long segment_of_sender;
-static volatile int segment_known;
-
 static void segment_end(void *info, void *base) {
-  check(base == landing + (long)info * copy_bytes, "the end procedure gets the segment's base");
-  ++segments_done;
+  check(base == my->landing + (long)info * copy_bytes, "the end procedure gets the segment's base");
+  ++my->segments_done;
 }
 
 static void segment_is(long segment, long a, long b, long c) {
   (void)a, (void)b, (void)c;
-  segment_of_sender = segment;
-  segment_known = 1;
+  my->segment_of_sender = segment;
+  my->segment_known = 1;
 }
 
 static void open_segment(long from, long a, long b, long c) {
   (void)a, (void)b, (void)c;
-  const int s = CMAM_open_segment(landing + from * copy_bytes, copy_bytes, segment_end, (void *)from);
+  const int s = CMAM_open_segment(my->landing + from * copy_bytes, copy_bytes, segment_end, (void *)from);
   check(s >= 0, "a segment is free");
   CMAM_reply_4((int)from, segment_is, s, 0, 0, 0);
 }
 
 static int segment(void) {
-  landing = calloc((size_t)nodes, copy_bytes);
+  my->landing = calloc((size_t)nodes, copy_bytes);
   char data[copy_bytes];
   for (int i = 0; i < copy_bytes; ++i) data[i] = (char)(self * 17 + i);
   CMMD_sync_with_nodes();
   CMAM_4(0, open_segment, self, 0, 0, 0);
-  while (!segment_known) CMAM_poll();
+  while (!my->segment_known) CMAM_poll();
   /* Two halves, to exercise offsets. */
-  CMAM_xfer(0, CMAM_SEG_ADDR(segment_of_sender, 0), data, 500);
-  CMAM_xfer(0, CMAM_SEG_ADDR(segment_of_sender, 500), data + 500, copy_bytes - 500);
+  CMAM_xfer(0, CMAM_SEG_ADDR(my->segment_of_sender, 0), data, 500);
+  CMAM_xfer(0, CMAM_SEG_ADDR(my->segment_of_sender, 500), data + 500, copy_bytes - 500);
   if (self == 0) {
-    CMAM_wait(&segments_done, nodes);
-    check(segments_done == 0, "CMAM_wait subtracts what it waited for");
+    CMAM_wait(&my->segments_done, nodes);
+    check(my->segments_done == 0, "CMAM_wait subtracts what it waited for");
     for (int q = 0; q < nodes; ++q)
       for (int i = 0; i < copy_bytes; ++i)
-        check(landing[q * copy_bytes + i] == (char)(q * 17 + i), "CMAM_xfer delivers every byte");
+        check(my->landing[q * copy_bytes + i] == (char)(q * 17 + i), "CMAM_xfer delivers every byte");
   }
   CMMD_sync_with_nodes();
   return 1;
@@ -233,8 +233,10 @@ static int segment(void) {
 
 /* ---- misuse ------------------------------------------------------------------------------ */
 
-static volatile int done;
-static void nothing(long a, long b, long c, long d) { (void)a, (void)b, (void)c, (void)d; ++done; }
+static void nothing(long a, long b, long c, long d) {
+  (void)a, (void)b, (void)c, (void)d;
+  ++my->done;
+}
 static void reply_again(long from, long b, long c, long d) {
   (void)b, (void)c, (void)d;
   CMAML_reply((int)from, nothing, 0, 0, 0, 0);
@@ -274,8 +276,8 @@ static int misuse(const char *what) {
 }
 
 int main(int argc, char **argv) {
-  self = CMMD_self_address();
-  nodes = CMMD_partition_size();
+  check(nodes <= max_nodes, "at most 64 nodes in this test");
+  my->last_seen = -1;
   if (argc != 2) {
     fprintf(stderr, "usage: cm5-test pingpong|reorder|flood|control|scopy|segment|bad-...\n");
     return 2;
