@@ -1,9 +1,10 @@
 /* HPAM's network on the sim backend's engine (splitc/sim_engine.h): the
  * nodes are simulated processors in virtual time, charged the cost model of
  * SPLITC_SIM_MACHINE (hp: the HP workstations on FDDI), and HPAM's packets
- * travel on one channel that is ordered, like FDDI, and unreliable: with
- * SPLITC_SIM_DROP / _DUPLICATE the engine really loses and duplicates them
- * (HPAM_DROP etc. still apply above it). Every node's state is a slot indexed
+ * travel on one channel that is, like UDP, unordered and unreliable: with
+ * SPLITC_SIM_DROP / _DUPLICATE / _REORDER the engine really loses, duplicates
+ * and reorders them (HPAM_DROP etc. still apply above it). Without those
+ * variables a pair's packets arrive in send order. Every node's state is a slot indexed
  * by the running processor: the processors share this process's statics. */
 #include "wire.h"
 
@@ -17,7 +18,7 @@ static int channel = -1;
 
 int wire_open(int *self, int *procs) {
   splitc_sim_enter();
-  channel = splitc_sim_channel("hpam", SPLITC_SIM_ORDERED | SPLITC_SIM_UNRELIABLE);
+  channel = splitc_sim_channel("hpam", SPLITC_SIM_UNRELIABLE);
   *self = splitc_sim_self();
   *procs = splitc_sim_procs();
   if (*procs > MAX_NODES) splitc_sim_fail("hpam", "more than 4096 nodes");
