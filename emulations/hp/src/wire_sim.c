@@ -4,8 +4,9 @@
  * travel on one channel that is, like UDP, unordered and unreliable: with
  * SPLITC_SIM_DROP / _DUPLICATE / _REORDER the engine really loses, duplicates
  * and reorders them (HPAM_DROP etc. still apply above it). Without those
- * variables a pair's packets arrive in send order. Every node's state is a slot indexed
- * by the running processor: the processors share this process's statics. */
+ * variables a pair's packets arrive in send order. Every node's state is a
+ * slot indexed by the running processor: the processors share this
+ * process's statics. */
 #include "wire.h"
 
 #include <splitc/sim_engine.h>
@@ -51,9 +52,9 @@ uint64_t wire_now_ns(void) { return (uint64_t)splitc_sim_now_ns(); }
  * QUIET_EXACT_NS without a packet sent or received, the node's clock moves
  * in steps of a quarter of the quiet time so far, at most QUIET_STEP_MAX_NS
  * and never past the bound: a packet arriving then is seen at most that much
- * late. That happens only when a packet was lost (a reply comes within a
- * round trip, 35 us on the hp model). Without a bound, suspend until a packet
- * arrives. */
+ * late. A reply comes within a round trip (35 us on the hp model): such a
+ * quiet stretch means a lost packet, or a peer that computes a long time
+ * without polling. Without a bound, suspend until a packet arrives. */
 enum { QUIET_EXACT_NS = 100000, QUIET_STEP_MAX_NS = 20000 };
 void wire_idle(uint64_t max_ns, int bounded) {
   if (!bounded) {
