@@ -201,10 +201,16 @@ am_status hpam_backend::send(proc_t p, bool request, am_kind kind, handler_id h,
   return r == 0 ? am_status::ok : refused(p, request);
 }
 
-int hpam_backend::poll(am_sink sink) {
+int hpam_backend::poll_packets(am_sink sink) {
   sink_ = sink;
   delivered_ = 0;
-  if (am_poll() < 0) detail::fail("hpam: am_poll: {}", am_error_string(am_errno));
+  const int handled = am_poll();
+  if (handled < 0) detail::fail("hpam: am_poll: {}", am_error_string(am_errno));
+  return handled;
+}
+
+int hpam_backend::poll(am_sink sink) {
+  poll_packets(sink);
   return delivered_;
 }
 
@@ -212,8 +218,10 @@ void hpam_backend::wait_idle(am_sink, const char*) { am_idle(2000); }
 
 void hpam_backend::bootstrap_barrier(am_sink sink) {
   const std::uint64_t epoch = ++barrier_epoch_;
+  // Sleep only when no packet came: the barrier's own packets deliver nothing
+  // to the core (and on sim, a processor that slept on them would never wake).
   auto idle = [&] {
-    if (poll(sink) == 0) wait_idle(sink, "the bootstrap barrier");
+    if (poll_packets(sink) == 0) wait_idle(sink, "the bootstrap barrier");
   };
   auto request = [&](proc_t to, handler_1_t h) {
     while (am_request_1(to, h, static_cast<long>(epoch)) != 0) {

@@ -1,6 +1,11 @@
 // A processor that stops answering (SIGSTOP after the first barrier) is
 // declared dead by HPAM after its retry limit, and the job ends with splitc's
 // error naming it (hpam.dead_node).
+//
+// Processor 0 reads from the stopped one in a loop: a single read could be
+// answered before processor 1 stops (processor 1 still polls in the barrier
+// when processor 0 has left it), and then nobody would have a request to
+// processor 1 outstanding and only the liveness watchdog would end the job.
 #include "harness.hpp"
 
 #include <signal.h>
@@ -13,8 +18,9 @@ int main(int argc, char** argv) {
   splitc::init(argc, argv);
   splitc::barrier();
   if (splitc::myproc() == 1) raise(SIGSTOP);
-  // Processor 0 reads from the stopped one: its request is never answered.
-  if (splitc::myproc() == 0) CHECK(splitc::read(splitc::toglobal(1, &word)) == 7);
+  // Processor 0 reads from processor 1 until a read is never answered.
+  if (splitc::myproc() == 0)
+    for (;;) CHECK(splitc::read(splitc::toglobal(1, &word)) == 7);
   splitc::barrier();
   return harness::pass("hpam_dead");
 }

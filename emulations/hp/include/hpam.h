@@ -132,7 +132,8 @@ void am_idle(int max_us);
 void am_set_fatal(void (*fatal)(const char *message));
 /* Counters: packets sent, received, retransmitted on timeout, dropped,
  * duplicated and held back by the fault injection, duplicates answered from
- * a reply buffer, packets refused out of order. */
+ * a reply buffer, requests that arrived ahead of a lost one (held in a
+ * reorder buffer until it came). */
 struct am_statistics {
   unsigned long sent, received, retransmits_timeout, injected_drops, injected_duplicates,
       injected_reorders, duplicates_answered, out_of_order;

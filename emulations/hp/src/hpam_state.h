@@ -57,6 +57,11 @@ struct peer {
   uint32_t reply_seq[HPAM_SLOTS];       /* reply buffers: the request each answers */
   size_t reply_len[HPAM_SLOTS];
   unsigned char *reply[HPAM_SLOTS];
+  /* Reorder buffers: requests from this peer that arrived ahead of a lost
+   * one (instance expected+1 .. expected+HPAM_SLOTS-1), held until it comes. */
+  int held[HPAM_SLOTS];
+  size_t held_len[HPAM_SLOTS];
+  unsigned char *held_packet[HPAM_SLOTS];
 };
 
 enum handler_context { IN_NOTHING = 0, IN_REQUEST = 1, IN_REPLY = 2 };

@@ -1,8 +1,9 @@
 /* HPAM's reliability over the unreliable network: per-destination request
  * buffers and per-source reply buffers numbered by instance, strict
  * request/reply (every request is answered; the answer is the
- * acknowledgement), in-order acceptance, retransmission on timeout with
- * exponential back-off, and the retry limit that declares a node dead. */
+ * acknowledgement), in-order execution with a reorder buffer per source,
+ * retransmission on timeout with exponential back-off, and the retry limit
+ * that declares a node dead. */
 #include "hpam_state.h"
 #include "wire.h"
 
@@ -77,32 +78,53 @@ void hpam_send_reply(struct node_state *s, struct packet_header *h, const void *
   hpam_fault_send(s, s->context_src, p->reply[k], p->reply_len[k]);
 }
 
+/* Run a request from `from` (the next one in instance order) and answer it:
+ * its handler's reply, or the empty reply. */
+static void run_in_order(struct node_state *s, int from, int slot, uint32_t seq,
+                         const unsigned char *packet, size_t len) {
+  ++s->peers[from].expected;
+  s->context = IN_REQUEST;
+  s->context_src = from;
+  s->context_slot = slot;
+  s->context_seq = seq;
+  s->replied = 0;
+  hpam_run_request(s, from, packet, len);
+  if (!s->replied) {
+    struct packet_header empty;
+    memset(&empty, 0, sizeof empty);
+    empty.form = FORM_EMPTY;
+    hpam_send_reply(s, &empty, NULL, 0);
+  }
+  s->context = IN_NOTHING;
+}
+
+/* A request arrives: the expected one runs, then those held behind it; one
+ * ahead of a lost one is held in its reorder buffer (the sender has at most
+ * HPAM_SLOTS in flight, so it is at most HPAM_SLOTS - 1 ahead); an old one
+ * (its reply was lost, or a duplicate) is answered again from the reply
+ * buffer, its handler not run twice. */
 static void accept_request(struct node_state *s, int from, const struct packet_header *h,
                            const unsigned char *packet, size_t len) {
   struct peer *p = &s->peers[from];
   const int k = h->slot;
-  if (h->seq == p->expected) {
-    ++p->expected;
-    s->context = IN_REQUEST;
-    s->context_src = from;
-    s->context_slot = k;
-    s->context_seq = h->seq;
-    s->replied = 0;
-    hpam_run_request(s, from, packet, len);
-    if (!s->replied) {
-      struct packet_header empty;
-      memset(&empty, 0, sizeof empty);
-      empty.form = FORM_EMPTY;
-      hpam_send_reply(s, &empty, NULL, 0);
+  const uint32_t ahead = h->seq - p->expected;
+  if (ahead == 0) {
+    run_in_order(s, from, k, h->seq, packet, len);
+    for (int next = (int)(p->expected % HPAM_SLOTS); p->held[next];
+         next = (int)(p->expected % HPAM_SLOTS)) {
+      p->held[next] = 0;
+      run_in_order(s, from, next, p->expected, p->held_packet[next], p->held_len[next]);
     }
-    s->context = IN_NOTHING;
+  } else if (ahead < HPAM_SLOTS) {
+    if (p->held[k]) return; /* held already: a duplicate */
+    if (p->held_packet[k] == NULL) p->held_packet[k] = packet_buffer();
+    memcpy(p->held_packet[k], packet, len);
+    p->held_len[k] = len;
+    p->held[k] = 1;
+    ++s->stats.out_of_order;
   } else if (p->reply[k] != NULL && p->reply_seq[k] == h->seq && p->reply_len[k] > 0) {
-    /* Its reply was lost (or this is a duplicate): answer again from the buffer. */
     ++s->stats.duplicates_answered;
     hpam_fault_send(s, from, p->reply[k], p->reply_len[k]);
-  } else {
-    /* Ahead of a lost one: the sender retransmits both, in order. */
-    ++s->stats.out_of_order;
   }
 }
 
@@ -143,7 +165,7 @@ int hpam_progress(struct node_state *s, int check_clock) {
     struct packet_header h;
     if ((size_t)n < sizeof h) continue;
     memcpy(&h, s->receive_buffer, sizeof h);
-    if (h.src != from || from < 0 || from >= s->procs || h.slot >= HPAM_SLOTS ||
+    if (h.src != from || from < 0 || from >= s->procs || h.slot != h.seq % HPAM_SLOTS ||
         h.nbytes < 0 || (size_t)h.nbytes != (size_t)n - HPAM_HEADER_BYTES)
       continue; /* not one of this job's packets */
     if (h.type == PACKET_REQUEST) {
@@ -194,6 +216,7 @@ void hpam_release_peers(struct node_state *s) {
       free(p->slot[k].packet);
       free(p->slot[k].reply);
       free(p->reply[k]);
+      free(p->held_packet[k]);
     }
   }
   free(s->peers);

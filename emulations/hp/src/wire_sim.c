@@ -1,10 +1,12 @@
 /* HPAM's network on the sim backend's engine (splitc/sim_engine.h): the
  * nodes are simulated processors in virtual time, charged the cost model of
  * SPLITC_SIM_MACHINE (hp: the HP workstations on FDDI), and HPAM's packets
- * travel on one channel that is ordered, like FDDI, and unreliable: with
- * SPLITC_SIM_DROP / _DUPLICATE the engine really loses and duplicates them
- * (HPAM_DROP etc. still apply above it). Every node's state is a slot indexed
- * by the running processor: the processors share this process's statics. */
+ * travel on one channel that is, like UDP, unordered and unreliable: with
+ * SPLITC_SIM_DROP / _DUPLICATE / _REORDER the engine really loses, duplicates
+ * and reorders them (HPAM_DROP etc. still apply above it). Without those
+ * variables a pair's packets arrive in send order. Every node's state is a
+ * slot indexed by the running processor: the processors share this
+ * process's statics. */
 #include "wire.h"
 
 #include <splitc/sim_engine.h>
@@ -14,10 +16,13 @@
 enum { MAX_NODES = 4096 };
 static void *state_slots[MAX_NODES];
 static int channel = -1;
+static double last_activity_ns[MAX_NODES]; /* a packet sent or received (wire_idle) */
+
+static void note_activity(void) { last_activity_ns[splitc_sim_self()] = splitc_sim_now_ns(); }
 
 int wire_open(int *self, int *procs) {
   splitc_sim_enter();
-  channel = splitc_sim_channel("hpam", SPLITC_SIM_ORDERED | SPLITC_SIM_UNRELIABLE);
+  channel = splitc_sim_channel("hpam", SPLITC_SIM_UNRELIABLE);
   *self = splitc_sim_self();
   *procs = splitc_sim_procs();
   if (*procs > MAX_NODES) splitc_sim_fail("hpam", "more than 4096 nodes");
@@ -30,20 +35,38 @@ int wire_self(void) { return splitc_sim_in_job() ? splitc_sim_self() : 0; }
 
 void wire_send(int to, const void *packet, size_t len) {
   splitc_sim_send(channel, to, packet, len);
+  note_activity();
 }
 
 long wire_receive(int *from, void *buf, size_t cap) {
-  return splitc_sim_receive(channel, from, buf, cap);
+  const long n = splitc_sim_receive(channel, from, buf, cap);
+  if (n >= 0) note_activity();
+  return n;
 }
 
 uint64_t wire_now_ns(void) { return (uint64_t)splitc_sim_now_ns(); }
 
-/* With a bound (a retransmission is due at some point), keep polling: each
- * empty receive charges the poll cost and lets the others run. Without one,
- * suspend until a packet arrives. */
+/* Waiting with a bound (a retransmission or a linger is due): HPAM polls,
+ * and each empty receive charges the machine's poll cost -- exact, but a
+ * simulated 500 ms back-off would be five million polls. So after
+ * QUIET_EXACT_NS without a packet sent or received, the node's clock moves
+ * in steps of a quarter of the quiet time so far, at most QUIET_STEP_MAX_NS
+ * and never past the bound: a packet arriving then is seen at most that much
+ * late. A reply comes within a round trip (35 us on the hp model): such a
+ * quiet stretch means a lost packet, or a peer that computes a long time
+ * without polling. Without a bound, suspend until a packet arrives. */
+enum { QUIET_EXACT_NS = 100000, QUIET_STEP_MAX_NS = 20000 };
 void wire_idle(uint64_t max_ns, int bounded) {
-  (void)max_ns;
-  if (!bounded) splitc_sim_wait("hpam: am_idle");
+  if (!bounded) {
+    splitc_sim_wait("hpam: am_idle");
+    return;
+  }
+  const double quiet = splitc_sim_now_ns() - last_activity_ns[splitc_sim_self()];
+  if (quiet < QUIET_EXACT_NS) return; /* the next receive charges the poll */
+  double step = quiet / 4;
+  if (step > QUIET_STEP_MAX_NS) step = QUIET_STEP_MAX_NS;
+  if (step > (double)max_ns) step = (double)max_ns;
+  splitc_sim_charge_ns(step);
 }
 
 void **wire_state_slot(void) { return &state_slots[wire_self()]; }

@@ -111,6 +111,9 @@ class hpam_backend
   am_status send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a, int n,
                  const void* src, std::size_t len, void* dst);
   am_status refused(proc_t p, bool request);
+  /// am_poll, delivering to `sink`: returns the packets it handled (poll
+  /// returns the messages delivered to the core).
+  int poll_packets(am_sink sink);
   void map_segment();
 
   proc_t myproc_ = 0;
