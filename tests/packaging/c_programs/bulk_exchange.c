@@ -32,13 +32,24 @@ static __globPtrType slot(int to, int from) {
 }
 static unsigned char *my_slot(int from) { return tolocal(slot(MYPROC, from)); }
 
-static Counter received_here; /* a static store counter: the same address on every processor */
+/* The store counter the stores of step 4 count on: at the same address on every processor, as
+ * a store counter must be. In the spread heap, not a static, so that it is every processor's own
+ * on a backend whose processors share one process (sim and the ports' _sim variants). */
+static __globPtrType C;
+static Counter *received_here_counter(void) {
+  return tolocal(splitc_spread_element(C, splitc_place_block_cyclic((size_t)MYPROC * sizeof(Counter),
+                                                                     sizeof(Counter)),
+                                       sizeof(Counter), 1));
+}
 
 int splitc_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   R = all_spread_malloc(PROCS, PROCS * CHUNK);
   CHECK(R.addr != NULL);
+  C = all_spread_malloc(PROCS, sizeof(Counter));
+  Counter *received_here = received_here_counter();
+  *received_here = (Counter)SPLITC_COUNTER_INIT;
   unsigned char *out = malloc(CHUNK), *in = malloc(CHUNK);
 
   /* 1. all-to-all with bulk_store, completed by store_sync(bytes expected) */
@@ -71,10 +82,10 @@ int splitc_main(int argc, char **argv) {
   /* 4. bulk_store_ctr on explicit counters, store_sync_ctr for my share */
   Counter sent = SPLITC_COUNTER_INIT;
   fill(out, MYPROC, left, CHUNK, 4);
-  bulk_store_ctr(slot(left, MYPROC), (char *)out, CHUNK, &received_here, &sent);
-  store_sync_ctr(CHUNK, &received_here, &sent);
+  bulk_store_ctr(slot(left, MYPROC), (char *)out, CHUNK, received_here, &sent);
+  store_sync_ctr(CHUNK, received_here, &sent);
   CHECK(same(my_slot(right), right, MYPROC, CHUNK, 4));
-  CHECK(!is_store_sync_ctr(1, &received_here, &sent)); /* nothing more is coming */
+  CHECK(!is_store_sync_ctr(1, received_here, &sent)); /* nothing more is coming */
   barrier();
 
   /* 5. blocking bulk_write of an odd length, read back with bulk_read */
