@@ -62,7 +62,9 @@ void nxam_backend::layer_failed(const char* call) const {
 nxam_backend::nxam_backend(start_arguments args) {
 #if defined(SPLITC_SIM_SUBSTRATE)
   (void)args;
-  segment_ = port::sim_segment();
+  // The machine's costs, unless the user names another model; read when the
+  // first layer call below starts the job (each node then runs main again).
+  setenv(port::env::sim_machine.name, layer::sim_machine, 0);
 #else
   // Static data at one address on every processor (a no-op under splitc-run).
   if (args.argv != nullptr) port::reexec_without_randomisation(*args.argv);
@@ -71,7 +73,9 @@ nxam_backend::nxam_backend(start_arguments args) {
 #endif
   myproc_ = layer::self();
   procs_ = layer::procs();
-#if !defined(SPLITC_SIM_SUBSTRATE)
+#if defined(SPLITC_SIM_SUBSTRATE)
+  segment_ = port::sim_segment();  // the engine's window, inside the job
+#else
   // The environment every splitc process has (as under splitc-run), for the
   // program and for error messages; SPLITC_JOB also keeps a child of this
   // process from launching a job of its own.

@@ -79,6 +79,14 @@ void wire_start(void) {
   if (found) max_type = *(int *)value;
 }
 
+void *wire_node_state(void **all, size_t bytes) {
+  if (*all == NULL) {
+    *all = calloc(1, bytes); /* this process is one node */
+    if (*all == NULL) wire_fail("wire", "out of memory for the node's state");
+  }
+  return *all;
+}
+
 int wire_self(void) { return self_node; }
 int wire_procs(void) { return nodes; }
 double wire_seconds(void) { return MPI_Wtime(); }
