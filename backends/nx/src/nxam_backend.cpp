@@ -295,6 +295,12 @@ int nxam_backend::poll(am_sink sink) {
   return delivered;
 }
 
+#if defined(SPLITC_SIM_SUBSTRATE)
+void nxam_backend::wait_idle(am_sink sink, const char* what) {
+  if (poll(sink) == 0) port::sim_members::wait_idle(sink, what);
+}
+#endif
+
 // A dissemination barrier of our own packets: in round r, a token to
 // processor me + 2^r; wait (polling) for the one from me - 2^r.
 void nxam_backend::bootstrap_barrier(am_sink sink) {
@@ -308,9 +314,11 @@ void nxam_backend::bootstrap_barrier(am_sink sink) {
     }
     wait.reset();
     while (barrier_tokens_[round] < barrier_epoch_) {
-      if (poll(sink) == 0) {
+      // A poll that took only tokens delivers nothing: wait only when the
+      // token is still missing (on the engine, a wait sleeps until a packet).
+      if (poll(sink) == 0 && barrier_tokens_[round] < barrier_epoch_) {
 #if defined(SPLITC_SIM_SUBSTRATE)
-        wait_idle(sink, "the bootstrap barrier");
+        port::sim_members::wait_idle(sink, "the bootstrap barrier");
 #else
         wait.pause();
 #endif
