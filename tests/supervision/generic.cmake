@@ -57,7 +57,7 @@ foreach(program_backend IN LISTS SPLITC_TEST_BACKENDS)
     set(test ${program_backend}.supervision.foreign_openmpi)
     add_test(NAME ${test}
       COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} 
-              --regex "splitc: processor [0-3]: this program is linked with backend '${program_backend}' but was started by Open MPI's mpirun as one of 4 processes \\(OMPI_COMM_WORLD_SIZE=4\\); .*start it with splitc-run --backend ${program_backend}"
+              --regex "splitc: processor [0-3]: this program is linked with backend '${program_backend}' but was started by Open MPI's mpirun( \\(or oshrun\\))? as one of 4 processes \\(OMPI_COMM_WORLD_SIZE=4\\); .*start it with splitc-run --backend ${program_backend}"
               -- ${SPLITC_MPIRUN_OPENMPI} --allow-run-as-root --oversubscribe -np 4 ${exe} ok)
     list(APPEND foreign ${test})
   endif()
