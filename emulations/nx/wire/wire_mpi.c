@@ -34,6 +34,8 @@ static void at_exit(int status, void *unused) {
   (void)unused;
   if (!mpi_up()) return;
   if (status != 0) {
+    /* Said here, not left to mpirun (whose own report is sometimes lost). */
+    fprintf(stderr, "wire: node %d: exit status %d; ending the job\n", self_node, status);
     /* Give the launcher a moment to forward what the process wrote last. */
     struct timespec t = {0, 50 * 1000 * 1000};
     fflush(NULL);
