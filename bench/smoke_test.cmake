@@ -34,7 +34,7 @@ if(json_err OR rows LESS 1)
 endif()
 string(JSON first GET "${json}" rows 0 part)
 message("results.json: ${rows} rows, first of part ${first}")
-file(STRINGS "${OUT}/lines.jsonl" lines)
+file(STRINGS "${OUT}/lines.jsonl" lines ENCODING UTF-8)  # the seed citations have "§"
 list(LENGTH lines nlines)
 if(NOT nlines EQUAL rows)
   message(FATAL_ERROR "--json wrote ${nlines} lines for ${rows} rows")

@@ -1,7 +1,8 @@
 # nxam_port(NAME EMULATION LAYER_DIR): the NXAM port NAME (NAME on Open MPI,
-# NAME_mpich on MPICH; NAME_sim on the sim engine when it exists) of
-# src/nxam_backend.cpp with the layer calls of LAYER_DIR/nxam_layer.hpp,
-# the emulation's and its wire's objects compiled in. Used by backends/nx
+# NAME_mpich on MPICH; NAME_sim on the sim engine, whose machine model the
+# layer file names) of src/nxam_backend.cpp with the layer calls of
+# LAYER_DIR/nxam_layer.hpp, the emulation's and its wire's objects compiled
+# in (on the sim, with the engine, in the same library). Used by backends/nx
 # and backends/mpl.
 include(${PROJECT_SOURCE_DIR}/emulations/nx/wire/wire.cmake)
 set(NXAM_PORT_SOURCE ${CMAKE_CURRENT_LIST_DIR}/src/nxam_backend.cpp)
@@ -40,5 +41,19 @@ function(nxam_port name emulation layer_dir)
     target_compile_definitions(splitc-${backend} PRIVATE SPLITC_MPI_MPIRUN="${MSGPASS_MPIRUN_${flavour}}"
       OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
   endforeach()
+  if(TARGET ${emulation}-emu-sim)
+    # On the engine: one process, every node a fiber (splitc-run --backend NAME_sim).
+    msgpass_emulation_objects(${emulation} sim objects)
+    splitc_add_backend(NAME ${name}_sim
+      HEADER splitc/backends/nxam.hpp
+      CLASS splitc::backends::nxam::nxam_backend
+      SOURCES ${NXAM_PORT_SOURCE} ${objects} ${SPLITC_SIM_ENGINE_SOURCES} ${SPLITC_SIM_LAUNCH_SOURCE}
+      LIBRARIES splitc-sim-engine
+      TEST_PROCS 3)
+    set_target_properties(splitc-${name}_sim PROPERTIES SPLITC_SHARED_PROCESS ON)
+    target_include_directories(splitc-${name}_sim PUBLIC $<BUILD_INTERFACE:${NXAM_PORT_INCLUDE}>)
+    target_include_directories(splitc-${name}_sim PRIVATE ${layer_dir}
+      $<TARGET_PROPERTY:${emulation}-emu-sim,INTERFACE_INCLUDE_DIRECTORIES>)
+  endif()
 endfunction()
 

@@ -105,16 +105,22 @@ splitc_add_failure_test(xf_exit3 PROCS 3 STATUS 3
   REGEX_nx "splitc: processor 1: exit status 3; ending the job"
   REGEX_nx_mpich "splitc: processor 1: exit status 3; ending the job"
   REGEX_mpl "splitc: processor 1: exit status 3; ending the job"
-  REGEX_mpl_mpich "splitc: processor 1: exit status 3; ending the job")
+  REGEX_mpl_mpich "splitc: processor 1: exit status 3; ending the job"
+  REGEX_nx_sim "splitc: processor 1 of 3: exit status 3; ending the job"
+  REGEX_mpl_sim "splitc: processor 1 of 3: exit status 3; ending the job")
 splitc_add_failure_test(xf_sigkill PROCS 3 STATUS 137
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 9"
   REGEX_sim "splitc-run: [^ ]*xf_sigkill_sim was killed by signal 9"
   REGEX_hpam_sim "splitc-run: [^ ]*xf_sigkill_hpam_sim was killed by signal 9"
+  REGEX_nx_sim "splitc-run: [^ ]*xf_sigkill_nx_sim was killed by signal 9"
+  REGEX_mpl_sim "splitc-run: [^ ]*xf_sigkill_mpl_sim was killed by signal 9"
   OPTIONS --kill-printed-pid --ready "processor 1 \\(pid [0-9]+\\) ready")
 splitc_add_failure_test(xf_segv PROCS 2 STATUS 139
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 11"
   REGEX_sim "splitc: processor 1 of 2: segmentation fault at address"
-  REGEX_hpam_sim "splitc: processor 1 of 2: segmentation fault at address")
+  REGEX_hpam_sim "splitc: processor 1 of 2: segmentation fault at address"
+  REGEX_nx_sim "splitc: processor 1 of 2: segmentation fault at address"
+  REGEX_mpl_sim "splitc: processor 1 of 2: segmentation fault at address")
 splitc_add_failure_test(xf_nofinalize PROCS 3 STATUS 70
   REGEX "processor 1 of 3: the process exited without calling finalize\\(\\)")
 # The launcher is sent SIGTERM: splitc-run says so and exits 143 on every backend (under the
@@ -131,11 +137,15 @@ splitc_add_failure_test(xf_collective_type PROCS 2 STATUS 70
   REGEX "collective mismatch: processor [01] is in a different collective, or the same one with another element type")
 splitc_add_failure_test(xf_collective_type PROCS 2 STATUS 70 ARGS counts TEST xf_collective_count
   REGEX "collective mismatch: processor [01] sent [0-9]+ bytes where [0-9]+ were expected")
-# Processor 1 names root 1, processors 0 and 2 root 0: whichever pair meets first is reported.
+# Processor 1 names root 1, processors 0 and 2 root 0: whichever pair meets first is reported
+# (nx_sim, mpl_sim: the model's timing decides which two processors meet first).
+set(_any_pair "collective mismatch: processor [0-2] broadcasts from root [01], processor [0-2] from root [01]")
 splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70
-  REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)")
+  REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)"
+  REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")
 splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS long TEST xf_broadcast_root_long
-  REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)")
+  REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)"
+  REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")
 splitc_add_failure_test(xf_double_free PROCS 2 STATUS 70
   REGEX "all_spread_free from processor 0: address 0x[0-9a-f]+ is not a live spread-heap allocation .double free..")
 splitc_add_failure_test(xf_double_free PROCS 2 STATUS 70 ARGS one-sided TEST xf_double_free_one_sided

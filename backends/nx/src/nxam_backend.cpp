@@ -62,7 +62,9 @@ void nxam_backend::layer_failed(const char* call) const {
 nxam_backend::nxam_backend(start_arguments args) {
 #if defined(SPLITC_SIM_SUBSTRATE)
   (void)args;
-  segment_ = port::sim_segment();
+  // The machine's costs, unless the user names another model; read when the
+  // first layer call below starts the job (each node then runs main again).
+  setenv(port::env::sim_machine.name, layer::sim_machine, 0);
 #else
   // Static data at one address on every processor (a no-op under splitc-run).
   if (args.argv != nullptr) port::reexec_without_randomisation(*args.argv);
@@ -71,7 +73,9 @@ nxam_backend::nxam_backend(start_arguments args) {
 #endif
   myproc_ = layer::self();
   procs_ = layer::procs();
-#if !defined(SPLITC_SIM_SUBSTRATE)
+#if defined(SPLITC_SIM_SUBSTRATE)
+  segment_ = port::sim_segment();  // the engine's window, inside the job
+#else
   // The environment every splitc process has (as under splitc-run), for the
   // program and for error messages; SPLITC_JOB also keeps a child of this
   // process from launching a job of its own.
@@ -291,6 +295,12 @@ int nxam_backend::poll(am_sink sink) {
   return delivered;
 }
 
+#if defined(SPLITC_SIM_SUBSTRATE)
+void nxam_backend::wait_idle(am_sink sink, const char* what) {
+  if (poll(sink) == 0) port::sim_members::wait_idle(sink, what);
+}
+#endif
+
 // A dissemination barrier of our own packets: in round r, a token to
 // processor me + 2^r; wait (polling) for the one from me - 2^r.
 void nxam_backend::bootstrap_barrier(am_sink sink) {
@@ -304,9 +314,11 @@ void nxam_backend::bootstrap_barrier(am_sink sink) {
     }
     wait.reset();
     while (barrier_tokens_[round] < barrier_epoch_) {
-      if (poll(sink) == 0) {
+      // A poll that took only tokens delivers nothing: wait only when the
+      // token is still missing (on the engine, a wait sleeps until a packet).
+      if (poll(sink) == 0 && barrier_tokens_[round] < barrier_epoch_) {
 #if defined(SPLITC_SIM_SUBSTRATE)
-        wait_idle(sink, "the bootstrap barrier");
+        port::sim_members::wait_idle(sink, "the bootstrap barrier");
 #else
         wait.pause();
 #endif

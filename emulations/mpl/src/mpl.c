@@ -18,15 +18,26 @@ struct message {
   int *source, *type; /* the caller's variables, written at completion */
   size_t length;      /* a send's length */
 };
-static struct message *messages;
-static int message_capacity;
-
 struct pending_handler {
   int mid;
   void (*handler)(int *);
 };
-static struct pending_handler *handlers;
-static int handler_count, handler_capacity, handlers_locked, in_handler;
+
+/* A node's state (one per process on MPI, one per simulated processor on
+ * the engine: wire_node_state). mperrno, the vendor's variable, is one for
+ * all: it is read right after the call that set it. */
+struct mpl_node {
+  struct message *messages;
+  int message_capacity;
+  struct pending_handler *handlers;
+  int handler_count, handler_capacity, handlers_locked, in_handler;
+};
+static void *mpl_nodes;
+
+static struct mpl_node *node(void) {
+  wire_start();
+  return wire_node_state(&mpl_nodes, sizeof(struct mpl_node));
+}
 
 static int error(int code) {
   mperrno = code;
@@ -37,27 +48,30 @@ static int type_ok(int type) { return type >= 0 && type <= MPL_MAX_TYPE && type 
 static int task_ok(int task) { return task >= 0 && task < wire_procs(); }
 
 static void note(int mid, char kind, int *source, int *type, size_t length) {
-  if (mid >= message_capacity) {
-    int grown = message_capacity ? 2 * message_capacity : 64;
+  struct mpl_node *n = node();
+  if (mid >= n->message_capacity) {
+    int grown = n->message_capacity ? 2 * n->message_capacity : 64;
     while (grown <= mid) grown *= 2;
-    messages = realloc(messages, (size_t)grown * sizeof *messages);
-    if (!messages) wire_fail("MPL", "out of memory for message ids");
-    memset(messages + message_capacity, 0, (size_t)(grown - message_capacity) * sizeof *messages);
-    message_capacity = grown;
+    n->messages = realloc(n->messages, (size_t)grown * sizeof *n->messages);
+    if (!n->messages) wire_fail("MPL", "out of memory for message ids");
+    memset(n->messages + n->message_capacity, 0, (size_t)(grown - n->message_capacity) * sizeof *n->messages);
+    n->message_capacity = grown;
   }
   struct message m = {kind, source, type, length};
-  messages[mid] = m;
+  n->messages[mid] = m;
 }
 
 static int mid_ok(int mid) {
-  return mid >= 0 && mid < message_capacity && messages[mid].kind != 0 && wire_live(mid);
+  struct mpl_node *n = node();
+  return mid >= 0 && mid < n->message_capacity && n->messages[mid].kind != 0 && wire_live(mid);
 }
 
 /* -1 pending, bytes when done, -2 on error (mperrno). */
 static int status_of(int mid) {
+  struct mpl_node *n = node();
   wire_status st;
   if (!wire_test(mid, &st)) return -1;
-  struct message *m = &messages[mid];
+  struct message *m = &n->messages[mid];
   if (m->kind == MSG_SEND) {
     m->kind = 0;
     return (int)m->length;
@@ -73,24 +87,26 @@ static int status_of(int mid) {
 }
 
 static void run_handlers(void) {
-  if (handlers_locked || in_handler || handler_count == 0) return;
-  in_handler = 1;
-  for (int i = 0; i < handler_count;) {
-    int mid = handlers[i].mid;
+  struct mpl_node *n = node();
+  if (n->handlers_locked || n->in_handler || n->handler_count == 0) return;
+  n->in_handler = 1;
+  for (int i = 0; i < n->handler_count;) {
+    int mid = n->handlers[i].mid;
     if (!wire_live(mid) || status_of(mid) == -1) {
       ++i;
       continue;
     }
-    void (*h)(int *) = handlers[i].handler;
-    handlers[i] = handlers[--handler_count];
+    void (*h)(int *) = n->handlers[i].handler;
+    n->handlers[i] = n->handlers[--n->handler_count];
     h(&mid);
   }
-  in_handler = 0;
+  n->in_handler = 0;
 }
 
 static void enter(void) {
+  struct mpl_node *n = node();
   wire_start();
-  if (handler_count) run_handlers();
+  if (n->handler_count) run_handlers();
 }
 
 int mpc_environ(int *numtask, int *taskid) {
@@ -132,9 +148,10 @@ int mpc_status(int msgid) {
 }
 
 int mpc_wait(int *msgid, int *nbytes) {
+  struct mpl_node *me = node();
   enter();
   if (*msgid == ALLMSG) {
-    for (int mid = 0; mid < message_capacity; ++mid) {
+    for (int mid = 0; mid < me->message_capacity; ++mid) {
       if (!mid_ok(mid)) continue;
       int n;
       while ((n = status_of(mid)) == -1) wire_idle("mpc_wait");
@@ -180,23 +197,25 @@ int mpc_probe(int *source, int *type, int *nbytes) {
 
 int mpc_rcvncall(char *buf, int blklen, int *source, int *type, int *msgid,
                  void (*handler)(int *msgid)) {
+  struct mpl_node *n = node();
   if (mpc_recv(buf, blklen, source, type, msgid) < 0) return -1;
-  if (handler_count == handler_capacity) {
-    handler_capacity = handler_capacity ? 2 * handler_capacity : 16;
-    handlers = realloc(handlers, (size_t)handler_capacity * sizeof *handlers);
-    if (!handlers) wire_fail("MPL", "out of memory for rcvncall handlers");
+  if (n->handler_count == n->handler_capacity) {
+    n->handler_capacity = n->handler_capacity ? 2 * n->handler_capacity : 16;
+    n->handlers = realloc(n->handlers, (size_t)n->handler_capacity * sizeof *n->handlers);
+    if (!n->handlers) wire_fail("MPL", "out of memory for rcvncall handlers");
   }
-  handlers[handler_count].mid = *msgid;
-  handlers[handler_count].handler = handler;
-  ++handler_count;
+  n->handlers[n->handler_count].mid = *msgid;
+  n->handlers[n->handler_count].handler = handler;
+  ++n->handler_count;
   return 0;
 }
 
 int mpc_lockrnc(int state, int *oldstate) {
+  struct mpl_node *n = node();
   wire_start();
-  *oldstate = handlers_locked;
-  handlers_locked = state != 0;
-  if (!handlers_locked) run_handlers();
+  *oldstate = n->handlers_locked;
+  n->handlers_locked = state != 0;
+  if (!n->handlers_locked) run_handlers();
   return 0;
 }
 

@@ -1,26 +1,41 @@
 /* Tests of the MPL emulation, one program with subcommands (run on 3 tasks):
  *   calls  every call's behaviour, bad input included (MPL reports it by -1 / < -1
  *          and mperrno); prints "PASS mpl_calls" on task 0
- *   dies   task 1 exits with status 3 while task 0 waits in mpc_brecv: the job ends */
+ *   dies   task 1 exits with status 3 while task 0 waits in mpc_brecv: the job ends
+ *   roundtrip  not a test: tasks 0 and 1 bounce a word, with mpc_bsend/mpc_brecv and
+ *              then answering from an mpc_rcvncall handler's arrival; task 0 prints
+ *              both mean round trips in microseconds (on the engine: virtual time)
+ * The same program runs on MPI (a process per task) and on the sim engine
+ * (every task a fiber of one process, sharing the statics: hence the arrays
+ * indexed by task below). */
 #include <mpl.h>
+
+#include "../../nx/wire/wire.h" /* wire_seconds, for roundtrip */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, me, p;
+enum { max_tasks = 64 };
+static int failures[max_tasks];
 #define CHECK(cond)                                                                     \
   do {                                                                                  \
     if (!(cond)) {                                                                      \
       fprintf(stderr, "task %d: check failed: %s (line %d)\n", me, #cond, __LINE__);    \
-      ++failures;                                                                       \
+      ++failures[me];                                                                   \
     }                                                                                   \
   } while (0)
 
-static int handled_id = -1;
-static void on_message(int *msgid) { handled_id = *msgid; }
+static int handled_id[max_tasks];
+static void on_message(int *msgid) {
+  int tasks, task;
+  mpc_environ(&tasks, &task);
+  handled_id[task] = *msgid;
+}
 
-static void calls(void) {
+static int calls(int me, int p) {
+  if (p > max_tasks) return 1;
+  handled_id[me] = -1;
   const int right = (me + 1) % p, left = (me + p - 1) % p;
   int value = 100 + me, got = -1, src, type, n, mid;
 
@@ -62,20 +77,21 @@ static void calls(void) {
   CHECK(mpc_probe(&src, &type, &n) == 0 && n == -1);
 
   /* rcvncall: the handler runs in a later call, not while locked. */
-  static int hbuf;
-  static int hsrc = DONTCARE, htype = 14;
+  static int hbufs[max_tasks], hsrcs[max_tasks], htypes[max_tasks];
+  int *hbuf = &hbufs[me], *hsrc = &hsrcs[me], *htype = &htypes[me];
+  *hsrc = DONTCARE, *htype = 14;
   int old, hid;
   CHECK(mpc_lockrnc(1, &old) == 0 && old == 0);
-  CHECK(mpc_rcvncall((char *)&hbuf, sizeof hbuf, &hsrc, &htype, &hid, on_message) == 0);
+  CHECK(mpc_rcvncall((char *)hbuf, sizeof *hbuf, hsrc, htype, &hid, on_message) == 0);
   CHECK(mpc_bsend((char *)&value, sizeof value, right, 14) == 0);
   CHECK(mpc_sync(ALLGRP) == 0);
-  CHECK(handled_id == -1);
+  CHECK(handled_id[me] == -1);
   CHECK(mpc_lockrnc(0, &old) == 0 && old == 1);
-  while (handled_id == -1) {
+  while (handled_id[me] == -1) {
     src = DONTCARE, type = 15;
     mpc_probe(&src, &type, &n);
   }
-  CHECK(handled_id == hid && hbuf == 100 + left && hsrc == left);
+  CHECK(handled_id[me] == hid && *hbuf == 100 + left && *hsrc == left);
 
   /* Bad input: -1 (or < -1 from mpc_status) and mperrno. */
   CHECK(mpc_send((char *)&value, 4, p, 5, &mid) == -1 && mperrno == MPE_TASK);
@@ -111,16 +127,58 @@ static void calls(void) {
   CHECK(mpc_index((char *)sendv, (char *)recvv, sizeof(int), ALLGRP) == 0);
   for (int i = 0; i < p; ++i) CHECK(recvv[i] == i * 100 + me);
 
-  int total = failures, sum;
+  int total = failures[me], sum;
   mpc_combine(&total, &sum, sizeof total, i_vadd, ALLGRP);
   if (me == 0 && sum == 0) printf("PASS mpl_calls\n");
-  exit(sum == 0 ? 0 : 1);
+  return sum == 0 ? 0 : 1;
+}
+
+/* The seed's alternative to posted receives: MPL's mpc_rcvncall, whose
+ * handler the layer calls when the message arrives. Timed with the wire's
+ * clock, NX's dclock (MPL has no clock call of its own). */
+static double round_trip(int me, int through_rcvncall) {
+  enum { rounds = 200, type = 20 };
+  int word = 0, src, type_io, n, hid;
+  static int hbufs[max_tasks], hsrcs[max_tasks], htypes[max_tasks];
+  mpc_sync(ALLGRP);
+  const double t0 = wire_seconds();
+  for (int i = 0; i < rounds && me < 2; ++i) {
+    if (me == 0) {
+      mpc_bsend((char *)&word, sizeof word, 1, type);
+      src = 1, type_io = type;
+      mpc_brecv((char *)&word, sizeof word, &src, &type_io, &n);
+    } else if (!through_rcvncall) {
+      src = 0, type_io = type;
+      mpc_brecv((char *)&word, sizeof word, &src, &type_io, &n);
+      mpc_bsend((char *)&word, sizeof word, 0, type);
+    } else {
+      handled_id[me] = -1;
+      hsrcs[me] = 0, htypes[me] = type;
+      mpc_rcvncall((char *)&hbufs[me], sizeof word, &hsrcs[me], &htypes[me], &hid, on_message);
+      while (handled_id[me] == -1) { /* any layer call runs handlers */
+        src = DONTCARE, type_io = type + 1;
+        mpc_probe(&src, &type_io, &n);
+      }
+      mpc_bsend((char *)&hbufs[me], sizeof word, 0, type);
+    }
+  }
+  const double mean = (wire_seconds() - t0) / rounds;
+  mpc_sync(ALLGRP);
+  return mean;
 }
 
 int main(int argc, char **argv) {
   const char *what = argc > 1 ? argv[1] : "calls";
+  int p, me;
   mpc_environ(&p, &me);
-  if (strcmp(what, "calls") == 0) calls();
+  if (strcmp(what, "calls") == 0) return calls(me, p);
+  if (strcmp(what, "roundtrip") == 0) {
+    const double plain = round_trip(me, 0), handler = round_trip(me, 1);
+    if (me == 0)
+      printf("MPL round trip of 4 bytes: mpc_bsend/mpc_brecv %.1f us, answered from "
+             "mpc_rcvncall %.1f us\n", plain * 1e6, handler * 1e6);
+    return 0;
+  }
   if (strcmp(what, "dies") == 0) {
     if (me == 1) exit(3);
     char buf[8];

@@ -18,19 +18,34 @@ struct message {
   char kind;
   long *info; /* irecvx's info array, filled when the receive completes */
 };
-static struct message *messages;
-static long message_capacity;
-
-/* The last message received or probed (infocount & co). */
-static long last_type = -1, last_count = -1, last_node = -1, last_ptype = -1;
-
 /* hrecv receives whose handler has not run yet. */
 struct pending_handler {
   long mid;
   void (*handler)(long, long, long, long);
 };
-static struct pending_handler *handlers;
-static int handler_count, handler_capacity, trap_masked, in_handler;
+
+/* A node's state (one per process on MPI, one per simulated processor on
+ * the engine: wire_node_state). */
+struct nx_node {
+  int ready;
+  struct message *messages;
+  long message_capacity;
+  /* The last message received or probed (infocount & co). */
+  long last_type, last_count, last_node, last_ptype;
+  struct pending_handler *handlers;
+  int handler_count, handler_capacity, trap_masked, in_handler;
+};
+static void *nx_nodes;
+
+static struct nx_node *node(void) {
+  wire_start();
+  struct nx_node *n = wire_node_state(&nx_nodes, sizeof *n);
+  if (!n->ready) {
+    n->ready = 1;
+    n->last_type = n->last_count = n->last_node = n->last_ptype = -1;
+  }
+  return n;
+}
 
 static void start(void) { wire_start(); }
 
@@ -70,63 +85,67 @@ static int ptype_ok(long ptype) { return ptype == 0; }
 static int ptypesel_ok(long ptypesel) { return ptypesel == NX_ANY || ptypesel == 0; }
 
 static void note(int mid, char kind, long *info) {
-  if (mid >= message_capacity) {
-    long grown = message_capacity ? 2 * message_capacity : 64;
+  struct nx_node *n = node();
+  if (mid >= n->message_capacity) {
+    long grown = n->message_capacity ? 2 * n->message_capacity : 64;
     while (grown <= mid) grown *= 2;
-    messages = realloc(messages, (size_t)grown * sizeof *messages);
-    if (!messages) wire_fail("NX", "out of memory for message ids");
-    memset(messages + message_capacity, 0,
-           (size_t)(grown - message_capacity) * sizeof *messages);
-    message_capacity = grown;
+    n->messages = realloc(n->messages, (size_t)grown * sizeof *n->messages);
+    if (!n->messages) wire_fail("NX", "out of memory for message ids");
+    memset(n->messages + n->message_capacity, 0,
+           (size_t)(grown - n->message_capacity) * sizeof *n->messages);
+    n->message_capacity = grown;
   }
-  messages[mid].kind = kind;
-  messages[mid].info = info;
+  n->messages[mid].kind = kind;
+  n->messages[mid].info = info;
 }
 
 static void remember(const wire_status *st) {
-  last_type = st->type;
-  last_count = (long)st->length;
-  last_node = st->source;
-  last_ptype = 0;
+  struct nx_node *n = node();
+  n->last_type = st->type;
+  n->last_count = (long)st->length;
+  n->last_node = st->source;
+  n->last_ptype = 0;
 }
 
 /* A receive completed: its info, or EQMSGLONG when it did not fit. */
 static long received(long mid, const wire_status *st) {
-  struct message *m = &messages[mid];
+  struct nx_node *n = node();
+  struct message *m = &n->messages[mid];
   m->kind = 0;
   if (st->truncated) return error(EQMSGLONG);
   remember(st);
   if (m->info) {
-    m->info[INFO_TYPE] = last_type;
-    m->info[INFO_COUNT] = last_count;
-    m->info[INFO_NODE] = last_node;
-    m->info[INFO_PTYPE] = last_ptype;
+    m->info[INFO_TYPE] = n->last_type;
+    m->info[INFO_COUNT] = n->last_count;
+    m->info[INFO_NODE] = n->last_node;
+    m->info[INFO_PTYPE] = n->last_ptype;
   }
   return 1;
 }
 
 /* Run the handlers of hrecv receives that have completed. */
 static void run_handlers(void) {
-  if (trap_masked || in_handler || handler_count == 0) return;
-  in_handler = 1;
-  for (int i = 0; i < handler_count;) {
+  struct nx_node *n = node();
+  if (n->trap_masked || n->in_handler || n->handler_count == 0) return;
+  n->in_handler = 1;
+  for (int i = 0; i < n->handler_count;) {
     wire_status st;
-    long mid = handlers[i].mid;
+    long mid = n->handlers[i].mid;
     if (!wire_test((int)mid, &st)) {
       ++i;
       continue;
     }
-    void (*h)(long, long, long, long) = handlers[i].handler;
-    handlers[i] = handlers[--handler_count];
+    void (*h)(long, long, long, long) = n->handlers[i].handler;
+    n->handlers[i] = n->handlers[--n->handler_count];
     if (received(mid, &st) < 0) fatal("hrecv");
-    h(last_type, last_count, last_node, last_ptype);
+    h(n->last_type, n->last_count, n->last_node, n->last_ptype);
   }
-  in_handler = 0;
+  n->in_handler = 0;
 }
 
 static void enter(void) {
-  start();
-  if (handler_count) run_handlers();
+  struct nx_node *n = node();
+  if (n->handler_count) run_handlers();
 }
 
 long mynode(void) { start(); return wire_self(); }
@@ -161,16 +180,18 @@ long _irecv(long typesel, char *buf, long count) {
 }
 
 static int mid_ok(long mid) {
-  return mid >= 0 && mid < message_capacity && messages[mid].kind != 0 && wire_live((int)mid);
+  struct nx_node *n = node();
+  return mid >= 0 && mid < n->message_capacity && n->messages[mid].kind != 0 && wire_live((int)mid);
 }
 
 long _msgdone(long mid) {
+  struct nx_node *n = node();
   enter();
   if (!mid_ok(mid)) return error(EQMID);
   wire_status st;
   if (!wire_test((int)mid, &st)) return 0;
-  if (messages[mid].kind == MSG_SEND) {
-    messages[mid].kind = 0;
+  if (n->messages[mid].kind == MSG_SEND) {
+    n->messages[mid].kind = 0;
     return 1;
   }
   return received(mid, &st);
@@ -183,14 +204,15 @@ long _msgwait(long mid) {
 }
 
 long _msgcancel(long mid) {
+  struct nx_node *n = node();
   start();
   if (!mid_ok(mid)) return error(EQMID);
-  if (messages[mid].kind == MSG_RECV) {
+  if (n->messages[mid].kind == MSG_RECV) {
     wire_cancel((int)mid);
   } else {
     while (!wire_test((int)mid, NULL)) wire_idle("msgcancel"); /* a send cannot be taken back */
   }
-  messages[mid].kind = 0;
+  n->messages[mid].kind = 0;
   return 0;
 }
 
@@ -209,6 +231,7 @@ long _crecv(long typesel, char *buf, long count) {
 }
 
 long iprobex(long typesel, long nodesel, long ptypesel, long info[]) {
+  struct nx_node *n = node();
   enter();
   if (!typesel_ok(typesel)) { errno = EQTYPE; fatal("iprobex"); }
   if (nodesel != NX_ANY && !node_ok(nodesel)) { errno = EQNODE; fatal("iprobex"); }
@@ -217,10 +240,10 @@ long iprobex(long typesel, long nodesel, long ptypesel, long info[]) {
   if (!wire_probe(WIRE_USER, (int)nodesel, typesel, &st)) return 0;
   remember(&st);
   if (info) {
-    info[INFO_TYPE] = last_type;
-    info[INFO_COUNT] = last_count;
-    info[INFO_NODE] = last_node;
-    info[INFO_PTYPE] = last_ptype;
+    info[INFO_TYPE] = n->last_type;
+    info[INFO_COUNT] = n->last_count;
+    info[INFO_NODE] = n->last_node;
+    info[INFO_PTYPE] = n->last_ptype;
   }
   return 1;
 }
@@ -234,31 +257,33 @@ void cprobe(long typesel) {
   while (!iprobe(typesel)) wire_idle("cprobe");
 }
 
-long infocount(void) { return last_count; }
-long infonode(void) { return last_node; }
-long infotype(void) { return last_type; }
-long infoptype(void) { return last_ptype; }
+long infocount(void) { return node()->last_count; }
+long infonode(void) { return node()->last_node; }
+long infotype(void) { return node()->last_type; }
+long infoptype(void) { return node()->last_ptype; }
 
 long hrecv(long typesel, char *buf, long count,
            void (*handler)(long type, long count, long node, long ptype)) {
+  struct nx_node *n = node();
   long mid = _irecv(typesel, buf, count);
   if (mid < 0) fatal("hrecv");
-  if (handler_count == handler_capacity) {
-    handler_capacity = handler_capacity ? 2 * handler_capacity : 16;
-    handlers = realloc(handlers, (size_t)handler_capacity * sizeof *handlers);
-    if (!handlers) wire_fail("NX", "out of memory for hrecv handlers");
+  if (n->handler_count == n->handler_capacity) {
+    n->handler_capacity = n->handler_capacity ? 2 * n->handler_capacity : 16;
+    n->handlers = realloc(n->handlers, (size_t)n->handler_capacity * sizeof *n->handlers);
+    if (!n->handlers) wire_fail("NX", "out of memory for hrecv handlers");
   }
-  handlers[handler_count].mid = mid;
-  handlers[handler_count].handler = handler;
-  ++handler_count;
+  n->handlers[n->handler_count].mid = mid;
+  n->handlers[n->handler_count].handler = handler;
+  ++n->handler_count;
   return mid;
 }
 
 long masktrap(long state) {
+  struct nx_node *n = node();
   start();
-  long old = trap_masked;
-  trap_masked = state != 0;
-  if (!trap_masked) run_handlers();
+  long old = n->trap_masked;
+  n->trap_masked = state != 0;
+  if (!n->trap_masked) run_handlers();
   return old;
 }
 

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static unsigned long sequence; /* one type per operation, in call order */
+/* One type per operation, in call order; per node (wire_node_state). */
+static void *sequences;
 
 static long next_type(void) {
-  return (long)(sequence++ % (unsigned long)(wire_max_type() + 1));
+  unsigned long *sequence = wire_node_state(&sequences, sizeof *sequence);
+  return (long)((*sequence)++ % (unsigned long)(wire_max_type() + 1));
 }
 
 static void complete(int req, wire_status *st, const char *what) {

@@ -54,8 +54,17 @@ int wire_probe(int net, int node_sel, long type_sel, wire_status *st);
  * processes, suspend in the engine). `what` names the wait. */
 void wire_idle(const char *what);
 
+/* A node's state in an emulation. On real processes each node is a process
+ * with statics of its own; on the engine every simulated node shares them.
+ * So an emulation keeps its state in one struct of `bytes` and reaches it
+ * here: `*all` (a static of the emulation, NULL at first) becomes an array of
+ * zeroed structs, one per node of this process, and the calling node's is
+ * returned. Call it after wire_start. */
+void *wire_node_state(void **all, size_t bytes);
+
 /* An error of the emulated layer that ends the job: prints
- * "<layer>: node N: <message>" and ends every process. */
+ * "<layer>: node N: <message>" (on the engine: "splitc: processor N of P:
+ * <layer>: <message>") and ends every process. */
 void wire_fail(const char *layer, const char *message) __attribute__((noreturn));
 
 #ifdef __cplusplus

@@ -34,6 +34,8 @@ static void at_exit(int status, void *unused) {
   (void)unused;
   if (!mpi_up()) return;
   if (status != 0) {
+    /* Said here, not left to mpirun (whose own report is sometimes lost). */
+    fprintf(stderr, "wire: node %d: exit status %d; ending the job\n", self_node, status);
     /* Give the launcher a moment to forward what the process wrote last. */
     struct timespec t = {0, 50 * 1000 * 1000};
     fflush(NULL);
@@ -77,6 +79,14 @@ void wire_start(void) {
   int found = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
   if (found) max_type = *(int *)value;
+}
+
+void *wire_node_state(void **all, size_t bytes) {
+  if (*all == NULL) {
+    *all = calloc(1, bytes); /* this process is one node */
+    if (*all == NULL) wire_fail("wire", "out of memory for the node's state");
+  }
+  return *all;
 }
 
 int wire_self(void) { return self_node; }

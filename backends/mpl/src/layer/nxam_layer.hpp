@@ -14,6 +14,9 @@ inline constexpr const char* vendor = "mpl";
 inline constexpr const char* test_call = "mpc_status";
 inline constexpr const char* send_call = "mpc_send";
 inline constexpr const char* receive_call = "mpc_recv";
+/// The sim engine's machine model for the _sim port (SPLITC_SIM_MACHINE
+/// overrides it): the SP-1's costs (backends/sim/src/machine_models.def).
+inline constexpr const char* sim_machine = "sp1";
 
 using msg_id = long;
 /// mpc_recv's source and type: selectors in, the message's values out (at completion).

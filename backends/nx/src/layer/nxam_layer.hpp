@@ -14,6 +14,9 @@ inline constexpr const char* vendor = "nx";
 inline constexpr const char* test_call = "msgdone";
 inline constexpr const char* send_call = "isend";
 inline constexpr const char* receive_call = "irecvx";
+/// The sim engine's machine model for the _sim port (SPLITC_SIM_MACHINE
+/// overrides it): the Paragon's costs (backends/sim/src/machine_models.def).
+inline constexpr const char* sim_machine = "paragon";
 
 using msg_id = long;
 /// What a posted receive needs besides its buffer (MPL writes the source and

@@ -96,6 +96,12 @@ class nxam_backend
   }
 
   int poll(am_sink sink);
+#if defined(SPLITC_SIM_SUBSTRATE)
+  /// The core's idle wait on the engine: a poll moves every packet that has
+  /// arrived into the layer's queues but delivers at most a ring's worth, so
+  /// sleep only after a poll that delivered nothing.
+  void wait_idle(am_sink sink, const char* what);
+#endif
   void bootstrap_barrier(am_sink sink);
   segment_info segment() const noexcept { return segment_; }
   void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
