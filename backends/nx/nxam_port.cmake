@@ -48,8 +48,12 @@ function(nxam_port name emulation layer_dir)
       HEADER splitc/backends/nxam.hpp
       CLASS splitc::backends::nxam::nxam_backend
       SOURCES ${NXAM_PORT_SOURCE} ${objects} ${SPLITC_SIM_ENGINE_SOURCES} ${SPLITC_SIM_LAUNCH_SOURCE}
-      LIBRARIES splitc-sim-engine
-      TEST_PROCS 3)
+      # Boost::context and the macro named again, for splitc-<name>_sim.pc's users
+      # (cmake/SplitcPkgConfig.cmake reads the backend's own link items and definitions).
+      LIBRARIES splitc-sim-engine Boost::context
+      DEFINITIONS SPLITC_SIM_SUBSTRATE=1
+      TEST_PROCS 3
+      SEED_PORT)
     set_target_properties(splitc-${name}_sim PROPERTIES SPLITC_SHARED_PROCESS ON)
     target_include_directories(splitc-${name}_sim PUBLIC $<BUILD_INTERFACE:${NXAM_PORT_INCLUDE}>)
     target_include_directories(splitc-${name}_sim PRIVATE ${layer_dir}
