@@ -11,6 +11,11 @@
 // successive collectives pipeline rather than paying a barrier each, and a
 // processor waiting in a collective keeps serving active messages.
 //
+// On a backend with native collectives (PORTING.md: has_native_barrier,
+// has_native_reduce -- the CM-5's control network) barrier() and single-value
+// reductions, scans and small broadcasts run on the layer's network instead,
+// after an agreement check (detail/native_collectives.hpp).
+//
 // The scan hazard (seed §4.3.2): a collective returns when *this*
 // processor's result is known, not when everyone's is. Code such as
 //
