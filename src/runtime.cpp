@@ -172,7 +172,10 @@ void barrier() {
   auto& c = detail::blocking_context("barrier");
   const detail::signature_scope sign(
       c, detail::collective_signature<detail::collective_kind::barrier, void, void>);
-  detail::dissemination_barrier(c);
+  if constexpr (has_native_barrier<active_backend>)
+    detail::native_barrier(c);  // the layer's own (the CM-5's control network)
+  else
+    detail::dissemination_barrier(c);
 }
 
 const char* backend_name() noexcept { return active_backend::name; }
