@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <random>
 #include <string_view>
 
 namespace splitc::backends::mpi {
@@ -211,7 +212,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
 
   // The symmetric segment: the same address in every process.
   const port::segment_geometry segment = port::segment_from_environment();
-  auto* base = port::reserve_segment("mpi", segment, 1, true);
+  auto* base = same_host_.map_segment(name, segment);
   segment_base_ = segment.base;
   segment_size_ = segment.size;
 
@@ -256,6 +257,21 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
     while (!library_.empty() && (library_.back() == '\n' || library_.back() == ' '))
       library_.pop_back();
     if (auto nl = library_.find('\n'); nl != std::string::npos) library_.resize(nl);
+  }
+  {
+    // The processes on this host: a job number rank 0 draws, then the segments.
+    std::uint64_t job = 0;
+    if (rank == 0) {
+      std::random_device entropy;
+      job = (std::uint64_t{entropy()} << 32) ^ entropy() ^ static_cast<std::uint64_t>(getpid());
+    }
+    check(MPI_Bcast(&job, 1, MPI_UINT64_T, 0, m_->comm), "MPI_Bcast");
+    same_host_.connect(name, myproc_, procs_, job,
+                       {m_.get(), [](void* state) {
+                          auto* m = static_cast<mpi_state*>(state);
+                          if (const int rc = MPI_Barrier(m->comm); rc != MPI_SUCCESS)
+                            mpi_failed(rc, "MPI_Barrier");
+                        }});
   }
   read_tuning(tuning_, procs_);
   {

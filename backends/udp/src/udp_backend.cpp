@@ -130,11 +130,24 @@ udp_backend::udp_backend(start_arguments) {
     }
   }
   if (control_ >= 0) start_helper();
+
+  // The processes on this host map each other's segments (port/same_host.hpp).
+  // No program message can arrive yet: nobody has left this constructor.
+  same_host_.connect(name, myproc_, procs_, job_, {this, [](void* self) {
+                       static_cast<udp_backend*>(self)->bootstrap_barrier(am_sink{
+                           nullptr,
+                           [](void*, const am_message& m) {
+                             detail::fail("udp: a message from processor {} arrived before the "
+                                          "job had started",
+                                          m.source);
+                           },
+                           0});
+                     }});
 }
 
 void udp_backend::map_segment() {
   const port::segment_geometry g = port::segment_from_environment();
-  port::reserve_segment("udp", g, 1, true);
+  same_host_.map_segment(name, g);
   segment_base_ = g.base;
   segment_size_ = g.size;
 }

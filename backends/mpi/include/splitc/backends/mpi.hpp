@@ -33,6 +33,10 @@
 //    these active messages; the backend's own barrier (start-up, shut-down)
 //    is a dissemination barrier of backend packets, or MPI_Ibarrier tested
 //    inside the poll loop, so a process waiting in it keeps serving requests.
+//  * Same host, no MPI (port/same_host.hpp). The segment is shared memory;
+//    processes on one host map each other's, and direct_address gives the
+//    core their load/store path. Messages between them stay on MPI (its
+//    shared-memory transport; docs/same_host.md says why).
 //
 // The backend works on its own duplicate of MPI_COMM_WORLD, so the program
 // may make its own MPI calls between splitc operations (rules in
@@ -44,6 +48,7 @@
 // backend's sources), so a program built against the backend needs MPI's
 // libraries but not its headers, unless it makes MPI calls itself.
 #include <splitc/am.hpp>
+#include <splitc/port/same_host.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -140,7 +145,7 @@ class mpi_backend {
       .max_medium = max_medium_bytes,
       .max_long = max_long_bytes,
       .ordered = true,   // any-tag receives, non-overtaking, delivered in ring order
-      .direct_access = false,
+      .direct_access = true,  // peers on this host (port/same_host.hpp); nullptr for the others
   };
 
   explicit mpi_backend(start_arguments args);
@@ -180,7 +185,9 @@ class mpi_backend {
   segment_info segment() const noexcept {
     return {reinterpret_cast<void*>(segment_base_), segment_size_};
   }
-  void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
+  void* direct_address(proc_t p, const void* local) const noexcept {
+    return same_host_.address(p, local);
+  }
 
   void finish(int code);
 
@@ -273,6 +280,7 @@ class mpi_backend {
   std::string library_;
   std::uintptr_t segment_base_ = 0;
   std::size_t segment_size_ = 0;
+  port::same_host same_host_;  ///< the segments of the processes on this host
   tuning tuning_;
   statistics stats_;
 

@@ -10,13 +10,15 @@
 // loss, duplication and reordering; its retransmission check runs inside
 // every poll and costs one clock read and a comparison when nothing is due.
 //
-// The segment is private anonymous memory reserved at the same address in
-// every process (SPLITC_SEGMENT_BASE, default 0x100000000000; size
-// SPLITC_SEGMENT_SIZE, default 1 GiB); there is no direct access to peers,
-// so global memory goes over active messages.
+// The segment is reserved at the same address in every process
+// (SPLITC_SEGMENT_BASE, default 0x100000000000; size SPLITC_SEGMENT_SIZE,
+// default 1 GiB), in shared memory: processes on one host map each other's
+// (port/same_host.hpp) and reach them by load and store; global memory on
+// other hosts goes over active messages, as do all messages.
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/port/same_host.hpp>
 #include <splitc/backends/udp_engine.hpp>
 #include <splitc/backends/udp_wire.hpp>
 
@@ -65,7 +67,7 @@ class udp_backend {
       .max_medium = max_medium_bytes,
       .max_long = max_long_bytes,
       .ordered = false,
-      .direct_access = false,
+      .direct_access = true,  // peers on this host (port/same_host.hpp); nullptr for the others
   };
 
   explicit udp_backend(start_arguments args);
@@ -105,7 +107,9 @@ class udp_backend {
   segment_info segment() const noexcept {
     return {reinterpret_cast<void*>(segment_base_), segment_size_};
   }
-  void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
+  void* direct_address(proc_t p, const void* local) const noexcept {
+    return same_host_.address(p, local);
+  }
 
   void finish(int code);
 
@@ -145,6 +149,7 @@ class udp_backend {
   wire_keys keys_;
   std::uintptr_t segment_base_ = 0;
   std::size_t segment_size_ = 0;
+  port::same_host same_host_;  ///< the segments of the processes on this host
   int fd_ = -1;       ///< UDP socket
   int control_ = -1;  ///< TCP connection to the launcher's rendezvous
   int wake_ = -1;     ///< eventfd that stops the helper thread
