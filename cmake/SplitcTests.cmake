@@ -33,10 +33,25 @@ endfunction()
 # single_process.cmake instead (${SPLITC_TESTS_DIR}/*/single_process.cmake,
 # with SPLITC_TEST_BACKENDS set to NAME): what such a backend must do, e.g. a
 # job of one passes and a job of two fails with "no path to peer".
+#
+# splitc_add_backend_tests(NAME FLAVOUR f [PROCS p...] [ENVIRONMENT v=x...] [LABELS l...]
+#                          [FAILURES]):
+# the suites again on NAME under other settings (the same programs): tests named
+# <backend>.<f>.<test>.p<P>, with ENVIRONMENT and LABELS added, at PROCS (default the
+# backend's); the expected failures (splitc_add_failure_test) too with FAILURES. The
+# supervision suite, the launcher's and the argument checks are not repeated.
 function(splitc_add_backend_tests name)
+  cmake_parse_arguments(B "FAILURES" "FLAVOUR" "PROCS;ENVIRONMENT;LABELS" ${ARGN})
   find_program(SPLITC_TEST_BASH bash REQUIRED)
   set(SPLITC_TEST_BACKENDS ${name})
   get_target_property(SPLITC_TEST_PROCS_${name} splitc-${name} SPLITC_TEST_PROCS)
+  set(SPLITC_TEST_FLAVOUR "${B_FLAVOUR}")
+  set(SPLITC_TEST_FLAVOUR_ENVIRONMENT "${B_ENVIRONMENT}")
+  set(SPLITC_TEST_FLAVOUR_LABELS "${B_LABELS}")
+  set(SPLITC_TEST_FLAVOUR_FAILURES ${B_FAILURES})
+  if(B_PROCS)
+    set(SPLITC_TEST_PROCS_${name} ${B_PROCS})
+  endif()
   # The launcher's and error paths' tests: not on a TEST_VEHICLE (they are its transport's).
   get_target_property(vehicle splitc-${name} SPLITC_TEST_VEHICLE)
   if(vehicle)
@@ -55,6 +70,25 @@ function(splitc_add_backend_tests name)
   foreach(suite IN LISTS suites)
     include("${suite}")
   endforeach()
+endfunction()
+
+# splitc_test_name(OUT BACKEND REST): the test's name, <backend>.<REST>, or
+# <backend>.<flavour>.<REST> in a flavour (splitc_add_backend_tests FLAVOUR).
+function(splitc_test_name out backend rest)
+  if(SPLITC_TEST_FLAVOUR)
+    set(${out} ${backend}.${SPLITC_TEST_FLAVOUR}.${rest} PARENT_SCOPE)
+  else()
+    set(${out} ${backend}.${rest} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# splitc_test_flavour_properties(TEST): the flavour's environment and labels on TEST (after
+# the suite has set its own).
+function(splitc_test_flavour_properties test)
+  if(SPLITC_TEST_FLAVOUR)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT ${SPLITC_TEST_FLAVOUR_ENVIRONMENT})
+    set_property(TEST ${test} APPEND PROPERTY LABELS ${SPLITC_TEST_FLAVOUR} ${SPLITC_TEST_FLAVOUR_LABELS})
+  endif()
 endfunction()
 
 # splitc_add_test_program(TARGET SOURCE BACKEND): the program TARGET_BACKEND, linked against
@@ -144,9 +178,9 @@ function(splitc_add_program_test name source)
         endif()
       endforeach()
     endif()
-    set(prefix ${backend}.${name})
+    splitc_test_name(prefix ${backend} ${name})
     if(T_VARIANT)
-      set(prefix ${backend}.${name}.${T_VARIANT})
+      set(prefix ${prefix}.${T_VARIANT})
     endif()
     foreach(p IN LISTS procs)
       set(test ${prefix}.p${p})
@@ -159,6 +193,7 @@ function(splitc_add_program_test name source)
       if(T_ENVIRONMENT)
         set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENVIRONMENT}")
       endif()
+      splitc_test_flavour_properties(${test})
     endforeach()
   endforeach()
 endfunction()
@@ -171,7 +206,7 @@ endfunction()
 # whose launcher reports the same failure in its own words (mpirun) gets its own
 # REGEX_<backend> and STATUS_<backend> ("any": any non-zero status).
 function(splitc_add_failure_test name)
-  if(NOT SPLITC_TEST_ERROR_PATHS)
+  if(NOT SPLITC_TEST_ERROR_PATHS OR (SPLITC_TEST_FLAVOUR AND NOT SPLITC_TEST_FLAVOUR_FAILURES))
     return()
   endif()
   # Keywords for every backend that may exist, built or not.
@@ -204,10 +239,11 @@ function(splitc_add_failure_test name)
     if(NOT status STREQUAL "" AND NOT status STREQUAL "any")
       list(APPEND options --status ${status})
     endif()
-    set(test ${backend}.errors.${F_TEST})
+    splitc_test_name(test ${backend} errors.${F_TEST})
     add_test(NAME ${test}
       COMMAND ${SPLITC_TEST_BASH} "${SPLITC_TESTS_DIR}/programs/expect_failure.sh" ${options}
               -- ${run} -n ${F_PROCS} $<TARGET_FILE:${name}_${backend}> ${F_ARGS})
     set_tests_properties(${test} PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120)
+    splitc_test_flavour_properties(${test})
   endforeach()
 endfunction()

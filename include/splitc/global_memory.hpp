@@ -197,6 +197,24 @@ inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::s
 
 }  // namespace detail
 
+// ---- direct access ---------------------------------------------------------
+
+/// Where this processor can load and store the object `p` names: its own
+/// memory, or a peer's segment mapped here (every peer on smp; peers on the
+/// same host under the network backends' same-host layer). nullptr when the
+/// object is reached only through messages (another host, memory outside the
+/// segment, the layer off). Plain loads and stores through it are not ordered
+/// with the owner's other accesses: use it for data the program synchronises
+/// (a barrier, a flag written last), as UPC++'s global_ptr::local() is used.
+template <class T>
+inline T* direct_pointer(global_ptr<T> p) noexcept {
+  auto& c = detail::ctx();
+  if (p.proc() == c.myproc) return p.local();
+  if (static_cast<unsigned>(p.proc()) >= static_cast<unsigned>(c.procs) || p.local() == nullptr)
+    return nullptr;
+  return static_cast<T*>(detail::direct(c, p.proc(), p.local(), sizeof(T)));
+}
+
 // ---- get / put: split-phase, completed by sync() ------------------------
 
 template <transferable T>

@@ -104,12 +104,16 @@ int main(int argc, char** argv) {
   h_probe = splitc::register_handler(on_probe);
   splitc::barrier();
 
-  // 1. Processor 0 does not poll while every other processor sends it kShorts requests. With
-  // direct access the senders tell it (by stores) that they are in their send loops and prove
-  // (from a probe handler) that they are blocked on a full ring; without, processor 0 just
-  // stays away for a while before serving them.
+  // 1. Processor 0 does not poll while every other processor sends it kShorts requests. When
+  // every sender reaches processor 0's spread heap by load and store, the senders tell it (by
+  // stores) that they are in their send loops and prove (from a probe handler) that they are
+  // blocked on a full ring; otherwise processor 0 just stays away for a while before serving
+  // them.
+  const bool direct_to_0 =
+      me == 0 || splitc::direct_pointer(splitc::toglobal(0, &flags()->started[me])) != nullptr;
+  const bool all_direct = splitc::reduce_to_all(int{direct_to_0}, splitc::ops::min{}) != 0;
   if (P > 1) {
-    if (me == 0 && !splitc::active_backend::caps.direct_access) {
+    if (me == 0 && !all_direct) {
       usleep(200 * 1000);  // no poll: the senders run out of room, queue and wait
       while (true) {
         std::uint64_t got = 0;
@@ -137,7 +141,7 @@ int main(int argc, char** argv) {
         splitc::poll();
       }
     } else {
-      if (splitc::active_backend::caps.direct_access)
+      if (all_direct)
         splitc::write(splitc::toglobal(0, &flags()->started[me]), std::uint64_t{1});
       for (std::uint64_t n = 0; n < kShorts; ++n) {
         g->sending = static_cast<std::uint64_t>(n) + 1;

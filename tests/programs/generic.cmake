@@ -42,6 +42,7 @@ if(NOT SPLITC_TEST_ERROR_PATHS)
   return()
 endif()
 
+if(NOT SPLITC_TEST_FLAVOUR)  # how a job starts: not again in a flavour
 # ---- started plainly (no splitc-run): SPLITC_PROCS=3 launches 3 processes, else a job of one
 set(_plain_env ${CMAKE_COMMAND} -E env --unset=SPLITC_JOB --unset=SPLITC_SMP_FD
                --unset=SPLITC_MYPROC)
@@ -74,9 +75,11 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
                        ${backend}.program_args.plain_procs3
     PROPERTIES LABELS "programs;${backend};generic" TIMEOUT 120)
 endforeach()
+endif()
 
 # ---- expected failures (label "errors"): each program's name (xf_NAME_<backend>) is used by
 # no other test, so expect_failure.sh can check with pgrep that none of its processes is left.
+
 # splitc_add_failure_test: cmake/SplitcTests.cmake.
 splitc_add_failure_test(xf_range PROCS 3 STATUS 70
   REGEX "processor 0 of 3: read: processor number 5 is out of range")
@@ -150,6 +153,11 @@ splitc_add_failure_test(xf_double_free PROCS 2 STATUS 70
   REGEX "all_spread_free from processor 0: address 0x[0-9a-f]+ is not a live spread-heap allocation .double free..")
 splitc_add_failure_test(xf_double_free PROCS 2 STATUS 70 ARGS one-sided TEST xf_double_free_one_sided
   REGEX "spread_free from processor [01]: address 0x[0-9a-f]+ is not a live spread-heap allocation")
+
+# The launcher's failures and bad settings: not again in a flavour.
+if(SPLITC_TEST_FLAVOUR)
+  return()
+endif()
 
 # The launcher cannot start the program (splitc-run: status 127; mpirun in its own words), and
 # a bad SPLITC_PROCS when started plainly.

@@ -4,7 +4,8 @@
 # watchdog, include/splitc/port/watchdog.hpp).
 # A short silence limit keeps the failing runs fast; the passing run computes for longer
 # than its limit.
-if(NOT SPLITC_TEST_ERROR_PATHS)  # a TEST_VEHICLE is supervised as its transport
+# a TEST_VEHICLE is supervised as its transport; a flavour (other settings) is supervised alike
+if(NOT SPLITC_TEST_ERROR_PATHS OR SPLITC_TEST_FLAVOUR)
   return()
 endif()
 set(_expect_failure ${SPLITC_TESTS_DIR}/programs/expect_failure.sh)
