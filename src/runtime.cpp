@@ -103,6 +103,32 @@ void exchange_all(context& c, const void* mine, std::size_t len, void* all) {
                 slots.data() + words * static_cast<std::size_t>(q), len);
 }
 
+/// The groups of processors sharing memory (has_host_members): every processor says which
+/// processor leads its group (its first), in one exchange; the barrier is hierarchical when
+/// there are fewer groups than processors and SPLITC_HIERARCHICAL is on.
+/// (A template, so that `if constexpr` discards the call on backends without the member.)
+template <class B>
+void learn_host_groups(context& c, const B& backend) {
+  if constexpr (has_host_members<B>) {
+    const std::span<const proc_t> members = backend.host_members();
+    c.host_group.assign(members.begin(), members.end());
+    if (c.procs == 1 || c.host_group.empty()) return;
+    const auto mine = static_cast<std::int32_t>(c.host_group.front());
+    std::vector<std::int32_t> leader_of(static_cast<std::size_t>(c.procs));
+    exchange_all(c, &mine, sizeof mine, leader_of.data());
+    for (proc_t q = 0; q < c.procs; ++q) {
+      if (leader_of[static_cast<std::size_t>(q)] != q) continue;
+      if (q == c.myproc) c.leader_index = static_cast<int>(c.group_leaders.size());
+      c.group_leaders.push_back(q);
+    }
+    c.hierarchical = port::env::hierarchical.get() &&
+                     c.group_leaders.size() < static_cast<std::size_t>(c.procs);
+  } else {
+    (void)c;
+    (void)backend;
+  }
+}
+
 void exit_without_finalize(int status, void*) {
   // A failing exit is already the launcher's business; a successful one
   // without finalize would leave the others waiting.
@@ -138,6 +164,7 @@ void init(int& argc, char**& argv) {
   auto& c = detail::ctx();
   if (c.myproc == 0) port::warn_unknown_variables();  // a misspelt SPLITC_* name, once per job
   c.backend.bootstrap_barrier(c.sink());
+  detail::learn_host_groups(c, c.backend);
   // Silent and vanished processors end the job, on every backend.
   // (Under a shared process the backend's scheduler sees every processor's state.)
   if (c.procs > 1 && !has_shared_process<active_backend>) {
@@ -174,6 +201,8 @@ void barrier() {
       c, detail::collective_signature<detail::collective_kind::barrier, void, void>);
   if constexpr (has_native_barrier<active_backend>)
     detail::native_barrier(c);  // the layer's own (the CM-5's control network)
+  else if (c.hierarchical)
+    detail::hierarchical_barrier(c);  // groups sharing memory, then the network
   else
     detail::dissemination_barrier(c);
 }

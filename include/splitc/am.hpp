@@ -11,6 +11,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include <splitc/counter.hpp>
 
@@ -213,6 +214,16 @@ concept has_virtual_clock = requires(const B& cb) {
 /// the backend (no watchdog). Declared as `static constexpr bool shared_process = true`.
 template <class B>
 concept has_shared_process = requires { requires B::shared_process; };
+
+/// The processors that share memory with this one (a same-host layer:
+/// port/same_host.hpp), in increasing order, this one included. The core
+/// groups its barrier by them: a gather to the group's first processor and a
+/// release through shared memory, and between the groups' first processors the
+/// network (collectives.hpp, hierarchical_barrier).
+template <class B>
+concept has_host_members = requires(const B& cb) {
+  { cb.host_members() } noexcept -> std::convertible_to<std::span<const proc_t>>;
+};
 
 /// Native collectives on a control network (the CM-5's): what the core gives a
 /// backend's blocking collective to run while it waits. The backend's layer

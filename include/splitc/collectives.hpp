@@ -498,6 +498,34 @@ inline void dissemination_barrier(context& c) {
   }
 }
 
+/// Hierarchical barrier (groups of processors sharing memory, context::host_group): each
+/// processor tells its group's first, which then runs the dissemination barrier with the other
+/// groups' first processors over the network and releases its group. Inside a group the
+/// mailbox messages are copies into shared memory; across groups there are ceil(log2 G)
+/// one-way hops for G groups instead of ceil(log2 P).
+inline void hierarchical_barrier(context& c) {
+  const unsigned char nothing = 0;
+  const proc_t leader = c.host_group.front();
+  const auto ignore = [](const unsigned char*) {};
+  if (c.myproc != leader) {
+    mailbox_send(c, leader, &nothing, 0);
+    receive_chunk<unsigned char>(c, leader, 0, ignore);
+    return;
+  }
+  for (std::size_t i = 1; i < c.host_group.size(); ++i)
+    receive_chunk<unsigned char>(c, c.host_group[i], 0, ignore);
+  const auto groups = static_cast<int>(c.group_leaders.size());
+  for (int distance = 1; distance < groups; distance *= 2) {
+    mailbox_send(c, c.group_leaders[static_cast<std::size_t>((c.leader_index + distance) % groups)],
+                 &nothing, 0);
+    receive_chunk<unsigned char>(
+        c, c.group_leaders[static_cast<std::size_t>((c.leader_index - distance + groups) % groups)],
+        0, ignore);
+  }
+  for (std::size_t i = 1; i < c.host_group.size(); ++i)
+    mailbox_send(c, c.host_group[i], &nothing, 0);
+}
+
 }  // namespace detail
 
 /// Elements of the reductions and scans must fit one mailbox message.

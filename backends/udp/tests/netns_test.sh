@@ -15,47 +15,8 @@ fail() { echo "netns_test: $*" >&2; exit 1; }
 command -v ip >/dev/null || skip "no ip command"
 command -v nft >/dev/null || skip "no nft (apt-get install nftables)"
 
-tag=sc$$
-sw=${tag}sw
-hosts_ns=(${tag}h0 ${tag}h1 ${tag}h2)
-net=10.213.$(( $$ % 200 + 20 ))
-cleanup() {
-  for n in "$sw" "${hosts_ns[@]}"; do ip netns del "$n" 2>/dev/null; done
-  rm -f "${hostfile:-}"
-}
-trap cleanup EXIT
-ip netns add "$sw" 2>/dev/null || skip "cannot create network namespaces"
-ip -n "$sw" link set lo up
-ip -n "$sw" link add br0 type bridge
-ip -n "$sw" addr add "$net.1/24" dev br0
-ip -n "$sw" link set br0 up
-i=0
-for h in "${hosts_ns[@]}"; do
-  ip netns add "$h" || fail "cannot create namespace $h"
-  ip link add "${tag}a$i" type veth peer name "${tag}b$i" || fail "cannot create a veth pair"
-  ip link set "${tag}a$i" netns "$h"
-  ip link set "${tag}b$i" netns "$sw"
-  ip -n "$h" link set "${tag}a$i" name eth0
-  ip -n "$h" addr add "$net.$((10 + i))/24" dev eth0
-  ip -n "$h" link set eth0 up
-  ip -n "$h" link set lo up
-  ip -n "$sw" link set "${tag}b$i" master br0
-  ip -n "$sw" link set "${tag}b$i" up
-  if (( loss > 0 )); then
-    ip netns exec "$h" nft add table inet splitc_loss
-    ip netns exec "$h" nft add chain inet splitc_loss input '{ type filter hook input priority 0; }'
-    ip netns exec "$h" nft add rule inet splitc_loss input meta l4proto udp numgen random mod 100 '<' "$loss" counter drop \
-      || fail "nft rule failed"
-  fi
-  i=$((i + 1))
-done
-# The bridge needs a moment to forward.
-for h in "${hosts_ns[@]}"; do
-  ip netns exec "$h" ping -c1 -W2 "$net.1" >/dev/null 2>&1 || true
-done
-
-hostfile=$(mktemp)
-printf '%s\n' "${hosts_ns[@]}" >"$hostfile"
+source "$(dirname "${BASH_SOURCE[0]}")/netns_hosts.sh"
+make_hosts 3 "$loss"
 start=$(date +%s%N)
 out=$(ip netns exec "$sw" env SPLITC_UDP_HOSTS="$hostfile" SPLITC_UDP_SPAWN='ip netns exec {host}' \
         SPLITC_UDP_LISTEN="$net.1" SPLITC_UDP_STATS=1 SPLITC_UDP_LABEL=1 \

@@ -75,6 +75,13 @@ struct context : splitc_context_prefix {
   handler_frame frame;
   std::deque<pending_message> pending;
   mailbox_state mail;          ///< channels of the collectives
+  /// Groups of processors sharing memory (has_host_members): this processor's group and every
+  /// group's first processor, by processor; the barrier is hierarchical when there are fewer
+  /// groups than processors (set by init).
+  std::vector<proc_t> host_group;
+  std::vector<proc_t> group_leaders;
+  int leader_index = -1;  ///< this processor's place in group_leaders, if it leads its group
+  bool hierarchical = false;
   compose_state composed;      ///< composed messages being reassembled (detail/compose.hpp)
   std::uint64_t collective_signature = 0;  ///< what the running collective signs its messages with
   proc_t collective_root = -1;  ///< the running broadcast's root (part of its signature), or -1

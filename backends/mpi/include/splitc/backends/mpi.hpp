@@ -54,6 +54,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -188,6 +189,7 @@ class mpi_backend {
   void* direct_address(proc_t p, const void* local) const noexcept {
     return same_host_.address(p, local);
   }
+  std::span<const proc_t> host_members() const noexcept { return same_host_.members(); }
 
   void finish(int code);
 

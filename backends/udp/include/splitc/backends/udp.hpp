@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -110,6 +111,7 @@ class udp_backend {
   void* direct_address(proc_t p, const void* local) const noexcept {
     return same_host_.address(p, local);
   }
+  std::span<const proc_t> host_members() const noexcept { return same_host_.members(); }
 
   void finish(int code);
 

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The same-host layer against smp (docs/same_host.md, docs/performance.md): splitc-bench --quick
+# (Table 4 and Figure 12) with 2 processes on this host on smp, mpi and udp with the layer on
+# and off, the five runs one after the other in each round, so that every round sees one
+# machine state; then per row the median and range over the rounds, and each backend's ratio
+# to smp's figure of the same round.
+#
+#   bench/same_host.sh [--build DIR] [--rounds N] [--out DIR]
+#
+# Needs python3 for the summary. Numbers only: nothing here passes or fails on a timing.
+set -euo pipefail
+
+build=build
+rounds=5
+out=same-host-results
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --build) build="$2"; shift 2 ;;
+    --rounds) rounds="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "same_host.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+build=$(cd "$build" && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# name | launcher | bench program | environment
+configs=(
+  "smp|$build/tools/splitc-run|$build/bench/splitc-bench|"
+  "mpi.on|$build/tools/splitc-run-mpi|$build/bench/splitc-bench-mpi|SPLITC_SAME_HOST=1"
+  "mpi.off|$build/tools/splitc-run-mpi|$build/bench/splitc-bench-mpi|SPLITC_SAME_HOST=0"
+  "udp.on|$build/tools/splitc-run-udp|$build/bench/splitc-bench-udp|SPLITC_SAME_HOST=1"
+  "udp.off|$build/tools/splitc-run-udp|$build/bench/splitc-bench-udp|SPLITC_SAME_HOST=0"
+)
+for r in $(seq 1 "$rounds"); do
+  for c in "${configs[@]}"; do
+    IFS='|' read -r name run bench envs <<<"$c"
+    dir="$out/round$r/$name"
+    echo "same_host.sh: round $r/$rounds: $name" >&2
+    env $envs "$run" -n 2 "$bench" --quick --only table4,fig12 --no-mpi --no-plots \
+      --no-progress --out "$dir" >"$dir.log" 2>&1 ||
+      { echo "same_host.sh: $name failed in round $r (see $dir.log)" >&2; exit 1; }
+  done
+done
+
+python3 - "$out" "$rounds" <<'EOF'
+import csv, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+names = ["smp", "mpi.on", "mpi.off", "udp.on", "udp.off"]
+rows = [("table4", "get_spread_heap", 8, "ns"), ("table4", "put_spread_heap", 8, "ns"),
+        ("table4", "store_spread_heap", 8, "ns"), ("table4", "read_spread_heap", 8, "ns"),
+        ("table4", "write_spread_heap", 8, "ns"), ("fig12", "bulk_get", 64 << 20, "MB/s"),
+        ("figures", "memcpy", 64 << 20, "MB/s")]
+value = {}
+for r in range(1, rounds + 1):
+    for n in names:
+        with open(f"{out}/round{r}/{n}/results.csv") as f:
+            for row in csv.DictReader(f):
+                key = (row["part"], row["name"], int(row["size"]))
+                if row["impl"] in ("splitc", "machine") and row["value"]:
+                    value[(r, n, key)] = float(row["value"])
+def span(xs):
+    return f"{statistics.median(xs):.4g} [{min(xs):.4g}–{max(xs):.4g}]" if xs else "n/a"
+print(f"median [range] of {rounds} rounds; ratio = backend ÷ smp of the same round "
+      "(bulk_get: smp ÷ backend, so that above 1 is slower everywhere)")
+print("| row | " + " | ".join(names) + " |")
+print("|---|" + "---|" * len(names))
+for part, name, size, unit in rows:
+    key = (part, name, size)
+    cells = []
+    for n in names:
+        xs = [value[(r, n, key)] for r in range(1, rounds + 1) if (r, n, key) in value]
+        cells.append(span(xs))
+    print(f"| {name} {size if size < 1024 else str(size >> 20) + ' MiB'} ({unit}) | " + " | ".join(cells) + " |")
+    if part == "figures":
+        continue
+    ratios = []
+    for n in names[1:]:
+        rs = []
+        for r in range(1, rounds + 1):
+            a, b = value.get((r, n, key)), value.get((r, "smp", key))
+            if a and b:
+                rs.append(a / b if unit == "ns" else b / a)
+        ratios.append(span(rs))
+    print(f"| ÷ smp | 1 | " + " | ".join(ratios) + " |")
+mc = [(r, value.get((r, n, ("fig12", "bulk_get", 64 << 20))), value.get((r, n, ("figures", "memcpy", 64 << 20))))
+      for r in range(1, rounds + 1) for n in ["mpi.on"]]
+rs = [g / m for _, g, m in mc if g and m]
+print(f"\nmpi.on bulk_get 64 MiB ÷ memcpy 64 MiB (same run): {span(rs)}")
+EOF

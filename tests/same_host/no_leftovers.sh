@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# A job ended by SIGKILL leaves no shared-memory object behind (docs/same_host.md): the
+# names in /dev/shm after the command are those before it. Runs the command given (an
+# expect_failure.sh line that kills a processor or the launcher with SIGKILL) and compares.
+# ctest runs it alone (RUN_SERIAL): another job could add names meanwhile.
+#   no_leftovers.sh COMMAND...
+set -u
+before=$(ls -A /dev/shm 2>/dev/null | sort)
+"$@"
+rc=$?
+[[ $rc -eq 0 ]] || { echo "no_leftovers: the command failed (status $rc)" >&2; exit 1; }
+after=$(ls -A /dev/shm 2>/dev/null | sort)
+new=$(comm -13 <(echo "$before") <(echo "$after"))
+if [[ -n "$new" ]]; then
+  echo "no_leftovers: the job left in /dev/shm:" >&2
+  echo "$new" >&2
+  exit 1
+fi
+echo "PASS no_leftovers: /dev/shm holds what it held before"
