@@ -7,24 +7,73 @@
 #
 #   bench/same_host.sh [--build DIR] [--rounds N] [--out DIR]
 #
+#   bench/same_host.sh --collectives [--backend mpi|udp] [--build DIR] [--rounds N] [--out DIR]
+#
+# --collectives instead: Tables 8-11 (barrier, broadcast, reductions, scan) at P = 2, 4, 8 with
+# the processors in two "hosts" (SPLITC_SAME_HOST_MAX=P/2), the barrier hierarchical and flat
+# (SPLITC_HIERARCHICAL=1, 0), and with the layer off; median and range per row.
+#
 # Needs python3 for the summary. Numbers only: nothing here passes or fails on a timing.
 set -euo pipefail
 
 build=build
 rounds=5
 out=same-host-results
+collectives=0
+backend=mpi
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --collectives) collectives=1; shift ;;
+    --backend) backend="$2"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "same_host.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 build=$(cd "$build" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+
+if [[ $collectives -eq 1 ]]; then
+  for r in $(seq 1 "$rounds"); do
+    for p in 2 4 8; do
+      for c in "hier|SPLITC_SAME_HOST_MAX=$((p / 2)) SPLITC_HIERARCHICAL=1" \
+               "flat|SPLITC_SAME_HOST_MAX=$((p / 2)) SPLITC_HIERARCHICAL=0" "off|SPLITC_SAME_HOST=0"; do
+        IFS='|' read -r name envs <<<"$c"
+        dir="$out/round$r/p$p.$name"
+        mkdir -p "$out/round$r"
+        echo "same_host.sh: round $r/$rounds: $backend P=$p $name" >&2
+        env $envs "$build/tools/splitc-run-$backend" -n "$p" "$build/bench/splitc-bench-$backend" \
+          --quick --only collectives --no-mpi --no-plots --no-progress --out "$dir" >"$dir.log" 2>&1 ||
+          { echo "same_host.sh: P=$p $name failed in round $r (see $dir.log)" >&2; exit 1; }
+      done
+    done
+  done
+  python3 - "$out" "$rounds" "$backend" <<'EOF'
+import csv, statistics, sys
+out, rounds, backend = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+ops = ["barrier", "broadcast_int", "reduce_to_one_int_add", "reduce_to_all_int_add", "scan_int_add"]
+print(f"{backend}: ns per operation, median [range] of {rounds} rounds; two hosts of P/2 "
+      "(SPLITC_SAME_HOST_MAX=P/2): hierarchical barrier, flat barrier; layer off")
+print("| P | operation | hierarchical | flat | layer off |")
+print("|---|---|---|---|---|")
+for p in (2, 4, 8):
+    for op in ops:
+        cells = []
+        for name in ("hier", "flat", "off"):
+            xs = []
+            for r in range(1, rounds + 1):
+                with open(f"{out}/round{r}/p{p}.{name}/results.csv") as f:
+                    xs += [float(row["value"]) for row in csv.DictReader(f)
+                           if row["part"] == "collectives" and row["name"] == op
+                           and row["impl"] == "splitc" and row["value"]]
+            cells.append(f"{statistics.median(xs):.4g} [{min(xs):.4g}–{max(xs):.4g}]" if xs else "n/a")
+        print(f"| {p} | {op} | " + " | ".join(cells) + " |")
+EOF
+  exit 0
+fi
 
 # name | launcher | bench program | environment
 configs=(
@@ -38,6 +87,7 @@ for r in $(seq 1 "$rounds"); do
   for c in "${configs[@]}"; do
     IFS='|' read -r name run bench envs <<<"$c"
     dir="$out/round$r/$name"
+    mkdir -p "$out/round$r"
     echo "same_host.sh: round $r/$rounds: $name" >&2
     env $envs "$run" -n 2 "$bench" --quick --only table4,fig12 --no-mpi --no-plots \
       --no-progress --out "$dir" >"$dir.log" 2>&1 ||
