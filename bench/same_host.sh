@@ -101,7 +101,8 @@ out, rounds = sys.argv[1], int(sys.argv[2])
 names = ["smp", "mpi.on", "mpi.off", "udp.on", "udp.off"]
 rows = [("table4", "get_spread_heap", 8, "ns"), ("table4", "put_spread_heap", 8, "ns"),
         ("table4", "store_spread_heap", 8, "ns"), ("table4", "read_spread_heap", 8, "ns"),
-        ("table4", "write_spread_heap", 8, "ns"), ("fig12", "bulk_get", 64 << 20, "MB/s"),
+        ("table4", "write_spread_heap", 8, "ns"), ("table4", "am_round_trip", 8, "ns"),
+        ("table4", "get_outside", 8, "ns"), ("fig12", "bulk_get", 64 << 20, "MB/s"),
         ("figures", "memcpy", 64 << 20, "MB/s")]
 value = {}
 for r in range(1, rounds + 1):

@@ -101,13 +101,16 @@ void same_host::map_peer(std::string_view backend, proc_t q, int fd, std::size_t
 }
 
 void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, std::uint64_t job,
-                        job_barrier barrier) {
+                        network net) {
+  auto progress = [&] {
+    if (net.progress != nullptr) net.progress(net.context);
+  };
   const segment_geometry g = segment_from_environment();
   mapped_.assign(static_cast<std::size_t>(procs), 0);
   mapped_[static_cast<std::size_t>(myproc)] = g.base;
   members_.assign(1, myproc);
   if (segment_fd_ < 0 || procs == 1) {
-    barrier.run(barrier.context);
+    net.barrier(net.context);
     base_ = g.base;
     size_ = g.size;
     return;
@@ -132,7 +135,7 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
                             backend, std::strerror(errno)));
   }
   // Every process's socket exists before anyone sends.
-  barrier.run(barrier.context);
+  net.barrier(net.context);
 
   std::vector<char> heard(static_cast<std::size_t>(procs), 0);
   std::vector<proc_t> offered;  // the peers that took our offer: each sends us one
@@ -209,6 +212,7 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
       if (error == EAGAIN || error == EWOULDBLOCK || error == ENOBUFS || error == ETOOMANYREFS) {
         // The peer's queue is full (it is sending too): take ours in, then again.
         receive_offers();
+        progress();
         pollfd p{s, POLLIN, 0};
         poll(&p, 1, 1);
         continue;
@@ -234,8 +238,10 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
                               "layer off)",
                               backend, ranges_of(missing()), offer_wait.count()));
     }
+    // Peers may still be in the barrier, waiting for this processor's layer to answer.
+    progress();
     pollfd p{s, POLLIN, 0};
-    poll(&p, 1, 100);
+    poll(&p, 1, net.progress != nullptr ? 1 : 100);
     receive_offers();
   }
   close(s);

@@ -267,11 +267,13 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
     }
     check(MPI_Bcast(&job, 1, MPI_UINT64_T, 0, m_->comm), "MPI_Bcast");
     same_host_.connect(name, myproc_, procs_, job,
-                       {m_.get(), [](void* state) {
+                       {m_.get(),
+                        [](void* state) {
                           auto* m = static_cast<mpi_state*>(state);
                           if (const int rc = MPI_Barrier(m->comm); rc != MPI_SUCCESS)
                             mpi_failed(rc, "MPI_Barrier");
-                        }});
+                        },
+                        nullptr});  // a finished MPI_Barrier leaves nothing to progress
   }
   read_tuning(tuning_, procs_);
   {

@@ -132,17 +132,19 @@ udp_backend::udp_backend(start_arguments) {
   if (control_ >= 0) start_helper();
 
   // The processes on this host map each other's segments (port/same_host.hpp).
-  // No program message can arrive yet: nobody has left this constructor.
-  same_host_.connect(name, myproc_, procs_, job_, {this, [](void* self) {
-                       static_cast<udp_backend*>(self)->bootstrap_barrier(am_sink{
-                           nullptr,
-                           [](void*, const am_message& m) {
-                             detail::fail("udp: a message from processor {} arrived before the "
-                                          "job had started",
-                                          m.source);
-                           },
-                           0});
-                     }});
+  // No program message can arrive yet: nobody has left this constructor. While
+  // it waits, this processor goes on acknowledging and retransmitting for the
+  // peers still in the barrier.
+  static constexpr am_sink not_yet{
+      nullptr,
+      [](void*, const am_message& m) {
+        detail::fail("udp: a message from processor {} arrived before the job had started",
+                     m.source);
+      },
+      0};
+  same_host_.connect(name, myproc_, procs_, job_,
+                     {this, [](void* self) { static_cast<udp_backend*>(self)->bootstrap_barrier(not_yet); },
+                      [](void* self) { static_cast<udp_backend*>(self)->poll(not_yet); }});
 }
 
 void udp_backend::map_segment() {

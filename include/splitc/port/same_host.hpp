@@ -42,10 +42,14 @@ class same_host {
   /// the range cannot be had.
   void* map_segment(std::string_view backend, const segment_geometry& g);
 
-  /// A barrier of the whole job on the network layer, run once by connect.
-  struct job_barrier {
+  /// What connect needs of the network layer: a barrier of the whole job (run
+  /// once), and progress (run while connect waits for its peers: a layer that
+  /// retransmits, as udp does, must go on answering the peers still in the
+  /// barrier; nullptr when the layer needs none).
+  struct network {
     void* context;
-    void (*run)(void* context);
+    void (*barrier)(void* context);
+    void (*progress)(void* context);
   };
 
   /// Find the processors of the job on this host and map their segments.
@@ -54,7 +58,7 @@ class same_host {
   /// random one agreed over the network) and no message of the core in
   /// flight. With the layer off it only runs the barrier.
   void connect(std::string_view backend, proc_t myproc, proc_t procs, std::uint64_t job,
-               job_barrier barrier);
+               network net);
 
   /// Where this process loads and stores `local` of processor p: inside p's
   /// segment when p shares this host, else nullptr (what a backend's
