@@ -105,13 +105,16 @@ int main(int argc, char** argv) {
   splitc::barrier();
 
   // 1. Processor 0 does not poll while every other processor sends it kShorts requests. When
-  // every sender reaches processor 0's spread heap by load and store, the senders tell it (by
-  // stores) that they are in their send loops and prove (from a probe handler) that they are
-  // blocked on a full ring; otherwise processor 0 just stays away for a while before serving
-  // them.
+  // every sender reaches processor 0's spread heap by load and store and messages are rings in
+  // that same memory (smp: a message leaves without its sender's progress), the senders tell
+  // it (by stores) that they are in their send loops and prove (from a probe handler) that
+  // they are blocked on a full ring; otherwise processor 0 just stays away for a while before
+  // serving them. (Under a network layer's same-host memory, processor 0's probe may wait in
+  // the layer -- MPICH's shared-memory queue -- for progress processor 0 does not make.)
   const bool direct_to_0 =
       me == 0 || splitc::direct_pointer(splitc::toglobal(0, &flags()->started[me])) != nullptr;
-  const bool all_direct = splitc::reduce_to_all(int{direct_to_0}, splitc::ops::min{}) != 0;
+  const bool all_direct = !splitc::has_host_members<splitc::active_backend> &&
+                          splitc::reduce_to_all(int{direct_to_0}, splitc::ops::min{}) != 0;
   if (P > 1) {
     if (me == 0 && !all_direct) {
       usleep(200 * 1000);  // no poll: the senders run out of room, queue and wait
