@@ -12,6 +12,7 @@
 #include <splitc/collectives.hpp>
 #include <splitc/runtime.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <time.h>
 #include <cstring>
@@ -116,6 +117,17 @@ void learn_host_groups(context& c, const B& backend) {
     const auto mine = static_cast<std::int32_t>(c.host_group.front());
     std::vector<std::int32_t> leader_of(static_cast<std::size_t>(c.procs));
     exchange_all(c, &mine, sizeof mine, leader_of.data());
+    // Every group agrees on its members (else the barrier would wait for the wrong ones).
+    const auto led = std::count(leader_of.begin(), leader_of.end(), mine);
+    for (proc_t q : c.host_group) {
+      if (leader_of[static_cast<std::size_t>(q)] != mine ||
+          led != static_cast<std::ptrdiff_t>(c.host_group.size())) {
+        fail("{}: the processors sharing memory disagree: this one's group starts at {}, "
+             "processor {}'s at {} ({} processors name {} as theirs, this one counts {})",
+             active_backend::name, mine, q, leader_of[static_cast<std::size_t>(q)], led, mine,
+             c.host_group.size());
+      }
+    }
     for (proc_t q = 0; q < c.procs; ++q) {
       if (leader_of[static_cast<std::size_t>(q)] != q) continue;
       if (q == c.myproc) c.leader_index = static_cast<int>(c.group_leaders.size());

@@ -142,9 +142,10 @@ udp_backend::udp_backend(start_arguments) {
                      m.source);
       },
       0};
-  same_host_.connect(name, myproc_, procs_, job_,
-                     {this, [](void* self) { static_cast<udp_backend*>(self)->bootstrap_barrier(not_yet); },
-                      [](void* self) { static_cast<udp_backend*>(self)->poll(not_yet); }});
+  same_host_.connect(
+      name, myproc_, procs_, job_,
+      {this, [](void* self) { static_cast<udp_backend*>(self)->bootstrap_barrier(not_yet); },
+       [](void* self) { static_cast<udp_backend*>(self)->poll(not_yet); }});
 }
 
 void udp_backend::map_segment() {
