@@ -243,7 +243,10 @@ function(splitc_add_failure_test name)
     add_test(NAME ${test}
       COMMAND ${SPLITC_TEST_BASH} "${SPLITC_TESTS_DIR}/programs/expect_failure.sh" ${options}
               -- ${run} -n ${F_PROCS} $<TARGET_FILE:${name}_${backend}> ${F_ARGS})
-    set_tests_properties(${test} PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120)
+    # expect_failure.sh checks afterwards that no process of the program is left (pgrep): the
+    # tests that run one program (two TESTs of it, or a flavour) take turns.
+    set_tests_properties(${test} PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120
+                                            RESOURCE_LOCK ${name}_${backend})
     splitc_test_flavour_properties(${test})
   endforeach()
 endfunction()
