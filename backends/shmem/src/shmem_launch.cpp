@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -53,8 +52,6 @@ void set_layer_defaults(std::size_t symmetric_bytes) {
   setenv("SHMEM_SYMMETRIC_HEAP_SIZE", std::to_string(symmetric_bytes).c_str(), 0);
 }
 
-std::atomic<bool> layer_up{false};
-
 }  // namespace
 
 namespace backends::t3d {
@@ -67,9 +64,6 @@ void prepare_layer(start_arguments args, std::size_t symmetric_bytes) {
 }
 
 std::size_t segment_bytes(std::size_t wanted, std::size_t) { return wanted; }
-
-bool layer_is_up() noexcept { return layer_up.load(std::memory_order_relaxed); }
-void set_layer_up(bool up) noexcept { layer_up.store(up, std::memory_order_relaxed); }
 
 }  // namespace backends::t3d
 

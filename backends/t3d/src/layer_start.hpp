@@ -22,8 +22,8 @@ void prepare_layer(start_arguments args, std::size_t symmetric_bytes);
 /// take, when it wants `wanted` and the mailboxes need `mailbox_bytes`.
 std::size_t segment_bytes(std::size_t wanted, std::size_t mailbox_bytes);
 
-/// Has start_pes run and the layer not yet been finalised?
+/// Has start_pes run and the layer not yet been finalised? (The port's own state,
+/// in t3d_backend.cpp; the same on every layer.)
 bool layer_is_up() noexcept;
-void set_layer_up(bool up) noexcept;
 
 }  // namespace splitc::backends::t3d

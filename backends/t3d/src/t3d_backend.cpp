@@ -9,6 +9,7 @@
 #include <splitc/port/failing_exit.hpp>
 #include <splitc/port/segment.hpp>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -32,7 +33,13 @@ std::uint64_t load_acquire(const am_word& w) noexcept {
 
 long* words(void* p) noexcept { return static_cast<long*>(p); }
 
+/// Between start_pes and the layer's finalisation (read by the failing-exit path).
+std::atomic<bool> layer_up{false};
+void set_layer_up(bool up) noexcept { layer_up.store(up, std::memory_order_relaxed); }
+
 }  // namespace
+
+bool layer_is_up() noexcept { return layer_up.load(std::memory_order_relaxed); }
 
 void t3d_backend::abort_job(int code) noexcept {
   if (layer_is_up()) shmem_global_exit(code);

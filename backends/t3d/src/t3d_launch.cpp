@@ -10,19 +10,12 @@
 #include <splitc/errors.hpp>
 #include <splitc/port/segment.hpp>
 
-#include <atomic>
 #include <cstdlib>
 #include <string>
 
 #include "layer_start.hpp"
 
 namespace splitc {
-namespace {
-
-std::atomic<bool> layer_up{false};
-
-}  // namespace
-
 namespace backends::t3d {
 
 void prepare_layer(start_arguments, std::size_t symmetric_bytes) {
@@ -31,9 +24,6 @@ void prepare_layer(start_arguments, std::size_t symmetric_bytes) {
 }
 
 std::size_t segment_bytes(std::size_t wanted, std::size_t) { return wanted; }
-
-bool layer_is_up() noexcept { return layer_up.load(std::memory_order_relaxed); }
-void set_layer_up(bool up) noexcept { layer_up.store(up, std::memory_order_relaxed); }
 
 }  // namespace backends::t3d
 

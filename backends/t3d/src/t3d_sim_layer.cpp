@@ -5,16 +5,10 @@
 #include <splitc/sim_engine.h>
 
 #include <algorithm>
-#include <atomic>
 
 #include "layer_start.hpp"
 
 namespace splitc::backends::t3d {
-namespace {
-
-std::atomic<bool> layer_up{false};
-
-}  // namespace
 
 void prepare_layer(start_arguments, std::size_t) {}
 
@@ -25,8 +19,5 @@ std::size_t segment_bytes(std::size_t wanted, std::size_t mailbox_bytes) {
   const std::size_t room = heap > mailbox_bytes + slack ? (heap - mailbox_bytes - slack) / granule * granule : 0;
   return std::min(wanted, room);
 }
-
-bool layer_is_up() noexcept { return layer_up.load(std::memory_order_relaxed); }
-void set_layer_up(bool up) noexcept { layer_up.store(up, std::memory_order_relaxed); }
 
 }  // namespace backends::t3d
