@@ -87,3 +87,18 @@ function(msgpass_emulation_objects name variant out)
   set(${out} $<TARGET_OBJECTS:${name}-emu-${variant}> $<TARGET_OBJECTS:msgpass-wire-${variant}>
       PARENT_SCOPE)
 endfunction()
+
+# msgpass_emulation_test(NAME VARIANT SOURCE TARGET): the test program TARGET of emulation
+# NAME on VARIANT (openmpi: linked with that MPI; sim: with splitc-sim, which holds the
+# engine), from SOURCE with the emulation's objects and headers.
+function(msgpass_emulation_test name variant source target)
+  msgpass_emulation_objects(${name} ${variant} objects)
+  add_executable(${target} ${source} ${objects})
+  if(variant STREQUAL "sim")
+    target_link_libraries(${target} PRIVATE splitc-sim)
+  else()
+    target_link_libraries(${target} PRIVATE ${MSGPASS_MPI_LINK_${variant}})
+  endif()
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  set_target_properties(${target} PROPERTIES C_STANDARD 11)
+endfunction()
