@@ -44,17 +44,12 @@ function(nxam_port name emulation layer_dir)
   if(TARGET ${emulation}-emu-sim)
     # On the engine: one process, every node a fiber (splitc-run --backend NAME_sim).
     msgpass_emulation_objects(${emulation} sim objects)
-    splitc_add_backend(NAME ${name}_sim
+    splitc_add_engine_backend(NAME ${name}_sim
       HEADER splitc/backends/nxam.hpp
       CLASS splitc::backends::nxam::nxam_backend
-      SOURCES ${NXAM_PORT_SOURCE} ${objects} ${SPLITC_SIM_ENGINE_SOURCES} ${SPLITC_SIM_LAUNCH_SOURCE}
-      # Boost::context and the macro named again, for splitc-<name>_sim.pc's users
-      # (cmake/SplitcPkgConfig.cmake reads the backend's own link items and definitions).
-      LIBRARIES splitc-sim-engine Boost::context
-      DEFINITIONS SPLITC_SIM_SUBSTRATE=1
+      SOURCES ${NXAM_PORT_SOURCE} ${objects}
       TEST_PROCS 3
       SEED_PORT)
-    set_target_properties(splitc-${name}_sim PROPERTIES SPLITC_SHARED_PROCESS ON)
     target_include_directories(splitc-${name}_sim PUBLIC $<BUILD_INTERFACE:${NXAM_PORT_INCLUDE}>)
     target_include_directories(splitc-${name}_sim PRIVATE ${layer_dir}
       $<TARGET_PROPERTY:${emulation}-emu-sim,INTERFACE_INCLUDE_DIRECTORIES>)

@@ -22,3 +22,28 @@ target_compile_definitions(splitc-sim-engine INTERFACE SPLITC_SIM_SUBSTRATE=1)
 target_link_libraries(splitc-sim-engine INTERFACE Boost::context)
 set_target_properties(splitc-sim-engine PROPERTIES EXPORT_NAME sim_engine)
 set_property(GLOBAL APPEND PROPERTY SPLITC_INSTALL_EXTRA_TARGETS splitc-sim-engine)
+
+# splitc_add_engine_backend(NAME name SOURCES ... [LIBRARIES ...] [DEFINITIONS ...] <the rest as
+# splitc_add_backend>): a backend whose layer runs on the engine (sim, a port's <name>_sim). It
+# adds the engine's sources and launcher, and names splitc-sim-engine, Boost::context and
+# SPLITC_SIM_SUBSTRATE=1 on the backend itself (cmake/SplitcPkgConfig.cmake writes a backend's
+# own link items and definitions into its .pc, not those inside splitc-sim-engine); its
+# processors share one process (SPLITC_SHARED_PROCESS: the suites about processes skip it).
+function(splitc_add_engine_backend)
+  # splitc_add_backend's keywords, so that each list ends where the next keyword starts.
+  cmake_parse_arguments(E "SINGLE_PROCESS;TEST_VEHICLE;SEED_PORT" "NAME;HEADER;CLASS"
+                        "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES;DEFINITIONS;TEST_PROCS" ${ARGN})
+  set(options "")
+  foreach(option SINGLE_PROCESS TEST_VEHICLE SEED_PORT)
+    if(E_${option})
+      list(APPEND options ${option})
+    endif()
+  endforeach()
+  splitc_add_backend(NAME ${E_NAME} HEADER ${E_HEADER} CLASS ${E_CLASS} ${options}
+    SOURCES ${E_SOURCES} ${SPLITC_SIM_ENGINE_SOURCES} ${SPLITC_SIM_LAUNCH_SOURCE}
+    LIBRARIES ${E_LIBRARIES} splitc-sim-engine Boost::context
+    INCLUDE_DIRECTORIES ${E_INCLUDE_DIRECTORIES}
+    DEFINITIONS ${E_DEFINITIONS} SPLITC_SIM_SUBSTRATE=1
+    TEST_PROCS ${E_TEST_PROCS})
+  set_target_properties(splitc-${E_NAME} PROPERTIES SPLITC_SHARED_PROCESS ON)
+endfunction()
