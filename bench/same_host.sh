@@ -136,8 +136,12 @@ for part, name, size, unit in rows:
                 rs.append(a / b if unit == "ns" else b / a)
         ratios.append(span(rs))
     print(f"| ÷ smp | 1 | " + " | ".join(ratios) + " |")
-mc = [(r, value.get((r, n, ("fig12", "bulk_get", 64 << 20))), value.get((r, n, ("figures", "memcpy", 64 << 20))))
-      for r in range(1, rounds + 1) for n in ["mpi.on"]]
-rs = [g / m for _, g, m in mc if g and m]
+big = 64 << 20
+rs = []
+for r in range(1, rounds + 1):
+    g = value.get((r, "mpi.on", ("fig12", "bulk_get", big)))
+    m = value.get((r, "mpi.on", ("figures", "memcpy", big)))
+    if g and m:
+        rs.append(g / m)
 print(f"\nmpi.on bulk_get 64 MiB ÷ memcpy 64 MiB (same run): {span(rs)}")
 EOF

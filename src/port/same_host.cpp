@@ -6,7 +6,6 @@
 #include <splitc/port/same_host.hpp>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
