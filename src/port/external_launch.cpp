@@ -71,6 +71,70 @@ void clean_up_if_orphaned(pid_t launcher, const std::string& dir) {
   std::filesystem::remove_all(dir, ignored);
 }
 
+/// Whether process `pid` still runs (a zombie nobody reaps does not).
+bool running(pid_t pid) {
+  if (kill(pid, 0) != 0) return false;
+  std::FILE* stat = std::fopen(fmt::format("/proc/{}/stat", pid).c_str(), "r");
+  if (stat == nullptr) return true;
+  char state = '?';
+  // "PID (COMM) STATE ...": COMM may hold spaces and parentheses; STATE follows the last ')'.
+  char line[512];
+  const std::size_t n = std::fread(line, 1, sizeof line - 1, stat);
+  std::fclose(stat);
+  line[n] = '\0';
+  if (const char* close_paren = std::strrchr(line, ')'); close_paren != nullptr && close_paren[1] == ' ')
+    state = close_paren[2];
+  return state != 'Z' && state != 'X';
+}
+
+/// A process that outlives splitc-run to remove the job's directory when splitc-run dies
+/// without doing it (SIGKILL runs no handler, and the ranks' supervisors die with their
+/// launcher, so clean_up_if_orphaned does not run either). It waits on a pipe whose write end
+/// only splitc-run holds: one byte means splitc-run cleaned up itself; the end of the pipe
+/// without it means splitc-run is gone, so it waits for the launcher (which its death ended)
+/// to go too, then removes the directory. Returns the write end.
+int start_janitor(pid_t launcher, const std::string& dir) {
+  int gone[2];
+  if (pipe2(gone, O_CLOEXEC) != 0) return -1;
+  std::fflush(nullptr);
+  const pid_t janitor = fork();
+  if (janitor < 0) {
+    close(gone[0]);
+    close(gone[1]);
+    return -1;
+  }
+  if (janitor > 0) {
+    close(gone[0]);
+    return gone[1];
+  }
+  // Out of the job's session and its output (a harness reading splitc-run's output would
+  // otherwise wait for this process too), deaf to the signals that end the job.
+  setsid();
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE}) signal(sig, SIG_IGN);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (const int null = open("/dev/null", O_RDWR); null >= 0) {
+    for (int fd = 0; fd <= 2; ++fd) dup2(null, fd);
+    if (null > 2) close(null);
+  }
+  for (int fd = 3; fd < 1024; ++fd)
+    if (fd != gone[0]) close(fd);
+  char byte = 0;
+  ssize_t n;
+  while ((n = read(gone[0], &byte, 1)) < 0 && errno == EINTR) {
+  }
+  if (n == 1) _exit(0);  // splitc-run removed it
+  // The launcher had PR_SET_PDEATHSIG: it is ending the job's processes. Wait for it (60 s at
+  // most), then remove the directory, and again a moment later for a straggler's file.
+  for (int tick = 0; tick < 600 && running(launcher); ++tick) usleep(100 * 1000);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+  usleep(500 * 1000);
+  std::filesystem::remove_all(dir, ignored);
+  _exit(0);
+}
+
 [[noreturn]] void die_like(int sig) {
   signal(sig, SIG_DFL);
   sigset_t one;
@@ -201,6 +265,7 @@ int run_external_launcher(const std::vector<std::string>& command,
                  hint.c_str());
     _exit(127);
   }
+  const int janitor = start_janitor(launcher, dir);
 
   int interrupted = 0;
   int status = 0;
@@ -236,6 +301,11 @@ int run_external_launcher(const std::vector<std::string>& command,
   close(sock);
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);  // and the MPI library's files in it
+  if (janitor >= 0) {
+    const char done = 1;
+    [[maybe_unused]] auto w = write(janitor, &done, 1);
+    close(janitor);
+  }
   if (interrupted != 0) return 128 + interrupted;
   if (result > 0) return result;
   if (WIFSIGNALED(status)) {
