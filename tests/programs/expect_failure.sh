@@ -9,7 +9,7 @@
 #                     -- COMMAND [ARGS...]
 #
 #   --program NAME   the job's program, a name used by no other test: afterwards
-#                    `pgrep -x NAME` (its first 15 characters, as the kernel keeps it) must find nothing
+#                    no live process may run NAME (its comm and /proc/PID/exe)
 #   --kill-rank R    once the output matches --ready, `kill -9` the job's processor R (found
 #                    by SPLITC_MYPROC=R in its initial environment: launchers that set it)
 #   --kill-printed-pid  once the output matches --ready, `kill -9` the process whose id
@@ -61,13 +61,18 @@ tagged_pids() {
   grep -lzx -- "SPLITC_TEST_TAG=$tag" /proc/[0-9]*/environ 2>/dev/null |
     sed -E 's|^/proc/([0-9]+)/environ$|\1|'
 }
-# The kernel keeps a process's name (comm) to its first 15 characters.
-comm_of() { echo "${1:0:15}"; }
-# Live (not zombie) processes called NAME. A process killed with its launcher is reparented
+# Whether process PID runs the program NAME: its comm (the kernel keeps 15 characters of it)
+# and the file it executes (names longer than that share prefixes: xf_broadcast_root_smp, _mpi).
+runs_program() {  # runs_program PID NAME
+  [[ $(cat "/proc/$1/comm" 2>/dev/null) == "${2:0:15}" ]] &&
+    [[ $(basename "$(readlink "/proc/$1/exe" 2>/dev/null)") == "$2" ]]
+}
+# Live (not zombie) processes that run NAME. A process killed with its launcher is reparented
 # and stays a zombie until init reaps it: dead, so not an orphan.
 live_named() {
   local pid
-  for pid in $(pgrep -x "$(comm_of "$1")"); do
+  for pid in $(pgrep -x "${1:0:15}"); do
+    runs_program "$pid" "$1" || continue
     [[ $(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null) == [^Z]* ]] && echo "$pid"
   done
 }
@@ -89,7 +94,7 @@ if [[ -n $kill_rank || -n $kill_printed || -n $launcher_signal ]]; then
   for pid in $(tagged_pids); do
     comm=$(cat "/proc/$pid/comm" 2>/dev/null)
     if [[ -n $kill_rank ]] && has_env "$pid" "SPLITC_MYPROC=$kill_rank" &&
-       [[ -z $program || $comm == "$(comm_of "$program")" ]]; then
+       { [[ -z $program ]] || runs_program "$pid" "$program"; }; then
       victim=$pid
     fi
     # splitc-run (it runs mpirun for the mpi backends); mpirun only when there is none.
