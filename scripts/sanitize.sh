@@ -35,7 +35,7 @@ done
 asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives)\.p2)$'
 tsan_tests='^(udp\.unit\..*|udp\.exact\.p2|udp\.atomics\.p2)$'
 programs=(runtime_basics global_memory bulk active_messages atomics collectives)
-unit_targets=(unit_global_ptr unit_spread_ptr unit_counter unit_smp_ring unit_backend_concept
+unit_targets=(unit_global_ptr unit_spread_ptr unit_counter unit_shm_ring unit_backend_concept
               unit_local_ops unit_local_bulk unit_job_of_one unit_errors unit_not_initialized)
 asan_targets=(splitc-run splitc-run-udp udp_engine_test udp_exact "${unit_targets[@]}")
 for p in "${programs[@]}"; do asan_targets+=("tp_${p}_smp" "tp_${p}_udp"); done

@@ -1,6 +1,7 @@
 // Porting kit: the same-host layer (include/splitc/port/same_host.hpp,
 // docs/same_host.md): the segment in a memfd, discovery over abstract
-// datagram sockets, the peers' segments mapped.
+// datagram sockets, the peers' segments mapped, and (for a backend that asks)
+// the mailboxes of message rings after each segment.
 #include <splitc/errors.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/same_host.hpp>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
@@ -29,6 +31,7 @@ struct segment_offer {
   std::int64_t proc;
   std::uint64_t base;
   std::uint64_t size;
+  std::uint64_t mailbox;  ///< bytes of the mailbox after the segment (0: no messages)
 };
 constexpr std::uint64_t offer_magic = 0x73706c6974632d68ULL;  // "splitc-h"
 
@@ -69,22 +72,52 @@ std::string ranges_of(const std::vector<proc_t>& procs) {
 same_host::~same_host() {
   for (std::size_t q = 0; q < mapped_.size(); ++q) {
     if (mapped_[q] != 0 && mapped_[q] != base_)
-      munmap(reinterpret_cast<void*>(mapped_[q]), size_);
+      munmap(reinterpret_cast<void*>(mapped_[q]), size_ + mailbox_bytes_);
   }
+  if (mailbox_ != nullptr) munmap(mailbox_, mailbox_bytes_);
   if (segment_fd_ >= 0) close(segment_fd_);
 }
 
-void* same_host::map_segment(std::string_view backend, const segment_geometry& g) {
+void* same_host::map_segment(std::string_view backend, const segment_geometry& g, proc_t procs,
+                             bool messages) {
   if (!env::same_host.get()) return reserve_segment(backend, g, 1, true);
+  if (messages && procs > 1 && env::same_host_messages.get()) {
+    ring_bytes_ = std::bit_ceil(std::max<std::size_t>(env::same_host_ring_bytes.get(), 64 * 1024));
+    mailbox_bytes_ = 2 * static_cast<std::size_t>(procs) * ring_stride();
+    max_record_ = ring_bytes_ / 4;
+  }
   const int fd = memfd_create("splitc-segment", MFD_CLOEXEC);
-  if (fd < 0 || ftruncate(fd, static_cast<off_t>(g.size)) != 0) {
+  if (fd < 0 || ftruncate(fd, static_cast<off_t>(g.size + mailbox_bytes_)) != 0) {
     fatal_error(fmt::format("{}: cannot make the segment shared memory ({} bytes): {}; "
                             "SPLITC_SAME_HOST=0 keeps it private",
-                            backend, g.size, std::strerror(errno)));
+                            backend, g.size + mailbox_bytes_, std::strerror(errno)));
   }
   segment_fd_ = fd;
+  if (mailbox_bytes_ != 0) {
+    mailbox_ = static_cast<unsigned char*>(map_shared(backend, "this processor's message rings",
+                                                      nullptr, mailbox_bytes_, fd,
+                                                      static_cast<off_t>(g.size)));
+  }
   void* base = reserve_segment(backend, g, 1, false);
   return map_shared(backend, "this processor's segment", base, g.size, fd, 0);
+}
+
+void same_host::open_mailboxes(proc_t myproc, proc_t procs) {
+  if (mailbox_ == nullptr || members_.size() < 2) return;
+  const std::uint64_t ncells = ring_bytes_ / cell_bytes;
+  // The ring from processor `from` on `network` in the mailbox that starts at `box`.
+  auto ring = [&](unsigned char* box, int network, proc_t from) {
+    return reinterpret_cast<ring_shared*>(box + ring_offset(procs, network, from));
+  };
+  outboxes_.resize(static_cast<std::size_t>(procs));
+  for (proc_t q : members_) {
+    if (q == myproc) continue;
+    auto* theirs = reinterpret_cast<unsigned char*>(mapped_[static_cast<std::size_t>(q)]) + size_;
+    outboxes_[static_cast<std::size_t>(q)] = {ring_producer(ring(theirs, 0, myproc), ncells),
+                                              ring_producer(ring(theirs, 1, myproc), ncells)};
+    inboxes_.push_back({q, ring_consumer(ring(mailbox_, 0, q), ncells),
+                        ring_consumer(ring(mailbox_, 1, q), ncells)});
+  }
 }
 
 void same_host::map_peer(std::string_view backend, proc_t q, int fd, std::size_t size) {
@@ -171,16 +204,23 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
             "SPLITC_SEGMENT_BASE and SPLITC_SEGMENT_SIZE must be the same in every process",
             backend, q, offer.base, offer.size, g.base, g.size));
       }
+      if (offer.mailbox != mailbox_bytes_) {
+        fatal_error(fmt::format(
+            "{}: processor {} has {} bytes of same-host message rings, this one {}: "
+            "SPLITC_SAME_HOST_MESSAGES and SPLITC_SAME_HOST_RING_BYTES must be the same in every "
+            "process",
+            backend, q, offer.mailbox, mailbox_bytes_));
+      }
       if (heard[static_cast<std::size_t>(q)] != 0 || q == myproc) {
         close(fd);
         continue;
       }
       heard[static_cast<std::size_t>(q)] = 1;
-      map_peer(backend, q, fd, g.size);
+      map_peer(backend, q, fd, g.size + mailbox_bytes_);
     }
   };
 
-  const segment_offer mine{offer_magic, job, myproc, g.base, g.size};
+  const segment_offer mine{offer_magic, job, myproc, g.base, g.size, mailbox_bytes_};
   for (proc_t step = 1; step < procs; ++step) {
     const proc_t q = (myproc + step) % procs;  // staggered: not everyone at processor 0 first
     if (!same_block(q)) continue;
@@ -213,7 +253,7 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
         receive_offers();
         progress();
         pollfd p{s, POLLIN, 0};
-        poll(&p, 1, 1);
+        ::poll(&p, 1, 1);
         continue;
       }
       fatal_error(fmt::format("{}: same-host: offering the segment to processor {}: {}", backend,
@@ -240,7 +280,7 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
     // Peers may still be in the barrier, waiting for this processor's layer to answer.
     progress();
     pollfd p{s, POLLIN, 0};
-    poll(&p, 1, net.progress != nullptr ? 1 : 100);
+    ::poll(&p, 1, net.progress != nullptr ? 1 : 100);
     receive_offers();
   }
   close(s);
@@ -252,10 +292,12 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
   std::sort(members_.begin(), members_.end());
   base_ = g.base;
   size_ = g.size;
+  open_mailboxes(myproc, procs);
   if (env::verbose.get()) {
     fmt::print(stderr, "splitc: processor {} of {}: {}: shares memory with processors {} ({} on "
-                       "this host)\n",
-               myproc, procs, backend, ranges_of(members_), members_.size());
+                       "this host){}\n",
+               myproc, procs, backend, ranges_of(members_), members_.size(),
+               inboxes_.empty() ? "" : "; messages between them over shared-memory rings");
   }
 }
 

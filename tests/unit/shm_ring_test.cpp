@@ -1,5 +1,5 @@
-// The smp SPSC ring on malloc'd memory: wrap padding, full ring, sizes, two-thread stress.
-#include <splitc/backends/smp_ring.hpp>
+// The kit's SPSC ring (port/shm_ring.hpp) on malloc'd memory: wrap padding, full ring, sizes, two-thread stress.
+#include <splitc/port/shm_ring.hpp>
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 
 namespace {
 
-using namespace splitc::backends::smp;
+using namespace splitc::port;
 
 /// A ring of `ncells` cells in zeroed, 64-byte-aligned heap memory.
 class test_ring {

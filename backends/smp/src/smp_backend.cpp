@@ -73,53 +73,11 @@ smp_backend::~smp_backend() {
   if (fd_ >= 0) close(fd_);
 }
 
-int smp_backend::drain(ring_consumer& ring, proc_t source, bool is_request, am_sink sink) {
-  int handled = 0;
-  // Bounded, so one busy peer cannot starve the others.
-  for (; handled < 32; ++handled) {
-    record_header* h = ring.peek();
-    if (h == nullptr) break;
-    const std::uint8_t kind = h->flags & record_kind_mask;
-    const bool in_place = (h->flags & 0x80) != 0;
-    auto* p = reinterpret_cast<unsigned char*>(h) + sizeof(record_header);
-    void* dst = nullptr;
-    if (kind == record_long) {
-      std::memcpy(&dst, p, 8);
-      p += 8;
-    }
-    const auto* args = reinterpret_cast<const am_word*>(p);
-    unsigned char* payload = p + 8 * static_cast<std::size_t>(h->nargs);
-    am_message m{};
-    m.source = source;
-    m.handler = static_cast<handler_id>(h->handler);
-    m.is_request = is_request;
-    m.nargs = h->nargs;
-    m.args = args;
-    m.length = h->length;
-    if (kind == record_long) {
-      m.kind = am_kind::long_msg;
-      if (!in_place && h->length != 0) std::memcpy(dst, payload, h->length);
-      m.payload = dst;
-    } else if (kind == record_medium) {
-      m.kind = am_kind::medium_msg;
-      m.payload = payload;
-    } else {
-      m.kind = am_kind::short_msg;
-      m.payload = nullptr;
-      m.length = 0;
-    }
-    sink.deliver(sink.context, m);
-    const std::size_t carried = (kind == record_long && in_place) ? 0 : h->length;
-    ring.release(record_prefix(h->nargs, kind == record_long) + carried);
-  }
-  return handled;
-}
-
 int smp_backend::poll(am_sink sink) {
   int handled = 0;
   for (proc_t q = 0; q < procs_; ++q) {
-    handled += drain(in_replies_[q], q, false, sink);
-    handled += drain(in_requests_[q], q, true, sink);
+    handled += port::ring_drain(in_replies_[q], q, false, sink);
+    handled += port::ring_drain(in_requests_[q], q, true, sink);
   }
   return handled;
 }

@@ -15,12 +15,20 @@
 // nothing in the file system, nothing left behind after kill -9 (the
 // sockets and the memfds go with the processes).
 //
+// Messages (optional, for a backend that asks map_segment for them): the
+// memfd holds, after the segment, a mailbox of two rings per processor of
+// the job (requests and replies; port/shm_ring.hpp), which the peers on this
+// host write and this process drains; a backend sends through send() to the
+// processors carries() names and calls poll() in its own.
+//
 // Switches (env_vars.def): SPLITC_SAME_HOST=0 turns the layer off,
+// SPLITC_SAME_HOST_MESSAGES=0 keeps messages on the network,
 // SPLITC_HOST_ID and SPLITC_SAME_HOST_MAX split a host, SPLITC_VERBOSE says
 // who shares with whom.
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/port/ring_messages.hpp>
 #include <splitc/port/segment.hpp>
 
 #include <cstdint>
@@ -39,8 +47,10 @@ class same_host {
   /// The segment of this process at g.base: shared memory (a memfd) when the
   /// layer is on (SPLITC_SAME_HOST), private memory otherwise. In place of
   /// reserve_segment(backend, g, 1, true); ends the job naming `backend` when
-  /// the range cannot be had.
-  void* map_segment(std::string_view backend, const segment_geometry& g);
+  /// the range cannot be had. With `messages` (and SPLITC_SAME_HOST_MESSAGES),
+  /// the memfd holds this process's mailbox for a job of `procs` too.
+  void* map_segment(std::string_view backend, const segment_geometry& g, proc_t procs = 1,
+                    bool messages = false);
 
   /// What connect needs of the network layer: a barrier of the whole job (run
   /// once), and progress (run while connect waits for its peers: a layer that
@@ -74,14 +84,83 @@ class same_host {
   /// one included (just this one with the layer off).
   const std::vector<proc_t>& members() const noexcept { return members_; }
 
+  // ---- messages (map_segment with `messages`) ------------------------------
+
+  /// Whether messages to p go over this host's rings: p shares this host and
+  /// is not this processor, and messages are on.
+  bool carries(proc_t p) const noexcept {
+    return !outboxes_.empty() && outboxes_[static_cast<std::size_t>(p)].requests.ready();
+  }
+  /// Whether any processor's messages do (poll() has something to look at).
+  bool carries_any() const noexcept { return !inboxes_.empty(); }
+
+  enum class send_result { sent, full, too_large };
+  /// Send a message to p (carries(p)) through its ring: `full` when the ring
+  /// has no room (poll, then again), `too_large` when the record is more than
+  /// a quarter of a ring (send it over the network). A long message whose
+  /// destination lies in p's segment is copied there and only announced.
+  send_result send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a, int n,
+                   const void* src, std::size_t len, void* dst) {
+    auto& box = outboxes_[static_cast<std::size_t>(p)];
+    ring_producer& ring = request ? box.requests : box.replies;
+    am_status done;
+    if (kind == am_kind::long_msg && len != 0) {
+      if (void* mapped = address(p, dst);
+          mapped != nullptr && address(p, static_cast<const char*>(dst) + len - 1) != nullptr) {
+        done = ring_send_in_place(ring, h, a, n, src, len, dst, mapped);
+        return done == am_status::ok ? send_result::sent : send_result::full;
+      }
+    }
+    const bool has_dst = kind == am_kind::long_msg;
+    if (record_prefix(n, has_dst) + len > max_record_) return send_result::too_large;
+    const std::uint8_t record = kind == am_kind::long_msg     ? record_long
+                                : kind == am_kind::medium_msg ? record_medium
+                                                              : record_short;
+    done = ring_send(ring, h, a, n, record, src, len, dst);
+    return done == am_status::ok ? send_result::sent : send_result::full;
+  }
+
+  /// Deliver what the peers on this host have written to this processor's
+  /// rings (replies first); returns how many messages.
+  int poll(am_sink sink) {
+    int handled = 0;
+    for (inbox& box : inboxes_) {
+      handled += ring_drain(box.replies, box.source, false, sink);
+      handled += ring_drain(box.requests, box.source, true, sink);
+    }
+    return handled;
+  }
+
  private:
   void map_peer(std::string_view backend, proc_t q, int fd, std::size_t size);
+  void open_mailboxes(proc_t myproc, proc_t procs);
+  std::size_t ring_stride() const noexcept { return sizeof(ring_shared) + ring_bytes_; }
+  /// Where, in a processor's mailbox, the ring from `from` on `network` (0 requests, 1 replies) is.
+  std::size_t ring_offset(proc_t procs, int network, proc_t from) const noexcept {
+    return (static_cast<std::size_t>(network) * static_cast<std::size_t>(procs) +
+            static_cast<std::size_t>(from)) * ring_stride();
+  }
+
+  struct outbox {
+    ring_producer requests, replies;
+  };
+  struct inbox {
+    proc_t source;
+    ring_consumer requests, replies;
+  };
 
   std::uintptr_t base_ = 0;
   std::size_t size_ = 0;
   int segment_fd_ = -1;                 ///< the memfd, until connect has sent it
   std::vector<std::uintptr_t> mapped_;  ///< per processor: where its segment is mapped here, or 0
   std::vector<proc_t> members_;
+
+  std::size_t ring_bytes_ = 0;          ///< per ring; 0: no messages
+  std::size_t mailbox_bytes_ = 0;       ///< 2 × procs rings, after the segment in the memfd
+  std::size_t max_record_ = 0;          ///< a quarter of a ring
+  unsigned char* mailbox_ = nullptr;    ///< this processor's, mapped here
+  std::vector<outbox> outboxes_;        ///< per processor; empty without messages
+  std::vector<inbox> inboxes_;          ///< one per peer on this host
 };
 
 }  // namespace splitc::port

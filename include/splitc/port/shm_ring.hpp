@@ -1,6 +1,8 @@
-// A lock-free single-producer single-consumer ring of variable-length records
-// in shared memory: the wire of the smp backend. One ring per ordered pair of
-// processes and per network (requests, replies).
+// Porting kit: a lock-free single-producer single-consumer ring of
+// variable-length records in shared memory: the wire of the smp backend and of
+// the same-host layer's messages (port/same_host.hpp). One ring per ordered
+// pair of processes and per network (requests, replies); the records are
+// active messages (port/ring_messages.hpp).
 //
 // The ring is an array of 64-byte cells. A record starts on a cell with a
 // 16-byte header whose first word is a tag = absolute cell index + 1, stored
@@ -17,7 +19,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace splitc::backends::smp {
+namespace splitc::port {
 
 inline constexpr std::size_t cell_bytes = 64;
 
@@ -96,6 +98,9 @@ class ring_producer {
     return reserve_slow(need);
   }
 
+  /// Whether this producer has a ring.
+  bool ready() const noexcept { return ring_ != nullptr; }
+
   /// Make the reserved record visible to the consumer.
   [[gnu::always_inline]] void publish(unsigned char* record) noexcept {
     reinterpret_cast<record_header*>(record)->tag.store(tail_ + 1, std::memory_order_release);
@@ -171,4 +176,4 @@ class ring_consumer {
   std::uint64_t head_ = 0;
 };
 
-}  // namespace splitc::backends::smp
+}  // namespace splitc::port

@@ -9,13 +9,13 @@
 // a remote access to the spread heap is a load or store plus one add.
 // memfd memory does not count against /dev/shm.
 //
-// Active messages travel over lock-free rings (smp_ring.hpp), one per ordered
-// pair and network; they serve every target outside the segments and every
+// Active messages travel over lock-free rings (port/shm_ring.hpp, records
+// written and read by port/ring_messages.hpp), one per ordered pair and network; they serve every target outside the segments and every
 // operation that needs the owner to act.
 #pragma once
 
 #include <splitc/am.hpp>
-#include <splitc/backends/smp_ring.hpp>
+#include <splitc/port/ring_messages.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +23,14 @@
 #include <vector>
 
 namespace splitc::backends::smp {
+
+using port::ring_consumer;
+using port::ring_producer;
+using port::cell_bytes;
+using port::ring_shared;
+using port::record_long;
+using port::record_medium;
+using port::record_short;
 
 /// Layout of the job's shared memory; computed identically by every process.
 struct job_layout {
@@ -131,29 +139,10 @@ class smp_backend {
   void finish(int code);
 
  private:
-  // Inlined into every caller: with the caller's constant n and kind the
-  // copy becomes a few fixed-size stores.
   [[gnu::always_inline]] am_status send(ring_producer& ring, handler_id h, const am_word* a, int n,
                                         std::uint8_t kind, const void* src, std::size_t len,
                                         void* dst) {
-    const bool has_dst = kind == record_long;
-    const std::size_t prefix = record_prefix(n, has_dst);
-    unsigned char* r = ring.reserve(prefix + len);
-    if (r == nullptr) return am_status::no_resource;
-    auto* hdr = reinterpret_cast<record_header*>(r);
-    hdr->handler = static_cast<std::uint16_t>(h);
-    hdr->nargs = static_cast<std::uint8_t>(n);
-    hdr->flags = kind;
-    hdr->length = static_cast<std::uint32_t>(len);
-    unsigned char* p = r + sizeof(record_header);
-    if (has_dst) {
-      std::memcpy(p, &dst, 8);
-      p += 8;
-    }
-    copy_words(p, a, n);
-    if (len != 0) std::memcpy(p + 8 * static_cast<std::size_t>(n), src, len);
-    ring.publish(r);
-    return am_status::ok;
+    return port::ring_send(ring, h, a, n, kind, src, len, dst);
   }
 
   // A long message into a peer's segment is copied straight to its mapped
@@ -161,24 +150,11 @@ class smp_backend {
   am_status send_long(ring_producer& ring, proc_t p, handler_id h, const am_word* a, int n,
                       const void* src, std::size_t len, void* dst) {
     if (void* mapped = direct_address(p, dst); mapped != nullptr && len != 0 &&
-                                               direct_address(p, static_cast<char*>(dst) + len - 1)) {
-      unsigned char* r = ring.reserve(record_prefix(n, true));
-      if (r == nullptr) return am_status::no_resource;
-      std::memcpy(mapped, src, len);
-      auto* hdr = reinterpret_cast<record_header*>(r);
-      hdr->handler = static_cast<std::uint16_t>(h);
-      hdr->nargs = static_cast<std::uint8_t>(n);
-      hdr->flags = record_long | 0x80;  // 0x80: payload already in place
-      hdr->length = static_cast<std::uint32_t>(len);
-      std::memcpy(r + sizeof(record_header), &dst, 8);
-      copy_words(r + sizeof(record_header) + 8, a, n);
-      ring.publish(r);
-      return am_status::ok;
-    }
+                                               direct_address(p, static_cast<char*>(dst) + len - 1))
+      return port::ring_send_in_place(ring, h, a, n, src, len, dst, mapped);
     return send(ring, h, a, n, record_long, src, len, dst);
   }
 
-  int drain(ring_consumer& ring, proc_t source, bool is_request, am_sink sink);
   void wait_flag(const std::atomic<std::uint64_t>& flag, std::uint64_t at_least, am_sink sink);
 
   proc_t myproc_ = 0;

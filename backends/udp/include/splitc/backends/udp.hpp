@@ -13,8 +13,9 @@
 // The segment is reserved at the same address in every process
 // (SPLITC_SEGMENT_BASE, default 0x100000000000; size SPLITC_SEGMENT_SIZE,
 // default 1 GiB), in shared memory: processes on one host map each other's
-// (port/same_host.hpp) and reach them by load and store; global memory on
-// other hosts goes over active messages, as do all messages.
+// (port/same_host.hpp) and reach them by load and store, and their active
+// messages travel over the layer's rings in that memory; global memory on
+// other hosts, and every message to them, goes over UDP.
 #pragma once
 
 #include <splitc/am.hpp>
@@ -166,6 +167,12 @@ class udp_backend {
   static constexpr int max_per_poll = 64;
   static constexpr std::size_t recv_slot = 65536;
   unsigned char* recv_buffers_ = nullptr;
+
+  // With peers on this host sending over rings, the socket is read at most this often
+  // while it is quiet (poll).
+  static constexpr std::uint64_t socket_poll_interval_ns = 1000;
+  std::uint64_t last_socket_poll_ns_ = 0;
+  bool socket_busy_ = false;  ///< the last read of the socket found datagrams
 
   // Bootstrap state (internal messages).
   std::uint64_t barrier_epoch_ = 0;
