@@ -110,6 +110,7 @@ int start_janitor(pid_t launcher, const std::string& dir) {
   // Out of the job's session and its output (a harness reading splitc-run's output would
   // otherwise wait for this process too), deaf to the signals that end the job.
   setsid();
+  prctl(PR_SET_NAME, "splitc-janitor");  // not mistaken for splitc-run in ps or by a harness
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE}) signal(sig, SIG_IGN);
   sigset_t none;
   sigemptyset(&none);

@@ -61,6 +61,14 @@ tagged_pids() {
   grep -lzx -- "SPLITC_TEST_TAG=$tag" /proc/[0-9]*/environ 2>/dev/null |
     sed -E 's|^/proc/([0-9]+)/environ$|\1|'
 }
+# The parent process id of PID (the fourth field of /proc/PID/stat, after the parenthesised name).
+parent_of() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  stat=${stat##*) }
+  read -r _ ppid _ <<<"$stat"
+  echo "$ppid"
+}
 # Whether process PID runs the program NAME: its comm (the kernel keeps 15 characters of it)
 # and the file it executes (names longer than that share prefixes: xf_broadcast_root_smp, _mpi).
 runs_program() {  # runs_program PID NAME
@@ -97,8 +105,10 @@ if [[ -n $kill_rank || -n $kill_printed || -n $launcher_signal ]]; then
        { [[ -z $program ]] || runs_program "$pid" "$program"; }; then
       victim=$pid
     fi
-    # splitc-run (it runs mpirun for the mpi backends); mpirun only when there is none.
-    if [[ -n $launcher_signal && $comm == splitc-run* ]]; then
+    # splitc-run (it runs mpirun for the mpi backends); mpirun only when there is none. The
+    # launcher is timeout's child: splitc-run's own forks (its janitor, the ranks' supervisors)
+    # carry the tag and the name too.
+    if [[ -n $launcher_signal && $comm == splitc-run* && $(parent_of "$pid") == "$job" ]]; then
       launcher=$pid
     elif [[ -n $launcher_signal && ($comm == mpirun* || $comm == mpiexec*) ]]; then
       mpi_launcher=$pid
