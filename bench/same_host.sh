@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The same-host layer against smp (docs/same_host.md, docs/performance.md): splitc-bench --quick
 # (Table 4 and Figure 12) with 2 processes on this host on smp, mpi and udp with the layer on
-# and off, the five runs one after the other in each round, so that every round sees one
+# and off (udp also with the layer on and its active messages over UDP: udp.netmsg), the six
+# runs one after the other in each round, so that every round sees one
 # machine state; then per row the median and range over the rounds, and each backend's ratio
 # to smp's figure of the same round.
 #
@@ -81,6 +82,7 @@ configs=(
   "mpi.on|$build/tools/splitc-run-mpi|$build/bench/splitc-bench-mpi|SPLITC_SAME_HOST=1"
   "mpi.off|$build/tools/splitc-run-mpi|$build/bench/splitc-bench-mpi|SPLITC_SAME_HOST=0"
   "udp.on|$build/tools/splitc-run-udp|$build/bench/splitc-bench-udp|SPLITC_SAME_HOST=1"
+  "udp.netmsg|$build/tools/splitc-run-udp|$build/bench/splitc-bench-udp|SPLITC_SAME_HOST=1 SPLITC_SAME_HOST_MESSAGES=0"
   "udp.off|$build/tools/splitc-run-udp|$build/bench/splitc-bench-udp|SPLITC_SAME_HOST=0"
 )
 for r in $(seq 1 "$rounds"); do
@@ -98,7 +100,7 @@ done
 python3 - "$out" "$rounds" <<'EOF'
 import csv, statistics, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
-names = ["smp", "mpi.on", "mpi.off", "udp.on", "udp.off"]
+names = ["smp", "mpi.on", "mpi.off", "udp.on", "udp.netmsg", "udp.off"]
 rows = [("table4", "get_spread_heap", 8, "ns"), ("table4", "put_spread_heap", 8, "ns"),
         ("table4", "store_spread_heap", 8, "ns"), ("table4", "read_spread_heap", 8, "ns"),
         ("table4", "write_spread_heap", 8, "ns"), ("table4", "am_round_trip", 8, "ns"),

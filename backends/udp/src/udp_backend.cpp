@@ -370,12 +370,18 @@ int udp_backend::poll(am_sink sink) {
   int delivered = engine_->drain_self(sink);
   if (same_host_.carries_any()) {
     // The peers on this host write to our rings: a look costs a few loads, a look at the
-    // socket a system call (~0.5 us) that would sit in every round trip between them. The
-    // socket is read when the last read found datagrams, else at most every
-    // socket_poll_interval_ns: a message from another host waits that much longer.
-    delivered += same_host_.poll(sink);
+    // socket a system call (~1 us) that would sit in every round trip between them. While the
+    // rings are in use (a delivery in the last ring_recent_ns) and the last read of the socket
+    // found nothing, the socket is read at most every socket_poll_interval_ns: a message from
+    // another host then waits up to that much longer. A process whose traffic is all on the
+    // network reads the socket on every poll, as without the rings.
+    const int from_rings = same_host_.poll(sink);
+    delivered += from_rings;
     const std::uint64_t now = now_ns();
-    if (!socket_busy_ && now - last_socket_poll_ns_ < socket_poll_interval_ns) return delivered;
+    if (from_rings != 0) last_ring_delivery_ns_ = now;
+    if (!socket_busy_ && now - last_ring_delivery_ns_ < ring_recent_ns &&
+        now - last_socket_poll_ns_ < socket_poll_interval_ns)
+      return delivered;
     last_socket_poll_ns_ = now;
   }
   if (fd_ < 0) return delivered;

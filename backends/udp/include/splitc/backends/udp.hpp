@@ -168,10 +168,12 @@ class udp_backend {
   static constexpr std::size_t recv_slot = 65536;
   unsigned char* recv_buffers_ = nullptr;
 
-  // With peers on this host sending over rings, the socket is read at most this often
-  // while it is quiet (poll).
-  static constexpr std::uint64_t socket_poll_interval_ns = 1000;
+  // While the rings of this host's peers carry traffic (a delivery within ring_recent_ns) and
+  // the socket is quiet, the socket is read at most every socket_poll_interval_ns (poll).
+  static constexpr std::uint64_t socket_poll_interval_ns = 10000;
+  static constexpr std::uint64_t ring_recent_ns = 100000;
   std::uint64_t last_socket_poll_ns_ = 0;
+  std::uint64_t last_ring_delivery_ns_ = 0;
   bool socket_busy_ = false;  ///< the last read of the socket found datagrams
 
   // Bootstrap state (internal messages).
