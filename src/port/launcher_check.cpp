@@ -44,6 +44,16 @@ bool fits(const char* list, const char* backend) {
   return l.find(std::string("|") + backend + "|") != std::string::npos;
 }
 
+/// Before refusing a process that an MPI-style launcher started: let that launcher finish
+/// starting its job before every process ends it. MPICH's Hydra died of SIGPIPE, losing the
+/// message and exiting 141, in 3 of 60 runs where the processes exited within milliseconds
+/// of starting (none in 60 with a 100 ms pause); it also exited 70 with no output at all
+/// (smp.supervision.launcher_mpich and hpam's, under a CPU hog). An error path: the pause
+/// costs a correct program nothing.
+void let_launcher_settle(const foreign_launcher& f) {
+  if (f.who != nullptr) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+}
+
 }  // namespace
 
 void announce_launcher(const char* backend) { setenv(env::launched_by.name, backend, 1); }
@@ -55,6 +65,8 @@ void check_launcher(const char* backend) {
   if (f.who != nullptr && !env::myproc.is_set())
     if (const char* rank = std::getenv(f.rank)) setenv(env::myproc.name, rank, 1);
   if (!by.empty() && by != backend) {
+    // Our launcher of another backend: under mpirun or Hydra for the MPI backends.
+    let_launcher_settle(f);
     detail::fail(
         "this program is linked with backend '{}' but was started by the launcher of backend "
         "'{}' (splitc-run --backend {}); start it with splitc-run --backend {}",
@@ -64,12 +76,7 @@ void check_launcher(const char* backend) {
   // (an MPI backend's is mpirun, shmem's oshrun); it has said who it is.
   if (!by.empty() && !fits("mpi|mpich|shmem", backend)) return;
   if (f.who == nullptr || fits(f.fits, backend)) return;
-  // Let the foreign launcher finish starting its job before every process
-  // ends it: MPICH's Hydra died of SIGPIPE, losing this message and exiting
-  // 141, in 3 of 60 runs where the processes exited within milliseconds of
-  // starting (none in 60 with a 100 ms pause). An error path: the pause
-  // costs a correct program nothing.
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  let_launcher_settle(f);
   detail::fail(
       "this program is linked with backend '{}' but was started by {} as one of {} processes "
       "({}={}); it would run as separate jobs of one: start it with splitc-run --backend {}",
