@@ -24,6 +24,19 @@ start=$(date +%s.%N)
 timeout -k 10 "$seconds" "$@" > "$out" 2>&1
 status=$?
 cat "$out"
+# Open MPI 4.x's mpirun can misjudge a process that finalized and exited 0 ("mpirun has
+# exited due to process rank N with PID 0 ... exiting improperly", exit 1): a race in its own
+# bookkeeping, open-mpi/ompi issue 7833, not fixed in the 4.x series; about 1 run in 1,000-2,000
+# of a one-process job, once in 8,450 runs of the repeat here. That exact report, after the
+# job printed what a passing run prints, is rerun once; anything else is judged as it is.
+if [[ $expect == pass:* && $status -eq 1 ]] && grep -q "with PID 0 on" "$out" &&
+   grep -q "exiting improperly" "$out" && [[ $(grep -cx "PASS ${expect#pass:}" "$out") -eq 1 ]]; then
+  echo "run_test: Open MPI misjudged a finished process (its issue 7833); running the job again" >&2
+  start=$(date +%s.%N)
+  timeout -k 10 "$seconds" "$@" > "$out" 2>&1
+  status=$?
+  cat "$out"
+fi
 elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 # 124: timeout sent SIGTERM; 137 after the limit: it had to SIGKILL (a job
 # killed by SIGKILL on its own also ends with 137, but early).
