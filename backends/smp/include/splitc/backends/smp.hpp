@@ -10,8 +10,9 @@
 // memfd memory does not count against /dev/shm.
 //
 // Active messages travel over lock-free rings (port/shm_ring.hpp, records
-// written and read by port/ring_messages.hpp), one per ordered pair and network; they serve every target outside the segments and every
-// operation that needs the owner to act.
+// written and read by port/ring_messages.hpp), one per ordered pair and
+// network; they serve every target outside the segments and every operation
+// that needs the owner to act.
 #pragma once
 
 #include <splitc/am.hpp>
