@@ -211,7 +211,9 @@ void barrier() {
   auto& c = detail::blocking_context("barrier");
   const detail::signature_scope sign(
       c, detail::collective_signature<detail::collective_kind::barrier, void, void>);
-  if (c.hierarchical)
+  if constexpr (has_native_barrier<active_backend>)
+    detail::native_barrier(c);  // the layer's own (the CM-5's control network)
+  else if (c.hierarchical)
     detail::hierarchical_barrier(c);  // groups sharing memory, then the network
   else
     detail::dissemination_barrier(c);

@@ -225,4 +225,47 @@ concept has_host_members = requires(const B& cb) {
   { cb.host_members() } noexcept -> std::convertible_to<std::span<const proc_t>>;
 };
 
+/// Native collectives on a control network (the CM-5's): what the core gives a
+/// backend's blocking collective to run while it waits. The backend's layer
+/// delivers arrivals through `sink` while it waits (as in bootstrap_barrier);
+/// after each core handler it runs there, the backend calls
+/// `progress.run(progress.context)` (not nested), so that what the handler
+/// queued (a composed or long reply) leaves while this processor is inside the
+/// control network. docs/ports.md "## CM-5", PORTING.md.
+struct am_progress {
+  void* context;
+  void (*run)(void* context);
+};
+
+/// A barrier of the layer's own (a hardware barrier) that delivers through
+/// `sink` and runs `progress` while it waits: what `splitc::barrier()` uses.
+template <class B>
+concept has_native_barrier = requires(B& b, am_sink sink, am_progress progress) {
+  { b.native_barrier(sink, progress) } -> std::same_as<void>;
+};
+
+/// The element types and operators of native reductions and scans.
+enum class native_element : std::uint8_t { int32, uint32, int64, uint64, float32, float64 };
+enum class native_op : std::uint8_t { add, max, min, bit_or, bit_and, bit_xor };
+enum class native_collective : std::uint8_t { reduce_to_all, scan, exclusive_scan };
+
+/// Reductions, scans and a small broadcast on the layer's own network, one value
+/// at a time. `native_reduces(what, element, op)` says at compile time which it
+/// combines (it must at least reduce uint32 with bit_or: the core's agreement
+/// check); `native_combine` combines `value` (the element's bits in the low
+/// bytes of the word) over every processor and returns this processor's result;
+/// `native_broadcast` copies `len` <= `native_broadcast_bytes` bytes at `data`
+/// from `root` to every processor. Each delivers and runs `progress` while it
+/// waits, as native_barrier does.
+template <class B>
+concept has_native_reduce = requires(B& b, am_sink sink, am_progress progress, am_word value,
+                                     void* data, std::size_t len, proc_t root) {
+  requires B::native_reduces(native_collective::reduce_to_all, native_element::uint32,
+                             native_op::bit_or);
+  { B::native_broadcast_bytes } -> std::convertible_to<std::size_t>;
+  { b.native_combine(sink, progress, native_collective::reduce_to_all, native_element::uint32,
+                     native_op::bit_or, value) } -> std::same_as<am_word>;
+  { b.native_broadcast(sink, progress, data, len, root) } -> std::same_as<void>;
+};
+
 }  // namespace splitc

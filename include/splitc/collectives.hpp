@@ -11,6 +11,11 @@
 // successive collectives pipeline rather than paying a barrier each, and a
 // processor waiting in a collective keeps serving active messages.
 //
+// On a backend with native collectives (PORTING.md: has_native_barrier,
+// has_native_reduce -- the CM-5's control network) barrier() and single-value
+// reductions, scans and small broadcasts run on the layer's network instead,
+// after an agreement check (detail/native_collectives.hpp).
+//
 // The scan hazard (seed §4.3.2): a collective returns when *this*
 // processor's result is known, not when everyone's is. Code such as
 //
@@ -22,6 +27,7 @@
 #pragma once
 
 #include <splitc/detail/mailbox.hpp>
+#include <splitc/detail/native_collectives.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/runtime.hpp>
 
@@ -537,6 +543,9 @@ inline void broadcast(std::span<T> data, proc_t root = 0) {
     detail::bad_root(c, root);
   const detail::broadcast_scope sign(
       c, detail::collective_signature<detail::collective_kind::broadcast, T, void>, root);
+  if (detail::native_try_broadcast(c, detail::collective_signature<detail::collective_kind::broadcast, T, void>,
+                                   data.data(), data.size_bytes(), data.size(), root))
+    return;
   detail::checked_broadcast(
       c, std::span<unsigned char>(reinterpret_cast<unsigned char*>(data.data()), data.size_bytes()),
       root);
@@ -553,8 +562,11 @@ inline T broadcast(T value, proc_t root = 0) {
 template <collective_element T, class Op>
 inline void reduce_to_one(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_one");
-  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_one, T, Op>);
+  constexpr auto signature = detail::collective_signature<detail::collective_kind::reduce_to_one, T, Op>;
+  const detail::signature_scope sign(c, signature);
   detail::prepare_operands(data, op);
+  if (detail::native_try<native_collective::reduce_to_all, T, Op>(c, signature, data, data.data()))
+    return;
   detail::reduce_up(c, data, op);
 }
 template <collective_element T, class Op>
@@ -567,9 +579,12 @@ inline T reduce_to_one(T value, Op op) {
 template <collective_element T, class Op>
 inline void reduce_to_all(std::span<T> data, Op op) {
   auto& c = detail::collective_context("reduce_to_all");
-  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::reduce_to_all, T, Op>);
+  constexpr auto signature = detail::collective_signature<detail::collective_kind::reduce_to_all, T, Op>;
+  const detail::signature_scope sign(c, signature);
   detail::prepare_operands(data, op);
   if (c.procs == 1) return;
+  if (detail::native_try<native_collective::reduce_to_all, T, Op>(c, signature, data, data.data()))
+    return;
   const bool power_of_two = (c.procs & (c.procs - 1)) == 0;
   if constexpr (is_commutative<Op>) {
     if (data.size_bytes() >= binary_swap_threshold) {
@@ -594,8 +609,10 @@ inline T reduce_to_all(T value, Op op) {
 template <collective_element T, class Op>
 inline void scan(std::span<T> data, Op op) {
   auto& c = detail::collective_context("scan");
-  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::scan, T, Op>);
+  constexpr auto signature = detail::collective_signature<detail::collective_kind::scan, T, Op>;
+  const detail::signature_scope sign(c, signature);
   detail::prepare_operands(data, op);
+  if (detail::native_try<native_collective::scan, T, Op>(c, signature, data, data.data())) return;
   detail::scan_chunks(c, data, op, std::span<T>{});
 }
 template <collective_element T, class Op>
@@ -608,9 +625,13 @@ inline T scan(T value, Op op) {
 template <collective_element T, class Op>
 inline T exclusive_scan(T value, Op op, T identity) {
   auto& c = detail::collective_context("exclusive_scan");
-  const detail::signature_scope sign(c, detail::collective_signature<detail::collective_kind::exclusive_scan, T, Op>);
+  constexpr auto signature = detail::collective_signature<detail::collective_kind::exclusive_scan, T, Op>;
+  const detail::signature_scope sign(c, signature);
   detail::prepare_operands(std::span<T>(&value, 1), op);
   T before = identity;
+  if (detail::native_try<native_collective::exclusive_scan, T, Op>(c, signature, std::span<T>(&value, 1),
+                                                                   &before))
+    return c.myproc > 0 ? before : identity;
   detail::scan_chunks(c, std::span<T>(&value, 1), op, std::span<T>(&before, 1));
   return c.myproc > 0 ? before : identity;
 }

@@ -31,20 +31,53 @@ double CMMD_time_us(void) {
   return cm5_wire_now_us();
 }
 
+/* Each round carries the operation's kind ahead of the contribution, so that
+ * nodes in different operations (a barrier here, a reduction there) are an
+ * error naming the node rather than a misread contribution. */
+enum operation { op_barrier = 1, op_reduce, op_scan, op_broadcast };
+static const char *const operation_names[] = {"", "CMMD_sync_with_nodes", "a reduction", "a scan",
+                                              "a broadcast"};
+struct round {
+  uint32_t kind;
+  uint32_t len;
+  unsigned char data[CM5_CONTROL_BYTES - 8];
+};
+
 /* One control-network round: contribute `mine`, get everyone's in `all`. */
-static void exchange(const char *who, const void *mine, size_t len, void *all, double cost_ns) {
+static void exchange(const char *who, enum operation kind, const void *mine, size_t len, void *all,
+                     double cost_ns) {
   struct cm5_node *n = cm5_node();
   if (n->context != CM5_IN_NOTHING)
     cm5_fail("%s: called inside a handler (the control network cannot be used from one)", who);
+  const int nodes = cm5_wire_nodes();
+  const size_t stride = 8 + len;
+  struct round my_round;
+  my_round.kind = (uint32_t)kind;
+  my_round.len = (uint32_t)len;
+  memcpy(my_round.data, mine, len);
+  unsigned char *rounds = malloc(stride * (size_t)nodes);
+  if (rounds == NULL) cm5_fail("%s: out of memory", who);
   const uint64_t epoch = ++n->control_epoch;
-  cm5_wire_control_post(epoch, mine, len);
+  cm5_wire_control_post(epoch, &my_round, stride);
   unsigned idle = 0;
-  while (!cm5_wire_control_test(epoch, all, len, cost_ns)) {
+  while (!cm5_wire_control_test(epoch, rounds, stride, cost_ns)) {
     if (cm5_drain_some(n, CM5_BOTH) != 0)
       idle = 0;
     else
       cm5_wire_pause(idle++);
   }
+  for (int q = 0; q < nodes; ++q) {
+    struct round theirs;
+    memcpy(&theirs, rounds + (size_t)q * stride, 8);
+    if (theirs.kind != (uint32_t)kind || theirs.len != (uint32_t)len) {
+      free(rounds);
+      cm5_fail("%s: node %d is in %s (every node must call the same control-network "
+               "operations in the same order)", who, q,
+               theirs.kind <= op_broadcast ? operation_names[theirs.kind] : "another operation");
+    }
+    memcpy((char *)all + (size_t)q * len, rounds + (size_t)q * stride + 8, len);
+  }
+  free(rounds);
 }
 
 /* Buffers live on the heap, not in statics: on sim every simulated node runs
@@ -58,7 +91,7 @@ static void *must_allocate(size_t bytes) {
 void CMMD_sync_with_nodes(void) {
   char nothing = 0;
   char *all = must_allocate((size_t)cm5_wire_nodes());
-  exchange("CMMD_sync_with_nodes", &nothing, 1, all, barrier_ns);
+  exchange("CMMD_sync_with_nodes", op_barrier, &nothing, 1, all, barrier_ns);
   free(all);
 }
 
@@ -157,13 +190,14 @@ static value_t identity(enum value_type t, CMMD_combiner_t c) {
 
 /* Contribute, check that every node asked for the same operation, and leave
  * everyone's contributions in `all`. */
-static struct contribution *gather(const char *who, struct contribution *mine, double cost_ns) {
+static struct contribution *gather(const char *who, enum operation kind, struct contribution *mine,
+                                   double cost_ns) {
   if (mine->combiner > CMMD_combiner_and || !combiner_fits(mine->type, mine->combiner))
     cm5_fail("%s: combiner %u does not apply to %s values", who, mine->combiner,
              type_names[mine->type]);
   const int nodes = cm5_wire_nodes();
   struct contribution *all = must_allocate(sizeof *all * (size_t)nodes);
-  exchange(who, mine, sizeof *mine, all, cost_ns);
+  exchange(who, kind, mine, sizeof *mine, all, cost_ns);
   for (int q = 0; q < nodes; ++q) {
     if (all[q].type != mine->type || all[q].combiner != mine->combiner ||
         all[q].direction != mine->direction || all[q].smode != mine->smode ||
@@ -180,7 +214,7 @@ static value_t reduce(const char *who, enum value_type t, value_t v, CMMD_combin
   mine.type = t;
   mine.combiner = (uint32_t)c;
   memcpy(&mine.value, &v, sizeof v);
-  struct contribution *all = gather(who, &mine, combine_ns);
+  struct contribution *all = gather(who, op_reduce, &mine, combine_ns);
   value_t r;
   memcpy(&r, &all[0].value, sizeof r);
   for (int q = 1; q < cm5_wire_nodes(); ++q) {
@@ -225,7 +259,7 @@ static value_t scan(const char *who, enum value_type t, value_t v, CMMD_combiner
   mine.sbit = sbit != 0;
   mine.inclusive = inclusive != 0;
   memcpy(&mine.value, &v, sizeof v);
-  struct contribution *all = gather(who, &mine, scan_ns);
+  struct contribution *all = gather(who, op_scan, &mine, scan_ns);
   const int nodes = cm5_wire_nodes(), self = cm5_wire_self();
   const int step = direction == CMMD_upward ? 1 : -1;
   const int first = direction == CMMD_upward ? 0 : nodes - 1;
@@ -271,7 +305,7 @@ double CMMD_scan_double(double value, CMMD_combiner_t c, CMMD_scan_direction_t d
 struct bc_chunk {
   int32_t sending;
   int32_t len;
-  char bytes[CM5_CONTROL_BYTES - 8];
+  char bytes[CM5_CONTROL_BYTES - 16]; /* a round's kind and length go ahead */
 };
 
 static void broadcast(const char *who, int sending, void *buf, int len) {
@@ -286,7 +320,7 @@ static void broadcast(const char *who, int sending, void *buf, int len) {
     mine.len = len;
     const int bytes = len - done < (int)sizeof mine.bytes ? len - done : (int)sizeof mine.bytes;
     if (sending) memcpy(mine.bytes, (char *)buf + done, (size_t)bytes);
-    exchange(who, &mine, sizeof mine, all, broadcast_ns);
+    exchange(who, op_broadcast, &mine, sizeof mine, all, broadcast_ns);
     int sender = -1;
     for (int q = 0; q < nodes; ++q) {
       if (all[q].len != len)

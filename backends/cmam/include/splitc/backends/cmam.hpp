@@ -24,7 +24,12 @@ struct cmam_layer {
   static int open_landing(void* addr, int nbytes, void* record);
   static void close_landing(int port);
   static void send_to_landing(int node, int port, int offset, const void* src, int nbytes);
+  /// The barrier on the control network (native_barrier); broadcast, reduce
+  /// and scan stay on the core's trees, flow-controlled by their mailboxes
+  /// (the seed's CMAM port ran them as store trees, §4.3.1).
   static void barrier();
+  static constexpr bool control_reductions = false;
+  static constexpr std::size_t control_broadcast_bytes = 0;
   static int self();
   static int nodes();
   static void enroll(int node);

@@ -65,6 +65,24 @@ class cm5_backend : public substrate_members {
                        const void* src, std::size_t len, void* dst);
   int poll(am_sink sink);
   void bootstrap_barrier(am_sink sink);
+
+  // Native collectives on the control network (PORTING.md: has_native_barrier,
+  // has_native_reduce): the barrier on both ports, reductions, scans and a small
+  // broadcast where the Layer has them (CMAML; CMAM keeps the core's trees).
+  void native_barrier(am_sink sink, am_progress progress);
+  static constexpr std::size_t native_broadcast_bytes = Layer::control_broadcast_bytes;
+  static constexpr bool native_reduces(native_collective what, native_element e,
+                                       native_op op) noexcept
+    requires Layer::control_reductions
+  {
+    return Layer::control_reduces(what, e, op);
+  }
+  am_word native_combine(am_sink sink, am_progress progress, native_collective what,
+                         native_element e, native_op op, am_word value)
+    requires Layer::control_reductions;
+  void native_broadcast(am_sink sink, am_progress progress, void* data, std::size_t len,
+                        proc_t root)
+    requires Layer::control_reductions;
   segment_info segment() const noexcept { return segment_; }
   void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
   void finish(int code);
@@ -113,6 +131,11 @@ class cm5_backend : public substrate_members {
   void first_half(long header, const long* words, bool reply_network);
   void second_half(long key, long arg3, bool reply_network);
   void arrive(const am_message& m, bool from_request_handler);
+  /// Run `operation` (a control-network call of the Layer) delivering what
+  /// arrives meanwhile, and the core's progress after each delivery.
+  template <class Operation>
+  void on_control_network(am_sink sink, am_progress progress, Operation operation);
+  void after_delivery();
 
   proc_t myproc_ = 0, procs_ = 1;
   segment_info segment_{};
@@ -124,6 +147,9 @@ class cm5_backend : public substrate_members {
   bool replied_ = false;
   int delivering_ = 0;          // core handlers running (a long send then waits for the queue)
   int delivered_ = 0;           // by the poll in progress
+  bool in_control_ = false;     // inside a control-network operation
+  bool in_progress_hook_ = false;
+  am_progress progress_{};      // the core's, during a native collective
   std::uint64_t next_tag_ = 0;
   long open_ticket_ = 0;        // the landing area this processor waits for
   volatile int open_done_ = 0;

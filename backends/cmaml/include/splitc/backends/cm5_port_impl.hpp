@@ -324,6 +324,7 @@ void cm5_backend<Layer>::arrive(const am_message& m, bool from_request_handler) 
     in_request_handler_ = saved_in;
     replied_ = saved_replied;
     requester_ = saved_requester;
+    after_delivery();
     return;
   }
   stored& s = stored_.emplace_back();
@@ -332,8 +333,27 @@ void cm5_backend<Layer>::arrive(const am_message& m, bool from_request_handler) 
   s.message.args = s.args;
 }
 
+// Inside a native collective the layer delivers while it waits in the control
+// network, where the core's progress engine cannot run: what a handler queued
+// (a composed or long reply) would wait for the collective's end, and a
+// processor outside it waiting for that reply would never get there. So after
+// each delivery there the core's progress runs (not nested), and again while
+// it left messages stored.
+template <class Layer>
+void cm5_backend<Layer>::after_delivery() {
+  if (!in_control_ || in_progress_hook_ || progress_.run == nullptr) return;
+  in_progress_hook_ = true;
+  do progress_.run(progress_.context);
+  while (!stored_.empty());
+  in_progress_hook_ = false;
+}
+
 template <class Layer>
 int cm5_backend<Layer>::poll(am_sink sink) {
+  // Also called from the progress hook inside a control-network operation:
+  // restores the state it found.
+  const bool saved_may_deliver = may_deliver_;
+  const int saved_delivered = delivered_;
   sink_ = sink;
   delivered_ = 0;
   may_deliver_ = true;
@@ -346,19 +366,59 @@ int cm5_backend<Layer>::poll(am_sink sink) {
     arrive(s.message, false);
   }
   Layer::poll();
+  may_deliver_ = saved_may_deliver;
+  const int ran = delivered_;
+  delivered_ = saved_delivered + ran;
+  return ran;
+}
+
+template <class Layer>
+template <class Operation>
+void cm5_backend<Layer>::on_control_network(am_sink sink, am_progress progress,
+                                            Operation operation) {
+  // The control network drains the data networks while it waits
+  // (emulations/cm5/README.md), and deliveries may run meanwhile.
+  (void)poll(sink);
+  sink_ = sink;
+  progress_ = progress;
+  may_deliver_ = true;
+  in_control_ = true;
+  operation();
+  in_control_ = false;
   may_deliver_ = false;
-  return delivered_;
+  progress_ = {};
 }
 
 template <class Layer>
 void cm5_backend<Layer>::bootstrap_barrier(am_sink sink) {
-  // The control network's barrier drains the data networks while it waits
-  // (emulations/cm5/README.md), and deliveries may run meanwhile.
-  (void)poll(sink);
-  sink_ = sink;
-  may_deliver_ = true;
-  Layer::barrier();
-  may_deliver_ = false;
+  on_control_network(sink, {}, [] { Layer::barrier(); });
+}
+
+template <class Layer>
+void cm5_backend<Layer>::native_barrier(am_sink sink, am_progress progress) {
+  on_control_network(sink, progress, [] { Layer::barrier(); });
+}
+
+template <class Layer>
+am_word cm5_backend<Layer>::native_combine(am_sink sink, am_progress progress,
+                                           native_collective what, native_element e,
+                                           native_op op, am_word value)
+  requires Layer::control_reductions
+{
+  am_word result = 0;
+  on_control_network(sink, progress,
+                     [&] { result = Layer::control_combine(what, e, op, value); });
+  return result;
+}
+
+template <class Layer>
+void cm5_backend<Layer>::native_broadcast(am_sink sink, am_progress progress, void* data,
+                                          std::size_t len, proc_t root)
+  requires Layer::control_reductions
+{
+  on_control_network(sink, progress, [&] {
+    Layer::control_broadcast(data, static_cast<int>(len), myproc_ == root);
+  });
 }
 
 template <class Layer>

@@ -23,7 +23,32 @@ struct cmaml_layer {
   static int open_landing(void* addr, int nbytes, void* record);
   static void close_landing(int port);
   static void send_to_landing(int node, int port, int offset, const void* src, int nbytes);
+  /// Every collective on the control network (the seed's CMAML port):
+  /// CMMD_sync_with_nodes, CMMD_reduce_*, CMMD_scan_*, CMMD_bc_to_nodes.
   static void barrier();
+  static constexpr bool control_reductions = true;
+  static constexpr std::size_t control_broadcast_bytes = 64;
+  /// What CMMD combines: its 32-bit and floating types in one operation, 64-bit
+  /// integers in several (sums as four 16-bit limbs, bitwise as two halves,
+  /// max / min as the high halves then the low ones -- reductions only).
+  static constexpr bool control_reduces(native_collective what, native_element e,
+                                        native_op op) noexcept {
+    switch (e) {
+      case native_element::int32:
+      case native_element::uint32: return true;
+      case native_element::float32:
+      case native_element::float64:
+        return op == native_op::add || op == native_op::max || op == native_op::min;
+      case native_element::int64:
+      case native_element::uint64:
+        return op == native_op::add || op == native_op::bit_or || op == native_op::bit_and ||
+               op == native_op::bit_xor || what == native_collective::reduce_to_all;
+    }
+    return false;
+  }
+  static am_word control_combine(native_collective what, native_element e, native_op op,
+                                 am_word value);
+  static void control_broadcast(void* data, int len, bool is_root);
   static int self();
   static int nodes();
   static void enroll(int node);
