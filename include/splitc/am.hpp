@@ -229,12 +229,16 @@ concept has_host_members = requires(const B& cb) {
 /// backend's blocking collective to run while it waits. The backend's layer
 /// delivers arrivals through `sink` while it waits (as in bootstrap_barrier);
 /// after each core handler it runs there, the backend calls
-/// `progress.run(progress.context)` (not nested), so that what the handler
-/// queued (a composed or long reply) leaves while this processor is inside the
-/// control network. docs/ports.md "## CM-5", PORTING.md.
+/// `progress.run(progress.context)` (not nested) until it returns false, so
+/// that what the handler queued (a composed or long reply) leaves while this
+/// processor is inside the control network. `run` polls once and retries the
+/// core's queued sends; it returns true while some are still queued (a long
+/// reply whose receiver has no landing area free yet), which only a later
+/// attempt sends -- and no later delivery may come to prompt it. docs/ports.md
+/// "## CM-5", PORTING.md.
 struct am_progress {
   void* context;
-  void (*run)(void* context);
+  bool (*run)(void* context);
 };
 
 /// A barrier of the layer's own (a hardware barrier) that delivers through

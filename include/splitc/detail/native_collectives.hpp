@@ -82,9 +82,14 @@ constexpr bool native_reduction_of(native_collective what) {
   return false;
 }
 
-/// What the backend runs while it waits in the control network: the core's progress.
+/// What the backend runs while it waits in the control network: the core's
+/// progress; true while sends are still queued.
 inline am_progress native_progress(context& c) {
-  return {&c, [](void* self) { (void)progress(*static_cast<context*>(self)); }};
+  return {&c, [](void* self) {
+            auto& c = *static_cast<context*>(self);
+            (void)progress(c);
+            return !c.pending.empty();
+          }};
 }
 
 /// Before a native collective: what this processor queued leaves first.

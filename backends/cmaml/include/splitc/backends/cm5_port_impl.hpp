@@ -4,6 +4,7 @@
 #pragma once
 
 #include <splitc/backends/cm5_port.hpp>
+#include <splitc/detail/backoff.hpp>
 #include <splitc/errors.hpp>
 #include <splitc/port/env.hpp>
 #ifdef SPLITC_SIM_SUBSTRATE
@@ -338,13 +339,19 @@ void cm5_backend<Layer>::arrive(const am_message& m, bool from_request_handler) 
 // (a composed or long reply) would wait for the collective's end, and a
 // processor outside it waiting for that reply would never get there. So after
 // each delivery there the core's progress runs (not nested), and again while
-// it left messages stored.
+// it left messages stored or sends queued: a long reply that found no landing
+// area free at its receiver is retried here until it leaves, since the
+// receiver, waiting for it, sends nothing that would bring us back.
 template <class Layer>
 void cm5_backend<Layer>::after_delivery() {
   if (!in_control_ || in_progress_hook_ || progress_.run == nullptr) return;
   in_progress_hook_ = true;
-  do progress_.run(progress_.context);
-  while (!stored_.empty());
+  detail::backoff idle;
+  for (;;) {
+    const bool queued = progress_.run(progress_.context);
+    if (!queued && stored_.empty()) break;
+    if (queued) idle.pause();
+  }
   in_progress_hook_ = false;
 }
 
@@ -365,11 +372,15 @@ int cm5_backend<Layer>::poll(am_sink sink) {
     s.message.args = s.args;
     arrive(s.message, false);
   }
-  Layer::poll();
+  // Packets of a bulk transfer landing in a receive port run no core handler
+  // but are progress a wait is waiting for: count them too, so that a
+  // processor receiving 16 MiB in 24-byte packets does not back off to
+  // sleeping between polls (the contract: non-zero when anything happened).
+  const int packets = Layer::poll();
   may_deliver_ = saved_may_deliver;
   const int ran = delivered_;
   delivered_ = saved_delivered + ran;
-  return ran;
+  return ran > 0 ? ran : packets;
 }
 
 template <class Layer>
@@ -377,12 +388,19 @@ template <class Operation>
 void cm5_backend<Layer>::on_control_network(am_sink sink, am_progress progress,
                                             Operation operation) {
   // The control network drains the data networks while it waits
-  // (emulations/cm5/README.md), and deliveries may run meanwhile.
-  (void)poll(sink);
+  // (emulations/cm5/README.md), and deliveries may run meanwhile. What had
+  // arrived goes first, and what its handlers queue leaves before this
+  // processor enters the control network: nothing delivered inside it would
+  // prompt that send, and its receiver may be waiting for it outside.
   sink_ = sink;
   progress_ = progress;
-  may_deliver_ = true;
   in_control_ = true;
+  if (progress_.run != nullptr)
+    after_delivery();
+  else
+    (void)poll(sink);
+  sink_ = sink;
+  may_deliver_ = true;
   operation();
   in_control_ = false;
   may_deliver_ = false;
