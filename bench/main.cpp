@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
   };
   if (me == 1) {
     outside_bulk = alloc(cfg.max_size, 0x11);
-    medium_sink = alloc(splitc::active_backend::caps.max_medium, 0);
+    medium_sink = alloc(splitc::am_medium_limit, 0);  // composed where the layer has none
     auto* pub = reinterpret_cast<u64*>(base + off_publish);
     pub[0] = reinterpret_cast<u64>(&outside_scalars[0]);
     pub[1] = reinterpret_cast<u64>(outside_bulk);

@@ -19,8 +19,12 @@
 namespace bench {
 namespace {
 
-constexpr std::size_t medium_max = splitc::active_backend::caps.max_medium;
-constexpr std::size_t long_max = splitc::active_backend::caps.max_long;
+// What one medium or long message may carry as programs see it: the layer's
+// own limit, or the core's composed one on a layer without that form (the
+// CM-5's max_medium is 0: stepping by caps.max_medium never ended there).
+constexpr std::size_t medium_max = splitc::am_medium_limit;
+constexpr std::size_t long_max = splitc::am_long_limit;
+static_assert(medium_max > 0 && long_max > 0);
 
 struct figure {
   const char* id;
