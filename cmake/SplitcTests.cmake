@@ -200,11 +200,13 @@ endfunction()
 
 # splitc_add_failure_test(NAME PROCS P REGEX re [STATUS n] [ARGS ...] [OPTIONS ...] [TEST t]
 #                         [BACKENDS b...] [REGEX_<backend> re] [STATUS_<backend> n|any]
-#                         [OPTIONS_<backend> ...])
+#                         [OPTIONS_<backend> ...] [REGEX_shared_process re])
 # builds xf_NAME's program NAME.cpp (beside the calling file) and registers
 # <backend>.errors.TEST for every backend (BACKENDS, default all being tested). A backend
 # whose launcher reports the same failure in its own words (mpirun) gets its own
-# REGEX_<backend> and STATUS_<backend> ("any": any non-zero status).
+# REGEX_<backend> and STATUS_<backend> ("any": any non-zero status). REGEX_shared_process
+# is the words of every backend whose processors share one process (the sim and the seed
+# ports' _sim variants: target property SPLITC_SHARED_PROCESS), unless it has its own.
 function(splitc_add_failure_test name)
   if(NOT SPLITC_TEST_ERROR_PATHS OR (SPLITC_TEST_FLAVOUR AND NOT SPLITC_TEST_FLAVOUR_FAILURES))
     return()
@@ -218,7 +220,7 @@ function(splitc_add_failure_test name)
     list(APPEND per_backend REGEX_${b} STATUS_${b})
     list(APPEND per_backend_lists OPTIONS_${b})
   endforeach()
-  cmake_parse_arguments(F "" "PROCS;REGEX;STATUS;TEST;${per_backend}"
+  cmake_parse_arguments(F "" "PROCS;REGEX;STATUS;TEST;REGEX_shared_process;${per_backend}"
                         "ARGS;OPTIONS;BACKENDS;${per_backend_lists}" ${ARGN})
   if(NOT F_TEST)
     set(F_TEST ${name})
@@ -228,8 +230,11 @@ function(splitc_add_failure_test name)
     splitc_add_test_program(${name} "${CMAKE_CURRENT_LIST_DIR}/${name}.cpp" ${backend})
     splitc_test_launcher(${backend} run)
     set(regex "${F_REGEX}")
+    get_target_property(shared_process splitc-${backend} SPLITC_SHARED_PROCESS)
     if(DEFINED F_REGEX_${backend})
       set(regex "${F_REGEX_${backend}}")
+    elseif(shared_process AND DEFINED F_REGEX_shared_process)
+      set(regex "${F_REGEX_shared_process}")
     endif()
     set(status "${F_STATUS}")
     if(DEFINED F_STATUS_${backend})

@@ -103,27 +103,18 @@ splitc_add_failure_test(xf_exit3 PROCS 3 STATUS 3
   REGEX_mpi "splitc: processor 1: exit status 3; ending the MPI job"
   REGEX_mpich "splitc: processor 1: exit status 3; ending the MPI job"
   REGEX_shmem "splitc: processor 1: exit status 3; ending the SHMEM job"
-  REGEX_sim "splitc: processor 1 of 3: exit status 3; ending the job"
-  REGEX_hpam_sim "splitc: processor 1 of 3: exit status 3; ending the job"
+  REGEX_shared_process "splitc: processor 1 of 3: exit status 3; ending the job"
   REGEX_nx "splitc: processor 1: exit status 3; ending the job"
   REGEX_nx_mpich "splitc: processor 1: exit status 3; ending the job"
   REGEX_mpl "splitc: processor 1: exit status 3; ending the job"
-  REGEX_mpl_mpich "splitc: processor 1: exit status 3; ending the job"
-  REGEX_nx_sim "splitc: processor 1 of 3: exit status 3; ending the job"
-  REGEX_mpl_sim "splitc: processor 1 of 3: exit status 3; ending the job")
+  REGEX_mpl_mpich "splitc: processor 1: exit status 3; ending the job")
 splitc_add_failure_test(xf_sigkill PROCS 3 STATUS 137
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 9"
-  REGEX_sim "splitc-run: [^ ]*xf_sigkill_sim was killed by signal 9"
-  REGEX_hpam_sim "splitc-run: [^ ]*xf_sigkill_hpam_sim was killed by signal 9"
-  REGEX_nx_sim "splitc-run: [^ ]*xf_sigkill_nx_sim was killed by signal 9"
-  REGEX_mpl_sim "splitc-run: [^ ]*xf_sigkill_mpl_sim was killed by signal 9"
+  REGEX_shared_process "splitc-run: [^ ]*xf_sigkill_[a-z0-9_]*sim was killed by signal 9"
   OPTIONS --kill-printed-pid --ready "processor 1 \\(pid [0-9]+\\) ready")
 splitc_add_failure_test(xf_segv PROCS 2 STATUS 139
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 11"
-  REGEX_sim "splitc: processor 1 of 2: segmentation fault at address"
-  REGEX_hpam_sim "splitc: processor 1 of 2: segmentation fault at address"
-  REGEX_nx_sim "splitc: processor 1 of 2: segmentation fault at address"
-  REGEX_mpl_sim "splitc: processor 1 of 2: segmentation fault at address")
+  REGEX_shared_process "splitc: processor 1 of 2: segmentation fault at address")
 splitc_add_failure_test(xf_nofinalize PROCS 3 STATUS 70
   REGEX "processor 1 of 3: the process exited without calling finalize\\(\\)")
 # The launcher is sent SIGTERM: splitc-run says so and exits 143 on every backend (under the
