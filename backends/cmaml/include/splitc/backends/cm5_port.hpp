@@ -65,6 +65,22 @@ class cm5_backend : public substrate_members {
                        const void* src, std::size_t len, void* dst);
   int poll(am_sink sink);
   void bootstrap_barrier(am_sink sink);
+#ifdef SPLITC_SIM_SUBSTRATE
+  /// The engine's idle wait, unless something is here that no arrival would
+  /// announce: packets stored during a send after the last poll (the
+  /// landing-area round trip of a long message the core retried), a send
+  /// refused since then (no landing area free at the receiver; the core's
+  /// next poll retries it), or packets the layer took off the network into
+  /// its receive window while a handler's send was blocked (a layer poll
+  /// here moves them to the store). The engine's wait would sleep past all
+  /// three for ever ("deadlock ... no message is in flight", "no progress");
+  /// a poll lets the others run.
+  void wait_idle(am_sink sink, const char* what) {
+    if (!stored_.empty() || refused_since_poll_) return;
+    if (Layer::poll() != 0) return;
+    substrate_members::wait_idle(sink, what);
+  }
+#endif
 
   // Native collectives on the control network (PORTING.md: has_native_barrier,
   // has_native_reduce): the barrier on both ports, reductions, scans and a small
@@ -156,6 +172,7 @@ class cm5_backend : public substrate_members {
   int open_port_ = -1;
   std::unordered_map<std::uint64_t, partial> partials_;
   std::deque<stored> stored_;
+  bool refused_since_poll_ = false;  // a send answered no_resource (wait_idle)
 };
 
 }  // namespace splitc::backends::cm5

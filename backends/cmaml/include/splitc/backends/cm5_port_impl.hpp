@@ -138,7 +138,10 @@ am_status cm5_backend<Layer>::send_long(proc_t p, handler_id h, const am_word* a
   if (p < 0 || p >= procs_)
     detail::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
   // Not from a handler: the round trip below waits for the receiver.
-  if (delivering_ > 0) return am_status::no_resource;
+  if (delivering_ > 0) {
+    refused_since_poll_ = true;
+    return am_status::no_resource;
+  }
   const long ticket = ++open_ticket_;
   open_done_ = 0;
   const long meta = static_cast<long>(static_cast<std::uint64_t>(h) |
@@ -152,6 +155,7 @@ am_status cm5_backend<Layer>::send_long(proc_t p, handler_id h, const am_word* a
   Layer::poll_while_lt(&open_done_, 1);
   if (open_port_ < 0) {
     --send_depth_;
+    refused_since_poll_ = true;
     return am_status::no_resource;  // no free landing area there now
   }
   am_word args[4] = {};
@@ -364,6 +368,7 @@ int cm5_backend<Layer>::poll(am_sink sink) {
   sink_ = sink;
   delivered_ = 0;
   may_deliver_ = true;
+  refused_since_poll_ = false;
   // What arrived during sends first; handlers never poll, so nothing is
   // added to the queue's front while this runs.
   for (std::size_t k = stored_.size(); k > 0 && !stored_.empty(); --k) {
