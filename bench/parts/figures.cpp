@@ -19,12 +19,14 @@
 namespace bench {
 namespace {
 
-// What one medium or long message may carry as programs see it: the layer's
-// own limit, or the core's composed one on a layer without that form (the
-// CM-5's max_medium is 0: stepping by caps.max_medium never ended there).
-constexpr std::size_t medium_max = splitc::am_medium_limit;
-constexpr std::size_t long_max = splitc::am_long_limit;
-static_assert(medium_max > 0 && long_max > 0);
+// One medium or long message per step: the layer's own size where it has the
+// form (so the figure measures native messages, as before), else the core's
+// composed limit (the CM-5's max_medium is 0: stepping by it never ended).
+constexpr auto& layer_caps = splitc::active_backend::caps;
+constexpr std::size_t medium_max =
+    layer_caps.max_medium != 0 ? layer_caps.max_medium : splitc::am_medium_limit;
+constexpr std::size_t long_max =
+    layer_caps.max_long != 0 ? layer_caps.max_long : splitc::am_long_limit;
 
 struct figure {
   const char* id;

@@ -404,7 +404,6 @@ void cm5_backend<Layer>::on_control_network(am_sink sink, am_progress progress,
     after_delivery();
   else
     (void)poll(sink);
-  sink_ = sink;
   may_deliver_ = true;
   operation();
   in_control_ = false;
