@@ -179,6 +179,31 @@ concept has_rma = requires(B& b, const B& cb, proc_t p, void* dst, const void* s
   { b.rma_get(dst, p, src, len, ctr) } -> std::same_as<am_status>;
 };
 
+/// The read-modify-writes of splitc's atomics (fetch_and_add, exchange and
+/// test_and_set, cmp_and_swap), as a layer's native atomics see them.
+enum class native_atomic_op : std::uint8_t { fetch_add, swap, compare_swap };
+
+/// Atomics of the layer's own (OpenSHMEM's `shmem_atomic_*`, MPI_Fetch_and_op).
+/// `native_atomic_reaches(p, addr, size)` says whether the layer applies all
+/// three operations to the `size`-byte word (4 or 8 bytes, aligned) at `addr`
+/// on processor p -- for example: inside the symmetric segment. The core then
+/// applies *every* atomic on such a word through `native_atomic`, those of the
+/// word's own processor included (a layer's atomics need not be atomic with
+/// respect to the CPU's), and those on other words by an active message to the
+/// owner. `native_atomic` returns the word's old value in its low `size` bytes
+/// once the operation is done (it blocks; it may be called from a handler, so
+/// it must not wait for this processor's own polls): `operand` is the addend,
+/// the value swapped in, or for compare_swap the value expected, and `desired`
+/// the value compare_swap stores when the word held `operand`.
+template <class B>
+concept has_native_atomics = requires(B& b, const B& cb, proc_t p, void* target,
+                                      native_atomic_op op, std::size_t size,
+                                      std::uint64_t operand, std::uint64_t desired) {
+  { cb.native_atomic_reaches(p, static_cast<const void*>(target), size) } noexcept
+      -> std::same_as<bool>;
+  { b.native_atomic(p, target, op, size, operand, desired) } -> std::same_as<std::uint64_t>;
+};
+
 /// Ending the whole job from a failing process where the layer's launcher must
 /// be told (MPI_Abort): called by the core's fatal-error path after the message
 /// is written. Without it the process exits and the launcher ends the job.

@@ -9,6 +9,10 @@
 //                loss or a duplicate; order per pair is checked when caps.ordered
 //   no nesting   a send from inside a handler never delivers another message
 //   rma          rma_put/rma_get (when has_rma) against what the owner holds
+//   atomics      native_atomic (when has_native_atomics): every processor's
+//                fetch-adds, swaps and compare-swaps on words of processor 0 add
+//                up, 32-bit ones leave the next word alone, and the core's
+//                atomics on segment words (the owner's own included) take it
 //   composed     the core's am_request at 0..8 words, medium and long at the
 //                core's limits, whatever the backend carries natively
 #include "harness.hpp"
@@ -375,6 +379,92 @@ void rma() {
   }
 }
 
+template <class Backend = B>
+void native_atomics() {
+  if constexpr (splitc::has_native_atomics<Backend>) {
+    using op = splitc::native_atomic_op;
+    auto& b = layer<Backend>();
+    const proc_t me = splitc::myproc(), p = splitc::procs();
+    constexpr int rounds = 100;
+    // Words of processor 0's heap (the same address everywhere): an adder, a
+    // compare-swap counter, a swap target, a 32-bit word and its neighbour.
+    auto* w64 = reinterpret_cast<std::uint64_t*>(harness::heap());
+    auto* w32 = reinterpret_cast<std::uint32_t*>(w64 + 3);
+    splitc::barrier();  // nobody still uses the heap for the section before
+    if (me == 0) {
+      w64[0] = w64[1] = w64[2] = 0;
+      w32[0] = 5;
+      w32[1] = 0xabcdef01u;
+    }
+    splitc::barrier();
+    // 64-bit words at least; 32-bit ones where the layer says so (not Open
+    // MPI's OpenSHMEM before 4.1.5).
+    CHECK(b.native_atomic_reaches(0, w64, 8));
+    const bool words32 = b.native_atomic_reaches(0, w32, 4);
+    std::uint64_t last = 0;
+    for (int i = 0; i < rounds; ++i) {
+      const std::uint64_t old = b.native_atomic(0, &w64[0], op::fetch_add, 8, 1, 0);
+      CHECK_MSG(i == 0 || old > last, "fetch_add: old value {} after {}", old, last);
+      last = old;
+      // An increment by compare-swap, retried while others get in first.
+      std::uint64_t seen = b.native_atomic(0, &w64[1], op::compare_swap, 8, 0, 0);
+      for (;;) {
+        const std::uint64_t now = b.native_atomic(0, &w64[1], op::compare_swap, 8, seen, seen + 1);
+        if (now == seen) break;
+        seen = now;
+      }
+    }
+    // Swaps: every processor's value goes in once; the values taken out are
+    // the initial 0 and all but the one left in the word.
+    const std::uint64_t mine = 1000 + static_cast<std::uint64_t>(me);
+    const std::uint64_t taken = b.native_atomic(0, &w64[2], op::swap, 8, mine, 0);
+    CHECK_MSG(taken == 0 || (taken >= 1000 && taken < 1000 + static_cast<std::uint64_t>(p) &&
+                             taken != mine),
+              "swap: took out {}", taken);
+    if (me == 0 && words32) {
+      // 32 bits: adding 0xffffffff is subtracting 1; a failed compare-swap
+      // stores nothing and answers what is there.
+      CHECK(b.native_atomic(0, w32, op::fetch_add, 4, 0xffffffffu, 0) == 5);
+      CHECK(b.native_atomic(0, w32, op::compare_swap, 4, 7, 9) == 4);
+      CHECK(b.native_atomic(0, w32, op::swap, 4, 0x80000000u, 0) == 4);
+    }
+    splitc::barrier();
+    if (me == 0) {
+      const auto total = static_cast<std::uint64_t>(p) * rounds;
+      CHECK_MSG(w64[0] == total, "fetch_add: {} after {} additions", w64[0], total);
+      CHECK_MSG(w64[1] == total, "compare_swap: {} after {} increments", w64[1], total);
+      CHECK(w64[2] >= 1000 && w64[2] < 1000 + static_cast<std::uint64_t>(p));
+      CHECK(w32[0] == (words32 ? 0x80000000u : 5u));
+      CHECK_MSG(w32[1] == 0xabcdef01u, "a 32-bit atomic changed the next word: {:#x}", w32[1]);
+    }
+    splitc::barrier();  // processor 0 has read the sums
+    // The core's atomics on segment words take the native path, the owner's
+    // own included (its CPU atomics would not be atomic with the layer's).
+    if constexpr (requires { b.native_atomic_operations(); }) {
+      const auto before = b.native_atomic_operations();
+      auto* word = reinterpret_cast<std::int64_t*>(&w64[0]);
+      const std::int64_t old = splitc::fetch_and_add(splitc::toglobal(proc_t{0}, word), std::int64_t{-1});
+      CHECK(old >= 0);
+      auto* own = reinterpret_cast<std::int64_t*>(w64 + 5);  // this processor's own word
+      *own = 11;
+      CHECK(splitc::exchange(splitc::toglobal(me, own), std::int64_t{-3}) == 11);
+      CHECK(splitc::cmp_and_swap(splitc::toglobal(me, own), std::int64_t{-3}, std::int64_t{4}) ==
+            -3);
+      CHECK(*own == 4);
+      CHECK_MSG(b.native_atomic_operations() == before + 3, "{} native atomics, 3 expected",
+                b.native_atomic_operations() - before);
+    }
+    splitc::barrier();
+    if (me == 0)
+      CHECK(w64[0] == static_cast<std::uint64_t>(p) * rounds - static_cast<std::uint64_t>(p));
+    // Outside the segment, or misaligned, the layer says it cannot.
+    std::uint64_t on_stack = 0;
+    CHECK(!b.native_atomic_reaches(0, &on_stack, 8));
+    CHECK(!b.native_atomic_reaches(0, reinterpret_cast<char*>(w64) + 4, 8));
+    splitc::barrier();
+  }
+}
+
 void composed() {
   namespace d = splitc::detail;
   for (int n = 0; n <= splitc::am_max_args; ++n) {
@@ -426,14 +516,16 @@ int main(int argc, char** argv) {
   h_composed_reply = splitc::register_handler(on_composed_reply);
   if (splitc::myproc() == 0)
     fmt::print("conformance: backend {}: max_args {}, medium {}, long {}, ordered {}, direct {}, "
-               "rma {}\n", B::name, caps.max_args, caps.max_medium, caps.max_long, caps.ordered,
-               caps.direct_access, splitc::has_rma<B>);
+               "rma {}, native atomics {}\n", B::name, caps.max_args, caps.max_medium,
+               caps.max_long, caps.ordered, caps.direct_access, splitc::has_rma<B>,
+               splitc::has_native_atomics<B>);
   short_forms();
   medium_forms<>();
   long_forms<>();
   pressure();
   no_nesting();
   rma<>();
+  native_atomics<>();
   composed();
   return harness::pass("conformance");
 }

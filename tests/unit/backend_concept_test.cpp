@@ -24,6 +24,7 @@ static_assert(smp_backend::caps.direct_access);
 static_assert(smp_backend::caps.ordered);
 static_assert(splitc::has_medium_messages<smp_backend> && splitc::has_long_messages<smp_backend>);
 static_assert(!splitc::has_rma<smp_backend>, "smp's direct access makes RMA members pointless");
+static_assert(!splitc::has_native_atomics<smp_backend>, "smp's CPU atomics are the core's own");
 static_assert(smp_backend::caps.max_medium >= 4096 && smp_backend::caps.max_long >= 4096);
 // The template backend claims no direct path.
 static_assert(!template_backend::caps.direct_access);

@@ -14,10 +14,12 @@
 //   8-byte puts, N    N shmem_putmem, shmem_quiet   | N splitc::put, sync
 //   bulk_put 4 MiB    shmem_putmem + shmem_quiet    | splitc::bulk_put + sync
 //   bulk_get 4 MiB    shmem_getmem                  | splitc::bulk_get + sync
+//   fetch-add         shmem_long_atomic_fetch_add   | splitc::fetch_and_add (the native atomic member)
+//   fetch-add by AM   shmem_long_atomic_fetch_add   | splitc::atomic(add-procedure): the active-
+//                                                     message round trip atomics took before
 //   barrier           shmem_barrier_all             | splitc::barrier
-// and, raw only, for reference: fetch-add (shmem_long_atomic_fetch_add) and a
-// signalling put (putmem + fence + atomic add: OpenSHMEM 1.4 has no
-// shmem_putmem_signal).
+// and, raw only, for reference: a signalling put (putmem + fence + atomic add:
+// OpenSHMEM 1.4 has no shmem_putmem_signal).
 #include <shmem.h>
 #include <splitc/splitc.hpp>
 
@@ -77,6 +79,8 @@ void raw_row(const char* what, int n, const std::function<void()>& raw) {
   }
   std::printf("%-22s %12.1f %12s %8s\n", what, median(r), "-", "-");
 }
+
+long add_one(long* word) { return (*word)++; }
 
 /// The cache-line round trip between the two PEs (this machine's regime):
 /// ping-pong on a symmetric word through shmem_ptr when the peer is mapped.
@@ -186,8 +190,11 @@ int main(int argc, char** argv) {
           splitc::bulk_get(local_big, their_big, big);
           splitc::sync();
         });
-    raw_row("fetch-add (raw)", iters,
-            [&] { got = shmem_long_atomic_fetch_add(raw_word + 1, 1, peer); });
+    row("fetch-add", iters, [&] { got = shmem_long_atomic_fetch_add(raw_word + 1, 1, peer); },
+        [&] { got = splitc::fetch_and_add(their_word + 1, 1L); });
+    row("fetch-add by AM", iters,
+        [&] { got = shmem_long_atomic_fetch_add(raw_word + 1, 1, peer); },
+        [&] { got = splitc::atomic(add_one, their_word + 2); });
     raw_row("signalling put (raw)", iters, [&] {
       shmem_putmem(raw_word + 2, &value, 8, peer);
       shmem_fence();

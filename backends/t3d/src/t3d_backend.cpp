@@ -1,6 +1,7 @@
 // The T3D port's boundary (include/splitc/backends/t3d.hpp), written against
-// the T3D SHMEM names of <mpp/shmem.h> only: the emulation's header for t3d
-// and t3d_sim, the OpenSHMEM shim's for shmem.
+// the T3D SHMEM names of <mpp/shmem.h>: the emulation's header for t3d and
+// t3d_sim, the OpenSHMEM shim's for shmem -- and, for shmem alone, OpenSHMEM's
+// atomics (the native atomic members; the T3D had shmem_swap only).
 #include <mpp/shmem.h>
 #include <splitc/backends/t3d.hpp>
 #include <splitc/detail/backoff.hpp>
@@ -133,6 +134,48 @@ am_status t3d_backend::rma_get(void* dst, proc_t p, const void* src, std::size_t
   ++rma_operations_;
   return am_status::ok;
 }
+
+#if defined(SPLITC_BACKEND_SHMEM)
+#if defined(OSHMEM_MAJOR_VERSION) && \
+    OSHMEM_MAJOR_VERSION * 10000 + OSHMEM_MINOR_VERSION * 100 + OSHMEM_RELEASE_VERSION < 40105
+const bool t3d_backend::native_atomics_32 = false;  // open-mpi/ompi#11257, fixed in 4.1.5
+#else
+const bool t3d_backend::native_atomics_32 = true;
+#endif
+
+std::uint64_t t3d_backend::native_atomic(proc_t p, void* target, native_atomic_op op,
+                                         std::size_t size, std::uint64_t operand,
+                                         std::uint64_t desired) {
+  // After this PE's earlier puts, as a get is (rma_get).
+  if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] layer_quiet();
+  ++native_atomic_operations_;
+  if (size == 4) {
+    auto* word = static_cast<int*>(target);
+    const auto value = static_cast<int>(static_cast<std::uint32_t>(operand));
+    int old = 0;
+    switch (op) {
+      case native_atomic_op::fetch_add: old = shmem_int_atomic_fetch_add(word, value, p); break;
+      case native_atomic_op::swap: old = shmem_int_atomic_swap(word, value, p); break;
+      case native_atomic_op::compare_swap:
+        old = shmem_int_atomic_compare_swap(
+            word, value, static_cast<int>(static_cast<std::uint32_t>(desired)), p);
+        break;
+    }
+    return static_cast<std::uint32_t>(old);
+  }
+  auto* word = static_cast<long*>(target);
+  const auto value = static_cast<long>(operand);
+  long old = 0;
+  switch (op) {
+    case native_atomic_op::fetch_add: old = shmem_long_atomic_fetch_add(word, value, p); break;
+    case native_atomic_op::swap: old = shmem_long_atomic_swap(word, value, p); break;
+    case native_atomic_op::compare_swap:
+      old = shmem_long_atomic_compare_swap(word, value, static_cast<long>(desired), p);
+      break;
+  }
+  return static_cast<std::uint64_t>(old);
+}
+#endif
 
 // Every put issued so far is complete at its target after shmem_quiet
 // (complete_puts, in the header): the counters they hold go down -- the

@@ -18,22 +18,9 @@
 /* The T3D's barrier network: one network latency of the t3d model (README, [U]). */
 static const double barrier_cost_ns = 900.0;
 
-/* A put of this PE that the engine may not have landed yet (see wire_get). */
-struct unlanded_put {
-  int pe;
-  size_t offset, len;
-  unsigned char *bytes;
-  double issued_ns;
-};
-enum { unlanded_limit = 4096, unlanded_round_trips = 8 };
-static const size_t unlanded_bytes_limit = (size_t)64 << 20;
-
 struct pe_wire {
   struct t3d_local local;
   int last_put_pe; /* the target of the latest put not yet quieted, or -1 */
-  double round_trip_ns; /* a remote get's cost, measured at the start */
-  struct unlanded_put *unlanded; /* oldest first */
-  size_t nunlanded, unlanded_bytes;
 };
 
 static struct pe_wire *pes;  /* one per simulated processor */
@@ -72,10 +59,6 @@ void wire_start(struct t3d_local *l) {
   l->heap = splitc_sim_segment(&l->heap_bytes);
   w->last_put_pe = -1;
   relax_channel = splitc_sim_channel("t3d-relax", 0);
-  const double before = splitc_sim_now_ns();
-  long ignored;
-  splitc_sim_get((l->pe + 1) % l->npes, 0, &ignored, 0);
-  w->round_trip_ns = splitc_sim_now_ns() - before;
 }
 
 static void forget_swapped(int pe, size_t offset, size_t len) {
@@ -87,74 +70,17 @@ static void forget_swapped(int pe, size_t offset, size_t len) {
   }
 }
 
-/* The engine lands a processor's incoming puts only when that processor
- * runs, and its get reads the target's memory as landed: a get issued after
- * this PE's own put to the same bytes could miss it even after shmem_quiet,
- * which a PE of a real machine never sees (its puts are complete at the
- * target after a quiet). So each PE keeps its recent puts and lays them over
- * what its gets read: those younger than eight round trips (an older one
- * has most likely landed; a younger one is unlikely to have been rewritten
- * by another PE that learned of it: a heuristic until the engine's get lands
- * the target's arrived puts itself), dropping an entry once
- * a get shows it landed, and all at a barrier (which lands everything).
- * Bounded: the oldest entries go first. */
-static void drop_unlanded(struct pe_wire *w, size_t i) {
-  w->unlanded_bytes -= w->unlanded[i].len;
-  free(w->unlanded[i].bytes);
-  memmove(&w->unlanded[i], &w->unlanded[i + 1], (w->nunlanded - i - 1) * sizeof *w->unlanded);
-  --w->nunlanded;
-}
-
-static void forget_unlanded(struct pe_wire *w) {
-  while (w->nunlanded != 0) drop_unlanded(w, w->nunlanded - 1);
-}
-
-static void note_unlanded(struct pe_wire *w, int pe, size_t offset, const void *src, size_t len) {
-  if (len > unlanded_bytes_limit) return;
-  while (w->nunlanded != 0 &&
-         (w->nunlanded == unlanded_limit || w->unlanded_bytes + len > unlanded_bytes_limit))
-    drop_unlanded(w, 0);
-  if (w->unlanded == NULL) {
-    w->unlanded = calloc(unlanded_limit, sizeof *w->unlanded);
-    if (w->unlanded == NULL) splitc_sim_fail("T3D SHMEM", "out of memory");
-  }
-  unsigned char *copy = malloc(len);
-  if (copy == NULL) splitc_sim_fail("T3D SHMEM", "out of memory");
-  memcpy(copy, src, len);
-  w->unlanded[w->nunlanded++] = (struct unlanded_put){pe, offset, len, copy, splitc_sim_now_ns()};
-  w->unlanded_bytes += len;
-}
-
 void wire_put(int pe, size_t offset, const void *src, size_t len) {
   struct pe_wire *w = self_wire();
   if (nswapped != 0) forget_swapped(pe, offset, len);
   splitc_sim_put(pe, offset, src, len);
-  if (pe != w->local.pe) note_unlanded(w, pe, offset, src, len);
   w->last_put_pe = pe;
 }
 
+/* The engine's get lands the target's puts that reached it before the
+ * request (this PE's own after a quiet among them), then reads. */
 void wire_get(int pe, size_t offset, void *dst, size_t len) {
-  struct pe_wire *w = self_wire();
   splitc_sim_get(pe, offset, dst, len);
-  const double old = splitc_sim_now_ns() - unlanded_round_trips * w->round_trip_ns;
-  while (w->nunlanded != 0 && w->unlanded[0].issued_ns < old) drop_unlanded(w, 0);
-  for (size_t i = 0; i < w->nunlanded;) {
-    const struct unlanded_put *u = &w->unlanded[i];
-    if (u->pe != pe || u->offset >= offset + len || u->offset + u->len <= offset) {
-      ++i;
-      continue;
-    }
-    const size_t from = u->offset > offset ? u->offset : offset;
-    const size_t to = u->offset + u->len < offset + len ? u->offset + u->len : offset + len;
-    unsigned char *here = (unsigned char *)dst + (from - offset);
-    const unsigned char *put = u->bytes + (from - u->offset);
-    if (from == u->offset && to == u->offset + u->len && memcmp(here, put, to - from) == 0) {
-      drop_unlanded(w, i);  /* the whole put reads back: landed (or rewritten alike) */
-      continue;
-    }
-    memcpy(here, put, to - from);
-    ++i;
-  }
   for (size_t i = 0; i < nswapped; ++i) {  /* a swapped word's value, even before it lands */
     const struct swapped_word *s = &swapped[i];
     if (s->pe == pe && s->offset >= offset && s->offset + 8 <= offset + len)
@@ -205,12 +131,11 @@ void wire_relax(unsigned *spins) {
   (void)splitc_sim_receive(relax_channel, &source, &none, 0);
 }
 
-/* Polling, not splitc_sim_wait: the engine lands a processor's puts when it
- * calls in, and a wait that lands the put it waits for would sleep on
- * (README: the engine's waits do not return for puts they land themselves). */
+/* The engine's wait: it lands what has arrived and returns at once if that
+ * landed a put here, else sleeps until a put lands (or a packet comes). */
 void wire_wait_for_put(const char *what, unsigned *spins) {
-  (void)what;
-  wire_relax(spins);
+  (void)spins;
+  splitc_sim_wait(what);
 }
 
 void wire_barrier(void) {
@@ -225,7 +150,6 @@ void wire_barrier(void) {
   splitc_sim_land_puts();
   splitc_sim_exchange(&none, 1, all, 0.0);
   free(all);
-  forget_unlanded(self_wire());
 }
 
 void wire_finalize(void) {}

@@ -12,7 +12,9 @@
  *   shmem_swap (long)                    -> shmem_long_swap
  *   barrier()                            -> shmem_barrier_all()
  * (In C, OpenSHMEM's type-generic shmem_put/shmem_get/shmem_swap macros are
- * replaced by these word forms.) */
+ * replaced by these word forms.) The port's native atomics, compiled for this
+ * layer alone (SPLITC_BACKEND_SHMEM), call OpenSHMEM's shmem_int_atomic_* and
+ * shmem_long_atomic_* by their own names. */
 #ifndef SPLITC_MPP_SHMEM_ON_OPENSHMEM_H
 #define SPLITC_MPP_SHMEM_ON_OPENSHMEM_H
 

@@ -7,8 +7,9 @@
 //             that is not in send order (each poll delivers what arrived in a
 //             shuffled order). Everything larger is composed by the core.
 //   onesided  a SHMEM-shaped layer: one-sided put and get into the symmetric
-//             segment (the RMA members), small medium messages (256 bytes), no
-//             long messages, no direct access.
+//             segment (the RMA members), atomics of its own there (the native
+//             atomic members), small medium messages (256 bytes), no long
+//             messages, no direct access.
 //
 // They are test vehicles, not ports: each forwards to an smp_backend and
 // withholds or adds members.
@@ -17,7 +18,9 @@
 #include <splitc/am.hpp>
 #include <splitc/backends/smp.hpp>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -117,13 +120,47 @@ class onesided_backend : public narrow_base {
   /// One-sided operations so far (tests check that gets and puts took this path).
   std::size_t rma_operations() const noexcept { return rma_operations_; }
 
+  // Native atomics on the segment (has_native_atomics): CPU atomics through
+  // smp's cross mapping, standing in for a layer's (shmem_atomic_*).
+  bool native_atomic_reaches(proc_t p, const void* addr, std::size_t size) const noexcept {
+    return (size == 4 || size == 8) && reinterpret_cast<std::uintptr_t>(addr) % size == 0 &&
+           rma_reaches(p, addr, size);
+  }
+  std::uint64_t native_atomic(proc_t p, void* target, native_atomic_op op, std::size_t size,
+                              std::uint64_t operand, std::uint64_t desired) {
+    ++native_atomic_operations_;
+    void* word = smp_.direct_address(p, target);
+    return size == 4 ? apply<std::uint32_t>(word, op, operand, desired)
+                     : apply<std::uint64_t>(word, op, operand, desired);
+  }
+  /// Native atomics so far (tests check that atomics took this path).
+  std::size_t native_atomic_operations() const noexcept { return native_atomic_operations_; }
+
  private:
+  template <class U>
+  static std::uint64_t apply(void* word, native_atomic_op op, std::uint64_t operand,
+                             std::uint64_t desired) noexcept {
+    std::atomic_ref<U> r(*static_cast<U*>(word));
+    switch (op) {
+      case native_atomic_op::fetch_add: return r.fetch_add(static_cast<U>(operand));
+      case native_atomic_op::swap: return r.exchange(static_cast<U>(operand));
+      case native_atomic_op::compare_swap: {
+        U expected = static_cast<U>(operand);
+        r.compare_exchange_strong(expected, static_cast<U>(desired));
+        return expected;
+      }
+    }
+    return 0;
+  }
   std::size_t rma_operations_ = 0;
+  std::size_t native_atomic_operations_ = 0;
 };
 
 static_assert(backend<am4_backend> && !has_medium_messages<am4_backend> &&
-              !has_long_messages<am4_backend> && !has_rma<am4_backend>);
+              !has_long_messages<am4_backend> && !has_rma<am4_backend> &&
+              !has_native_atomics<am4_backend>);
 static_assert(backend<onesided_backend> && has_medium_messages<onesided_backend> &&
-              !has_long_messages<onesided_backend> && has_rma<onesided_backend>);
+              !has_long_messages<onesided_backend> && has_rma<onesided_backend> &&
+              has_native_atomics<onesided_backend>);
 
 }  // namespace splitc::backends::narrow

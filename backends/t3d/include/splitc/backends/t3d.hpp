@@ -17,8 +17,10 @@
 //    the implementation the seed foresaw (Luna 1994 §2.1): a get completes in
 //    its call (shmem_get blocks); a put's counter is completed by the next
 //    poll after shmem_quiet, not by an acknowledgement message.
-//  * Active messages (targets outside the segment, unaligned transfers,
-//    atomics, the core's own protocols) are puts into per-pair mailboxes in
+//  * On OpenSHMEM, atomics on the segment's 64-bit words are the layer's own
+//    (the native atomic members, below).
+//  * Active messages (targets outside the segment, unaligned transfers, the
+//    other atomics, the core's own protocols) are puts into per-pair mailboxes in
 //    the MPICH-T3D manner (Brightwell 1996 §3-5): a ring of slots per
 //    (sender, receiver) at the receiver; the record is put first, then
 //    shmem_fence, then the slot's sequence word, written last; the receiver
@@ -118,10 +120,12 @@ class t3d_backend
 #if defined(SPLITC_SIM_SUBSTRATE)
   /// On the engine, remote puts land in this processor's memory only when it
   /// calls into the layer: every poll does (shmem_udcflush lands what has
-  /// arrived, charges a poll and lets the others run), and waiting is polling
-  /// (the engine's own wait would sleep on after landing the put it waits
-  /// for; docs/ports.md "## T3D").
-  void wait_idle(am_sink, const char*) {}
+  /// arrived, charges a poll and lets the others run). After a poll that
+  /// left a wait's condition false, the processor sleeps in the engine until
+  /// a put lands here: everything it can wait for -- a mailbox message, a
+  /// credit return -- arrives as a put (a put's own counter is completed by
+  /// the poll, after shmem_quiet). The engine reports a deadlock by name.
+  void wait_idle(am_sink, const char* what) { layer_wait(what); }
 #endif
 
   segment_info segment() const noexcept {
@@ -148,6 +152,27 @@ class t3d_backend
   }
   am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter& done);
 
+#if defined(SPLITC_BACKEND_SHMEM)
+  // ---- native atomics (PORTING.md 1.1, has_native_atomics) ---------------------------
+  // OpenSHMEM's fetch-add, swap and compare-swap on 64-bit words of the
+  // symmetric segment, and on 32-bit ones where the library's are sound (not
+  // Open MPI's before 4.1.5: its 32-bit compare-swap writes 8 bytes into a
+  // 4-byte result, open-mpi/ompi#11257). Not on the T3D: its SHMEM has
+  // shmem_swap alone, and a fetch-add under shmem_set_lock would take three
+  // round trips where the active message to the owner takes one
+  // (docs/ports.md "## T3D").
+  bool native_atomic_reaches(proc_t p, const void* addr, std::size_t size) const noexcept {
+    return (size == 8 || (size == 4 && native_atomics_32)) &&
+           reinterpret_cast<std::uintptr_t>(addr) % size == 0 && rma_reaches(p, addr, size);
+  }
+  /// Whether 32-bit words are native too (the layer's version decides: t3d_backend.cpp).
+  static const bool native_atomics_32;
+  std::uint64_t native_atomic(proc_t p, void* target, native_atomic_op op, std::size_t size,
+                              std::uint64_t operand, std::uint64_t desired);
+  /// Native atomics so far (tests check that atomics took this path).
+  std::uint64_t native_atomic_operations() const noexcept { return native_atomic_operations_; }
+#endif
+
   /// End the job from the core's fatal-error path (the layer's global exit).
   static void abort_job(int code) noexcept;
 
@@ -170,6 +195,7 @@ class t3d_backend
   static void layer_quiet();
 #if defined(SPLITC_SIM_SUBSTRATE)
   static void layer_poll();
+  static void layer_wait(const char* what);
 #endif
   void complete_other_puts();
   void return_credit(proc_t source);
@@ -200,11 +226,16 @@ class t3d_backend
   mailbox_slot staging_{};               ///< the record being sent
   std::uint64_t barrier_epoch_ = 0;
   int barrier_rounds_ = 0;
-  std::uint64_t rma_operations_ = 0, messages_sent_ = 0;
+  std::uint64_t rma_operations_ = 0, messages_sent_ = 0, native_atomic_operations_ = 0;
   bool finished_ = false;
 };
 
 static_assert(backend<t3d_backend> && has_rma<t3d_backend> && has_medium_messages<t3d_backend> &&
               has_long_messages<t3d_backend>);
+#if defined(SPLITC_BACKEND_SHMEM)
+static_assert(has_native_atomics<t3d_backend>);
+#else
+static_assert(!has_native_atomics<t3d_backend>);
+#endif
 
 }  // namespace splitc::backends::t3d
