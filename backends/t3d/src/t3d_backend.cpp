@@ -283,6 +283,9 @@ void t3d_backend::bootstrap_barrier(am_sink sink) {
           if (received_[static_cast<std::size_t>(q)] != credited_[static_cast<std::size_t>(q)])
             return_credit(q);
 #if defined(SPLITC_SIM_SUBSTRATE)
+        // The poll may have landed the put awaited: the engine's wait returns
+        // only for a put that lands during it.
+        if (static_cast<long>(load_acquire(barrier_[k])) >= epoch) break;
         wait_idle(sink, "the bootstrap barrier");  // lets the other processors run
 #else
         wait.pause();
