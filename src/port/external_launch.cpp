@@ -342,8 +342,8 @@ int run_external_launcher(const std::vector<std::string>& command,
   if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && all_clean) {
     std::fprintf(stderr,
                  "splitc-run: every processor (%d) reached finalize() and exited 0, but %s exited "
-                 "with status %d (Open MPI's mpirun misjudges finished processes so now and then: its issue 7833); the job "
-                 "succeeded\n",
+                 "with status %d (Open MPI's mpirun misjudges finished processes so now and then: "
+                 "its issue 7833); the job succeeded\n",
                  size, args[0], WEXITSTATUS(status));
     return 0;
   }
