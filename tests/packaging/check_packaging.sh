@@ -35,7 +35,8 @@
 #   check_packaging.sh netns     PREFIX LIBDIR SRC WORK PROGRAM [LOSS%] [BACKEND]
 #       build SRC/PROGRAM.c for BACKEND (udp, or hpam) the same way and run it with 4 processes
 #       inside a new network namespace whose loopback drops LOSS % (default
-#       5) of incoming UDP datagrams (nftables): exact results (the PASS
+#       5) of incoming UDP datagrams (nftables, every (100 / LOSS)-th:
+#       tests/netns/udp_loss.sh): exact results (the PASS
 #       line), datagrams dropped and retransmissions seen. Exits 77
 #       (skipped) without root, `ip netns` or nft.
 #
@@ -47,6 +48,7 @@ CMAKE=${CMAKE:-cmake}
 CTEST=${CTEST:-ctest}
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
 
+source "$(dirname "${BASH_SOURCE[0]}")/../netns/udp_loss.sh"
 die() { echo "check_packaging: $*" >&2; exit 1; }
 run() { echo "+ $*" >&2; "$@"; }
 split_list() { tr ';,' '  ' <<<"$1"; }
@@ -228,17 +230,13 @@ cmd_netns() {
   ip netns add "$ns" 2>/dev/null || skip "cannot create a network namespace"
   trap 'ip netns del '"$ns"' 2>/dev/null' EXIT
   ip -n "$ns" link set lo up || die "cannot bring up the namespace's loopback"
-  ip netns exec "$ns" nft add table inet splitc_loss
-  ip netns exec "$ns" nft add chain inet splitc_loss input '{ type filter hook input priority 0; }'
-  ip netns exec "$ns" nft add rule inet splitc_loss input meta l4proto udp \
-    numgen random mod 100 '<' "$loss" counter drop || die "the nftables rule failed"
+  add_udp_loss "$ns" "$loss" || die "the nftables rule failed"
   local log=$work/run.log rc=0
   run ip netns exec "$ns" env SPLITC_UDP_STATS=1 HPAM_STATS=1 timeout 250 \
     "$prefix/bin/splitc-run" --backend "$backend" -n 4 "$work/$program" >"$log" 2>&1 || rc=$?
   cat "$log"
   local dropped retx
-  dropped=$(ip netns exec "$ns" nft list chain inet splitc_loss input | grep -o 'packets [0-9]*' |
-            awk '{ s += $2 } END { print s + 0 }' || true)
+  dropped=$(udp_loss_dropped "$ns" || true)
   retx=$( (grep -o 'retransmits_\(timeout\|fast\)=[0-9]*' "$log" || true) |
           awk -F= '{ s += $2 } END { print s + 0 }')
   echo "netns: ${loss}% loss on loopback: $dropped datagrams dropped, $retx retransmissions, status $rc"

@@ -1,8 +1,10 @@
 # Sourced by the namespace tests (netns_test.sh, same_host_netns_test.sh): "hosts" made of
 # network namespaces. make_hosts N LOSS makes a "switch" namespace ($sw) with a bridge at
 # $net.1 and N host namespaces (${hosts_ns[@]}) attached by veth pairs (MTU 1500), each
-# dropping LOSS% of incoming UDP with nftables when LOSS > 0; an EXIT trap deletes them.
+# dropping LOSS% of incoming UDP with nftables when LOSS > 0 (tests/netns/udp_loss.sh);
+# an EXIT trap deletes them.
 # The caller defines skip and fail, and has checked for root, ip and (with loss) nft.
+source "$(dirname "${BASH_SOURCE[0]}")/../../../tests/netns/udp_loss.sh"
 tag=sc$$
 sw=${tag}sw
 net=10.213.$(( $$ % 200 + 20 ))
@@ -33,10 +35,7 @@ make_hosts() {
     ip -n "$sw" link set "${tag}b$i" master br0
     ip -n "$sw" link set "${tag}b$i" up
     if (( loss > 0 )); then
-      ip netns exec "$h" nft add table inet splitc_loss
-      ip netns exec "$h" nft add chain inet splitc_loss input '{ type filter hook input priority 0; }'
-      ip netns exec "$h" nft add rule inet splitc_loss input meta l4proto udp numgen random mod 100 '<' "$loss" counter drop \
-        || fail "nft rule failed"
+      add_udp_loss "$h" "$loss" || fail "nft rule failed"
     fi
     i=$((i + 1))
   done
