@@ -2,6 +2,7 @@
 #include "mpi_link.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,6 +83,15 @@ bool mpi_link::start() {
     return false;
   }
   if (pid_ == 0) {
+    // Every CPU again: this process may be bound to one core by its own job's
+    // launcher (splitc-run's mpirun --bind-to core), and an affinity is
+    // inherited, so both reference processes would share that core and their
+    // ping-pong would measure the scheduler's time slices (8 ms), not MPI.
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (long cpu = 0, n = sysconf(_SC_NPROCESSORS_CONF); cpu < n && cpu < CPU_SETSIZE; ++cpu)
+      CPU_SET(static_cast<int>(cpu), &all);
+    sched_setaffinity(0, sizeof all, &all);  // the kernel keeps what the cpuset allows
     dup2(in[0], 0);
     dup2(out[1], 1);
     const int log = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
