@@ -77,20 +77,22 @@ bool mpi_link::start() {
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
 
+  // Every CPU again for the child: this process may be bound to one core by
+  // its own job's launcher (splitc-run's mpirun --bind-to core), and an
+  // affinity is inherited, so both reference processes would share that core
+  // and their ping-pong would measure the scheduler's time slices (8 ms), not
+  // MPI. (Made here: between fork and exec only async-signal-safe calls.)
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  for (long cpu = 0, n = sysconf(_SC_NPROCESSORS_CONF); cpu < n && cpu < CPU_SETSIZE; ++cpu)
+    CPU_SET(static_cast<int>(cpu), &all);
+
   pid_ = fork();
   if (pid_ < 0) {
     status_ = "not available: fork failed";
     return false;
   }
   if (pid_ == 0) {
-    // Every CPU again: this process may be bound to one core by its own job's
-    // launcher (splitc-run's mpirun --bind-to core), and an affinity is
-    // inherited, so both reference processes would share that core and their
-    // ping-pong would measure the scheduler's time slices (8 ms), not MPI.
-    cpu_set_t all;
-    CPU_ZERO(&all);
-    for (long cpu = 0, n = sysconf(_SC_NPROCESSORS_CONF); cpu < n && cpu < CPU_SETSIZE; ++cpu)
-      CPU_SET(static_cast<int>(cpu), &all);
     sched_setaffinity(0, sizeof all, &all);  // the kernel keeps what the cpuset allows
     dup2(in[0], 0);
     dup2(out[1], 1);
