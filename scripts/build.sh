@@ -49,6 +49,17 @@ case ${1:-} in
   "") ;;
   *) echo "usage: scripts/build.sh [--full]" >&2; exit 2 ;;
 esac
+# A build from nothing fills about 8 GB (build/, debug sections compressed) and ccache up to
+# CCACHE_MAXSIZE: say so at the start rather than fail in a link half an hour later.
+if [[ ! -f build/CMakeCache.txt ]]; then
+  free_gb=$(df -Pk . | awk 'NR == 2 { print int($4 / 1048576) }')
+  if ((free_gb < 10)); then
+    echo "scripts/build.sh: ${free_gb} GB free on $(df -P . | awk 'NR == 2 { print $6 }');" \
+         "a build from nothing needs about 10 GB" >&2
+    exit 1
+  fi
+fi
+
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache-splitc} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 # The test programs use a precompiled header (cmake/SplitcTests.cmake): ccache caches them only
