@@ -18,6 +18,7 @@
 #pragma once
 
 #include <splitc/counter.hpp>
+#include <splitc/detail/cpu_atomic.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/global_memory.hpp>
@@ -36,20 +37,6 @@ concept atomic_integer = std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) =
 namespace detail {
 
 using atomic_op = native_atomic_op;
-
-template <class T>
-inline T apply_atomic(T* target, atomic_op op, T a, T b) noexcept {
-  std::atomic_ref<T> r(*target);
-  switch (op) {
-    case atomic_op::fetch_add: return r.fetch_add(a, std::memory_order_acq_rel);
-    case atomic_op::swap: return r.exchange(a, std::memory_order_acq_rel);
-    default: {
-      T expected = a;
-      r.compare_exchange_strong(expected, b, std::memory_order_acq_rel);
-      return expected;
-    }
-  }
-}
 
 /// The active-message path (src/atomics.cpp): returns the old value's bits.
 std::uint64_t atomic_am(context& c, proc_t p, void* target, atomic_op op, std::size_t size,

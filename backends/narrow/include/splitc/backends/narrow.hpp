@@ -16,6 +16,7 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/detail/cpu_atomic.hpp>
 #include <splitc/backends/smp.hpp>
 
 #include <atomic>
@@ -130,28 +131,16 @@ class onesided_backend : public narrow_base {
                               std::uint64_t operand, std::uint64_t desired) {
     ++native_atomic_operations_;
     void* word = smp_.direct_address(p, target);
-    return size == 4 ? apply<std::uint32_t>(word, op, operand, desired)
-                     : apply<std::uint64_t>(word, op, operand, desired);
+    return size == 4 ? detail::apply_atomic(static_cast<std::uint32_t*>(word), op,
+                                            static_cast<std::uint32_t>(operand),
+                                            static_cast<std::uint32_t>(desired))
+                     : detail::apply_atomic(static_cast<std::uint64_t*>(word), op, operand,
+                                            desired);
   }
   /// Native atomics so far (tests check that atomics took this path).
   std::size_t native_atomic_operations() const noexcept { return native_atomic_operations_; }
 
  private:
-  template <class U>
-  static std::uint64_t apply(void* word, native_atomic_op op, std::uint64_t operand,
-                             std::uint64_t desired) noexcept {
-    std::atomic_ref<U> r(*static_cast<U*>(word));
-    switch (op) {
-      case native_atomic_op::fetch_add: return r.fetch_add(static_cast<U>(operand));
-      case native_atomic_op::swap: return r.exchange(static_cast<U>(operand));
-      case native_atomic_op::compare_swap: {
-        U expected = static_cast<U>(operand);
-        r.compare_exchange_strong(expected, static_cast<U>(desired));
-        return expected;
-      }
-    }
-    return 0;
-  }
   std::size_t rma_operations_ = 0;
   std::size_t native_atomic_operations_ = 0;
 };
