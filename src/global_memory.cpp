@@ -47,8 +47,11 @@ void on_get_request(const am_message& m) {
     copy_inline(&a[3], src, len);
     reply(c, m, am_kind::short_msg, id(builtin::get_reply), a, 3 + data_words(len));
   } else {
+    // The owner's memory, which the get's requester reads as it is until its sync: a
+    // backend with zero-copy long messages sends from it in place, without waiting here.
     const am_word a[1] = {m.args[3]};
-    reply(c, m, am_kind::long_msg, id(builtin::get_done), a, 1, src, len, as<void>(m.args[2]));
+    reply_lending_source(c, m, id(builtin::get_done), a, 1, src, len, as<void>(m.args[2]),
+                         c.sources_lent);
   }
 }
 void on_get_reply(const am_message& m) {
@@ -105,14 +108,20 @@ void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, c
   }
 }
 
-void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, counter& ctr) {
+void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, counter& ctr,
+            source_lifetime source) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   const am_word a[1] = {word(&ctr)};
   for (std::size_t off = 0; off < len; off += fragment_bytes) {
     const std::size_t n = std::min(fragment_bytes, len - off);
     ctr.add_local(1);
-    request(c, am_kind::long_msg, p, id(builtin::put_long_done), a, 1, s + off, n, d + off);
+    // A source kept until sync is lent to the backend: the put's own counter also
+    // waits for the backend to be done with it.
+    if (source == source_lifetime::until_sync)
+      request_lending_source(c, p, id(builtin::put_long_done), a, 1, s + off, n, d + off, ctr);
+    else
+      request(c, am_kind::long_msg, p, id(builtin::put_long_done), a, 1, s + off, n, d + off);
   }
 }
 

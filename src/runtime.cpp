@@ -192,8 +192,10 @@ bool initialized() noexcept { return splitc_current_context != nullptr; }
 void finalize() {
   auto& c = detail::ctx();
   barrier();
-  // Replies that handlers queued go out before the backend's barrier, which only polls.
-  detail::wait_until(c, "finalize", [&] { return c.pending.empty(); });
+  // Replies that handlers queued go out before the backend's barrier, which only polls, and
+  // the backend finishes reading what zero-copy replies lent it.
+  detail::wait_until(c, "finalize",
+                     [&] { return c.pending.empty() && c.sources_lent.value() == 0; });
   // From here on this processor may leave: its watcher must not take that for an early exit.
   if (c.watchdog) c.watchdog->finalizing();
   port::tell_supervisor_finalized();

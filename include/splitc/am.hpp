@@ -162,6 +162,27 @@ concept has_long_messages = requires(B& b, proc_t p, handler_id h, const am_word
   { b.reply_long(token, h, args, nargs, src, len, dst) } -> std::same_as<am_status>;
 };
 
+/// Zero-copy long messages: as request_long / reply_long, but the backend may go
+/// on reading `src` after it returns `ok` (the layer sends from it in place, as
+/// an MPI rendezvous does). The core adds 1 to `source_free` before the call; the
+/// backend subtracts 1 (`source_free.add_local(-1)`) once it has finished with
+/// `src` -- within the call, or in a later poll(). The core lends only sources
+/// that stay as they are until then: the owner's memory a get's long reply
+/// sends (finalize waits for those), and bulk_write's source (the call waits for
+/// it) -- so a send that would otherwise wait for the receiver, inside a handler
+/// too, returns at once. On no_resource nothing was started and the backend
+/// leaves the counter alone.
+template <class B>
+concept has_zero_copy_long =
+    has_long_messages<B> &&
+    requires(B& b, proc_t p, handler_id h, const am_word* args, int nargs, const void* src,
+             std::size_t len, void* dst, const am_message& token, counter& source_free) {
+      { b.request_long_zero_copy(p, h, args, nargs, src, len, dst, source_free) }
+          -> std::same_as<am_status>;
+      { b.reply_long_zero_copy(token, h, args, nargs, src, len, dst, source_free) }
+          -> std::same_as<am_status>;
+    };
+
 /// One-sided transfers (RMA) between local memory and a peer's memory, for
 /// layers such as SHMEM or MPI RMA. `rma_reaches(p, addr, len)` says whether
 /// [addr, addr+len) of processor p can be targeted (for example: inside the

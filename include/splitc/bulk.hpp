@@ -46,8 +46,11 @@ inline void bulk_read_as(context& c, void* dst, global_ptr<void> src, std::size_
 inline void bulk_write_as(context& c, global_ptr<void> dst, const void* src, std::size_t len,
                           const char* op) {
   if (!bulk_begin(c, dst.proc(), len, op)) return;
+  // The source is read until `mine` is zero, which this call waits for: a backend with
+  // zero-copy long messages may send from it in place (bulk_put's source is read by the
+  // time the call returns, docs/api.md).
   counter mine;
-  put_bytes(c, dst.proc(), dst.local(), src, len, mine, op);
+  put_bytes(c, dst.proc(), dst.local(), src, len, mine, op, source_lifetime::until_sync);
   wait_until(c, op, [&] { return mine.value() == 0; });
 }
 inline void bulk_store_as(context& c, global_ptr<void> dst, const void* src, std::size_t len,

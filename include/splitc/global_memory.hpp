@@ -89,10 +89,18 @@ inline bool rma_put(B& b, context& c, proc_t p, void* dst, const void* src, std:
   return false;
 }
 
+/// How long a put's source stays as it was: for the call only (put, bulk_put:
+/// docs/api.md promises the source has been read when they return), or until the
+/// put's counter reaches zero (bulk_write, which waits for that itself): then a
+/// backend with zero-copy long messages may send from it in place
+/// (has_zero_copy_long).
+enum class source_lifetime : bool { call, until_sync };
+
 // Active-message paths for transfers longer than am_inline_bytes, cut into
 // long-message fragments (src/global_memory.cpp).
 void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, counter& ctr);
-void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, counter& ctr);
+void put_am(context& c, proc_t p, void* dst, const void* src, std::size_t len, counter& ctr,
+            source_lifetime source);
 void store_am(context& c, proc_t p, void* dst, const void* src, std::size_t len,
               counter* remote_counter);
 
@@ -128,8 +136,9 @@ inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::ui
   request(c, am_kind::short_msg, p, id(builtin::get_request), a, 4);
 }
 [[gnu::always_inline]] inline void put_remote(context& c, proc_t p, void* dst, const void* src,
-                                              std::size_t len, counter& ctr) {
-  if (len > am_inline_bytes) return put_am(c, p, dst, src, len, ctr);
+                                              std::size_t len, counter& ctr,
+                                              source_lifetime source) {
+  if (len > am_inline_bytes) return put_am(c, p, dst, src, len, ctr, source);
   ctr.add_local(1);
   request_with_data(c, p, builtin::put_request, as_word(dst), len, as_word(&ctr), src);
 }
@@ -160,7 +169,8 @@ inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::siz
 }
 
 inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
-                      counter& ctr, const char* op) {
+                      counter& ctr, const char* op,
+                      source_lifetime source = source_lifetime::call) {
   if (p == c.myproc) [[likely]] {
     if (dst == nullptr) [[unlikely]] null_target(c, p, op);
     std::memcpy(dst, src, len);
@@ -172,7 +182,7 @@ inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::siz
     return;
   }
   if (rma_put(c.backend, c, p, dst, src, len, ctr)) return;
-  put_remote(c, p, dst, src, len, ctr);
+  put_remote(c, p, dst, src, len, ctr, source);
 }
 
 inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,

@@ -8,6 +8,10 @@
 //   pressure     a flood without polling: no_resource is back-pressure, never a
 //                loss or a duplicate; order per pair is checked when caps.ordered
 //   no nesting   a send from inside a handler never delivers another message
+//   zero copy    request_long_zero_copy / reply_long_zero_copy (when
+//                has_zero_copy_long): the payload is the source as it was at the
+//                send, each source counter comes back to zero, and a source
+//                overwritten after that leaves what arrived alone
 //   rma          rma_put/rma_get (when has_rma) against what the owner holds
 //   atomics      native_atomic (when has_native_atomics): every processor's
 //                fetch-adds, swaps and compare-swaps on words of processor 0 add
@@ -59,11 +63,13 @@ struct handler_state {
   bool nested = false;
   // Per source: sequence numbers, in arrival order.
   std::vector<std::vector<std::uint64_t>> flood_seen;
+  // Sources of zero-copy replies the backend has not finished reading.
+  splitc::counter reply_sources_lent;
 };
 splitc::per_processor<handler_state> state;
 // The same on every processor (register_handler checks it): plain statics.
-handler_id h_short, h_short_reply, h_medium, h_medium_reply, h_long, h_long_reply, h_flood,
-    h_nest, h_nest_reply, h_composed, h_composed_reply;
+handler_id h_short, h_short_reply, h_medium, h_medium_reply, h_long, h_long_reply,
+    h_long_lent, h_flood, h_nest, h_nest_reply, h_composed, h_composed_reply;
 
 /// Wait while polling through the core (the backend's poll with the core's sink).
 template <class Done>
@@ -149,6 +155,25 @@ void on_long(const am_message& m) {
         am_status::ok)
       splitc::detail::reply(core(), m, splitc::am_kind::long_msg, h_long_reply, m.args, 1,
                             m.payload, m.length, m.payload);
+  }
+  leave();
+}
+// Zero-copy long: as on_long, the reply lending its source (the landed payload).
+template <class Backend = B>
+void on_long_lent(const am_message& m) {
+  enter();
+  CHECK(m.is_request && m.kind == splitc::am_kind::long_msg && m.nargs == 1);
+  check_payload(m, m.source);
+  ++state->requests_seen;
+  if constexpr (splitc::has_zero_copy_long<Backend>) {
+    splitc::counter& lent = state->reply_sources_lent;
+    lent.add_local(1);
+    if (layer<Backend>().reply_long_zero_copy(m, h_long_reply, m.args, 1, m.payload, m.length,
+                                              m.payload, lent) != am_status::ok) {
+      lent.add_local(-1);
+      splitc::detail::reply(core(), m, splitc::am_kind::long_msg, h_long_reply, m.args, 1,
+                            m.payload, m.length, m.payload);
+    }
   }
   leave();
 }
@@ -270,6 +295,43 @@ void long_forms() {
           return layer<Backend>().request_long(q, h_long, a, 1, payload.data(), len, dst);
         });
       });
+    }
+  }
+}
+
+template <class Backend = B>
+void zero_copy_long() {
+  if constexpr (splitc::has_zero_copy_long<Backend>) {
+    const std::size_t slot = caps.max_long + 64;
+    const proc_t me = splitc::myproc();
+    for (std::size_t len : sizes_up_to(caps.max_long)) {
+      std::vector<unsigned char> payload(len);
+      for (std::size_t i = 0; i < len; ++i) payload[i] = byte_pattern(me, len, i);
+      splitc::counter source_free;
+      round("zero-copy long", 1, [&](proc_t q, int) {
+        void* dst = harness::heap() + slot * static_cast<std::size_t>(me);
+        const am_word a[1] = {reinterpret_cast<std::uintptr_t>(dst)};
+        send_direct([&] {
+          source_free.add_local(1);  // as the core does before the call
+          const am_status s = layer<Backend>().request_long_zero_copy(
+              q, h_long_lent, a, 1, payload.data(), len, dst, source_free);
+          if (s != am_status::ok) source_free.add_local(-1);  // nothing started
+          return s;
+        });
+      });
+      wait_for([&] {
+        return source_free.value() == 0 && state->reply_sources_lent.value() == 0;
+      });
+      // The sources are ours again: overwriting them changes nothing that arrived.
+      std::memset(payload.data(), 0xee, len);
+      splitc::barrier();
+      for (proc_t q = 0; q < splitc::procs(); ++q) {
+        const unsigned char* got = harness::heap() + slot * static_cast<std::size_t>(q);
+        for (std::size_t i = 0; i < len; ++i)
+          CHECK_MSG(got[i] == byte_pattern(q, len, i), "zero copy: byte {} of {} from {}", i,
+                    len, q);
+      }
+      splitc::barrier();
     }
   }
 }
@@ -509,6 +571,7 @@ int main(int argc, char** argv) {
   h_medium_reply = splitc::register_handler(on_medium_reply);
   h_long = splitc::register_handler(on_long<>);
   h_long_reply = splitc::register_handler(on_long_reply);
+  h_long_lent = splitc::register_handler(on_long_lent<>);
   h_flood = splitc::register_handler(on_flood);
   h_nest = splitc::register_handler(on_nest);
   h_nest_reply = splitc::register_handler(on_nest_reply);
@@ -516,12 +579,13 @@ int main(int argc, char** argv) {
   h_composed_reply = splitc::register_handler(on_composed_reply);
   if (splitc::myproc() == 0)
     fmt::print("conformance: backend {}: max_args {}, medium {}, long {}, ordered {}, direct {}, "
-               "rma {}, native atomics {}\n", B::name, caps.max_args, caps.max_medium,
-               caps.max_long, caps.ordered, caps.direct_access, splitc::has_rma<B>,
-               splitc::has_native_atomics<B>);
+               "rma {}, native atomics {}, zero-copy long {}\n", B::name, caps.max_args,
+               caps.max_medium, caps.max_long, caps.ordered, caps.direct_access,
+               splitc::has_rma<B>, splitc::has_native_atomics<B>, splitc::has_zero_copy_long<B>);
   short_forms();
   medium_forms<>();
   long_forms<>();
+  zero_copy_long<>();
   pressure();
   no_nesting();
   rma<>();

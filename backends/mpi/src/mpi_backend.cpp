@@ -742,11 +742,11 @@ unsigned char* mpi_backend::take_buffer() {
 }
 
 void mpi_backend::track(void* request_ptr, unsigned char* buffer, void* staging,
-                        std::size_t staged) {
+                        std::size_t staged, counter* source_free) {
   ++stats_.sends_tracked;
   busy_ = true;
   m_->send_requests.push_back(*static_cast<MPI_Request*>(request_ptr));
-  send_meta_.push_back({buffer, staging, staged});
+  send_meta_.push_back({buffer, staging, staged, source_free});
 }
 
 void mpi_backend::reclaim_sends() {
@@ -772,6 +772,7 @@ void mpi_backend::reclaim_sends() {
         stage_give(m.staging, m.staged_bytes);
         staged_bytes_ -= m.staged_bytes;
       }
+      if (m.source_free != nullptr) m.source_free->add_local(-1);
     } else {
       m_->send_requests[kept] = m_->send_requests[i];
       send_meta_[kept] = send_meta_[i];
@@ -1002,10 +1003,14 @@ am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
 
 am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, handler_id h,
                                    const am_word* a, int n, const void* src, std::size_t len,
-                                   void* dst) {
+                                   void* dst, counter* source_free) {
   if (static_cast<unsigned>(n) > static_cast<unsigned>(am_max_args)) [[unlikely]]
     detail::fail("mpi: a message with {} argument words (at most {})", n, am_max_args);
-  if (p == myproc_) return send_self(is_request, kind, h, a, n, src, len, dst);
+  if (p == myproc_) {
+    const am_status s = send_self(is_request, kind, h, a, n, src, len, dst);  // copies src
+    if (s == am_status::ok && source_free != nullptr) source_free->add_local(-1);
+    return s;
+  }
   const auto pi = static_cast<std::size_t>(p);
   if (is_request && credits_[pi] <= 0) {
     ++stats_.no_credit;
@@ -1105,8 +1110,14 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
     check(MPI_Isend(src, static_cast<int>(len), MPI_BYTE, p, data_tag, m_->data_comm, &d),
           "MPI_Isend (payload)");
     ++stats_.rendezvous;
+    if (source_free != nullptr) {
+      ++stats_.sends_lent;
+      track(&d, nullptr, nullptr, 0, source_free);  // lent: counted free by a later poll
+      return am_status::ok;
+    }
     wait_request(&d);  // the source is the caller's until then (porting boundary)
   }
+  if (source_free != nullptr) source_free->add_local(-1);  // copied or already sent
   return am_status::ok;
 }
 
@@ -1198,7 +1209,7 @@ void mpi_backend::finish(int) {
     const statistics& t = stats_;
     std::fprintf(stderr,
                  "splitc mpi: processor %d: packets sent %llu received %llu, sends tracked %llu, "
-                 "inline longs %llu, staged %llu, rendezvous %llu (waited %llu), rma %llu, "
+                 "inline longs %llu, staged %llu, rendezvous %llu (waited %llu, lent %llu), rma %llu, "
                  "no credit %llu, no buffer %llu, credit packets %llu, ring %zu (grown %llu), "
                  "compact %llu\n",
                  myproc_, static_cast<unsigned long long>(t.packets_sent),
@@ -1208,6 +1219,7 @@ void mpi_backend::finish(int) {
                  static_cast<unsigned long long>(t.staged),
                  static_cast<unsigned long long>(t.rendezvous),
                  static_cast<unsigned long long>(t.send_waits),
+                 static_cast<unsigned long long>(t.sends_lent),
                  static_cast<unsigned long long>(t.rma_puts),
                  static_cast<unsigned long long>(t.no_credit),
                  static_cast<unsigned long long>(t.no_buffer),

@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
                                max_long, max_long + 4093};
   std::uint64_t round = 0;
   for (auto protocol : protocols) {
+    const std::uint64_t lent_before = b.stats().sends_lent;
     b.tune().long_mode = protocol;
     b.tune().rma_min = protocol == mpi::long_protocol::automatic && b.has_window() ? 262144 : 0;
     for (std::size_t len : sizes) {
@@ -124,6 +125,12 @@ int main(int argc, char** argv) {
         splitc::barrier();
       }
     }
+    // Under rendezvous, the owner answers a bulk_get's long fragments from its
+    // memory in place (zero copy): its handler lends the source instead of
+    // waiting for the requester to receive it. Every processor answers its peers.
+    if (protocol == mpi::long_protocol::rendezvous && P > 1)
+      CHECK_MSG(b.stats().sends_lent > lent_before,
+                "rendezvous: no bulk_get reply was sent from a lent source");
   }
   b.tune() = saved;
 

@@ -69,6 +69,7 @@ struct context : splitc_context_prefix {
 
   counter get_put;             ///< library counter: gets and puts in flight
   counter store_sent_bytes;    ///< library counter: bytes of stores issued
+  counter sources_lent;        ///< zero-copy replies whose source the backend still reads
   segment_header* shared;      ///< in our own segment; store_received lives here
 
   std::vector<handler_fn> handlers;

@@ -134,4 +134,45 @@ inline void reply(context& c, const am_message& token, am_kind kind, handler_id 
   send_slow(c, kind, true, &token, token.source, h, args, nargs, src, len, dst);
 }
 
+/// A long message from a source that stays unmodified until `source_free` is
+/// zero (has_zero_copy_long): the backend may send from it in place and count
+/// `source_free` down later. Without the member, or without room for it now,
+/// the ordinary send, which is done with the source when it returns. (Templates,
+/// so that the calls of a member the backend lacks are discarded.)
+template <class B = active_backend>
+inline void request_lending_source(context& c, proc_t p, handler_id h, const am_word* args,
+                                   int nargs, const void* src, std::size_t len, void* dst,
+                                   counter& source_free) {
+  if constexpr (has_zero_copy_long<B>) {
+    if (fits_natively(am_kind::long_msg, nargs, len) && !c.frame.active && c.pending.empty()) {
+      B& b = c.backend;
+      source_free.add_local(1);
+      if (b.request_long_zero_copy(p, h, args, nargs, src, len, dst, source_free) ==
+          am_status::ok)
+        return;
+      source_free.add_local(-1);
+    }
+  }
+  request(c, am_kind::long_msg, p, h, args, nargs, src, len, dst);
+}
+template <class B = active_backend>
+inline void reply_lending_source(context& c, const am_message& token, handler_id h,
+                                 const am_word* args, int nargs, const void* src,
+                                 std::size_t len, void* dst, counter& source_free) {
+  if constexpr (has_zero_copy_long<B>) {
+    if (c.frame.active && c.frame.is_request && !c.frame.replied &&
+        fits_natively(am_kind::long_msg, nargs, len) && c.pending.empty()) {
+      B& b = c.backend;
+      source_free.add_local(1);
+      if (b.reply_long_zero_copy(token, h, args, nargs, src, len, dst, source_free) ==
+          am_status::ok) {
+        c.frame.replied = true;
+        return;
+      }
+      source_free.add_local(-1);
+    }
+  }
+  reply(c, token, am_kind::long_msg, h, args, nargs, src, len, dst);
+}
+
 }  // namespace splitc::detail

@@ -127,6 +127,7 @@ struct statistics {
   std::uint64_t inline_longs = 0, staged = 0, rendezvous = 0, rma_puts = 0;
   std::uint64_t no_credit = 0, no_buffer = 0, credit_packets = 0;
   std::uint64_t send_waits = 0;  ///< rendezvous sends that had to wait for the receiver
+  std::uint64_t sends_lent = 0;  ///< rendezvous sends from a lent source (zero copy): no wait
   std::uint64_t sends_tracked = 0;  ///< MPI sends not complete at once (reclaimed later)
   std::uint64_t ring_grown = 0;  ///< times a waiting send found the ring full and doubled it
   std::uint64_t compact_sent = 0;  ///< packets sent as argument words, header in the tag
@@ -180,6 +181,21 @@ class mpi_backend {
     return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
   }
 
+  // ---- zero-copy long messages (PORTING.md 1.1, has_zero_copy_long) ----------------
+  // A payload that goes by rendezvous is sent from `src` as it is and counted free
+  // by the poll that sees its MPI send complete, instead of waiting for the
+  // receiver inside the call (a handler's bulk_get reply waited there before).
+  am_status request_long_zero_copy(proc_t p, handler_id h, const am_word* a, int n,
+                                   const void* src, std::size_t len, void* dst,
+                                   counter& source_free) {
+    return send_packet(p, true, am_kind::long_msg, h, a, n, src, len, dst, &source_free);
+  }
+  am_status reply_long_zero_copy(const am_message& t, handler_id h, const am_word* a, int n,
+                                 const void* src, std::size_t len, void* dst,
+                                 counter& source_free) {
+    return send_packet(t.source, false, am_kind::long_msg, h, a, n, src, len, dst, &source_free);
+  }
+
   int poll(am_sink sink);
   void bootstrap_barrier(am_sink sink);
 
@@ -217,6 +233,7 @@ class mpi_backend {
     unsigned char* buffer;  ///< a packet buffer to give back, or nullptr
     void* staging;          ///< a staged payload to free, or nullptr
     std::size_t staged_bytes;
+    counter* source_free;   ///< a zero-copy send's counter to count down, or nullptr
   };
   struct loop_message {  ///< a message to ourselves, delivered by poll
     bool is_request;
@@ -237,7 +254,8 @@ class mpi_backend {
   bool send_control(proc_t p, std::uint8_t type, std::uint64_t value);
   void transmit(proc_t p, unsigned char* packet, std::size_t bytes);
   unsigned char* take_buffer();
-  void track(void* request, unsigned char* buffer, void* staging, std::size_t staged);
+  void track(void* request, unsigned char* buffer, void* staging, std::size_t staged,
+             counter* source_free = nullptr);
   static std::size_t stage_capacity(std::size_t len) noexcept;
   void* stage_take(std::size_t len);
   void stage_give(void* p, std::size_t capacity);
@@ -270,8 +288,11 @@ class mpi_backend {
     if (rc != 0) [[unlikely]] mpi_failed(rc, what);  // MPI_SUCCESS is 0
   }
   [[noreturn, gnu::cold]] static void mpi_failed(int rc, const char* what);
+  /// The general send; `source_free` (zero-copy sends) is counted down once `src`
+  /// is no longer read: at once, or when a rendezvous payload's send completes.
   am_status send_packet(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a,
-                        int n, const void* src, std::size_t len, void* dst);
+                        int n, const void* src, std::size_t len, void* dst,
+                        counter* source_free = nullptr);
 
   proc_t myproc_ = 0;
   proc_t procs_ = 1;
