@@ -14,7 +14,8 @@
 // MPI_Allreduce, MPI_Bcast, and MPI_Iallreduce polled. splitc: active-message
 // round trip, read/write, get/put (N issued, then sync), store, the five bulk
 // operations, barrier (both protocols), reduce_to_all, broadcast; and the
-// long-message protocols (staged, rendezvous, RMA) side by side per size.
+// long-message protocols (staged, rendezvous, RMA) side by side per size, and
+// bulk_get both ways at once (`--only exchange`: replies inside handlers).
 #include <mpi.h>
 #include <splitc/backends/mpi.hpp>
 #include <splitc/splitc.hpp>
@@ -53,12 +54,14 @@ mpi::mpi_backend& backend() { return splitc::detail::ctx().backend; }
 
 // ---- handlers ------------------------------------------------------------------
 
-splitc::handler_id h_ping, h_pong, h_stop;
+splitc::handler_id h_ping, h_pong, h_stop, h_done;
 volatile u64 pongs = 0;
+volatile u64 partner_done = 0;  ///< the partner's part of an exchange has ended
 volatile bool stop_flag = false;
 void on_ping(const splitc::am_message& m) { splitc::am_reply(m, h_pong, m.args[0]); }
 void on_pong(const splitc::am_message&) { pongs = pongs + 1; }
 void on_stop(const splitc::am_message&) { stop_flag = true; }
+void on_done(const splitc::am_message&) { partner_done = partner_done + 1; }
 
 /// Processors other than 0 serve active messages until processor 0 says stop.
 void serve() {
@@ -856,6 +859,61 @@ void protocol_section() {
   backend().tune() = saved;
 }
 
+/// bulk_get both ways at once: each processor's gets are answered by the other's
+/// handler, in the middle of its own gets. A long reply that waits in the handler
+/// for the requester's receive (the rendezvous before zero-copy replies) holds the
+/// answering processor's own gets meanwhile. GB/s per direction.
+void exchange_section() {
+  header("bulk_get both ways at once (GB/s per direction; × = fraction of the first row)",
+         "| protocol                         |      size |     GB/s | ×       |",
+         "|----------------------------------|-----------|----------|---------|");
+  auto* seg = static_cast<unsigned char*>(splitc::my_segment().base);
+  static std::vector<unsigned char> local;
+  local.assign(sizes_max * window, 1);
+  const std::pair<const char*, mpi::long_protocol> choices[] = {
+      {"rendezvous", mpi::long_protocol::rendezvous}, {"staged", mpi::long_protocol::staged}};
+  const mpi::tuning saved = backend().tune();
+  for (std::size_t size = std::max<std::size_t>(sizes_min, 65536);
+       size <= std::min<std::size_t>(sizes_max, mpi::mpi_backend::max_long_bytes); size *= 4) {
+    std::vector<member> m;
+    for (const auto& [name, protocol] : choices) {
+      member x;
+      x.name = std::string("bulk_get exchange, ") + name;
+      x.bytes_per_event = static_cast<double>(size);
+      auto gets = [size, seg](int from, long iters) {
+        for (long i = 0; i < iters; ++i)
+          splitc::bulk_get(local.data() + (i % window) * size,
+                           splitc::toglobal(from, static_cast<void*>(seg + (i % window) * size)),
+                           size);
+        splitc::sync();
+      };
+      x.lead = [gets, protocol](long iters) {
+        backend().tune().long_mode = protocol;
+        const u64 before = partner_done;
+        const auto t0 = now_ns();
+        gets(1, iters);
+        while (partner_done == before) splitc::poll();  // and the partner's gets are answered
+        const double t = static_cast<double>(now_ns() - t0) / static_cast<double>(iters);
+        stop_others();
+        return t;
+      };
+      x.partner = [gets, protocol](long iters) {
+        backend().tune().long_mode = protocol;
+        gets(0, iters);
+        splitc::am_request(0, h_done);
+        serve();
+      };
+      x.others = [](long) { serve(); };
+      m.push_back(x);
+    }
+    const double total = quick ? 16e6 : 96e6;
+    const long iters = std::max(16L, static_cast<long>(total / static_cast<double>(size)));
+    auto s = compare(m, iters);
+    print_bandwidth_rows(m, s, 0, size);
+  }
+  backend().tune() = saved;
+}
+
 void collective_section() {
   if (me == 0) {
     std::printf("\n### Collectives (%d processors; µs per call)\n\n", P);
@@ -961,6 +1019,7 @@ int main(int argc, char** argv) {
   h_ping = splitc::register_handler(on_ping);
   h_pong = splitc::register_handler(on_pong);
   h_stop = splitc::register_handler(on_stop);
+  h_done = splitc::register_handler(on_done);
   splitc::barrier();
   if (P < 2) {
     if (me == 0) std::printf("splitc-mpi-bench needs at least 2 processes\n");
@@ -995,6 +1054,7 @@ int main(int argc, char** argv) {
   if (only == "nxam") nxam_section(cache_line);
   if (only.empty() || only == "bandwidth") bandwidth_section();
   if (only.empty() || only == "protocols") protocol_section();
+  if (only.empty() || only == "exchange") exchange_section();
   if (only.empty() || only == "collectives") collective_section();
 
   MPI_Comm_free(&ring_comm);
