@@ -66,7 +66,7 @@ inline void am_request(proc_t p, handler_id h, Words... words) {
   const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
       static_cast<am_word>(words)...};
   detail::check_am_target(c, p, h);
-  detail::request(c, am_kind::short_msg, p, h, a.data(), sizeof...(Words));
+  detail::request_inlined(c, am_kind::short_msg, p, h, a.data(), sizeof...(Words));
 }
 template <class... Words>
   requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
@@ -77,7 +77,7 @@ inline void am_request_medium(proc_t p, handler_id h, const void* payload, std::
       static_cast<am_word>(words)...};
   detail::check_am_target(c, p, h);
   detail::check_am_length(c, len, detail::medium_limit, "am_request_medium");
-  detail::request(c, am_kind::medium_msg, p, h, a.data(), sizeof...(Words), payload, len);
+  detail::request_inlined(c, am_kind::medium_msg, p, h, a.data(), sizeof...(Words), payload, len);
 }
 template <class... Words>
   requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
@@ -88,8 +88,8 @@ inline void am_request_long(proc_t p, handler_id h, const void* payload, std::si
       static_cast<am_word>(words)...};
   detail::check_am_target(c, p, h);
   detail::check_am_length(c, len, detail::long_limit, "am_request_long");
-  detail::request(c, am_kind::long_msg, p, h, a.data(), sizeof...(Words), payload, len,
-                  destination);
+  detail::request_inlined(c, am_kind::long_msg, p, h, a.data(), sizeof...(Words), payload, len,
+                          destination);
 }
 template <class... Words>
   requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
@@ -98,7 +98,7 @@ inline void am_reply(const am_message& token, handler_id h, Words... words) {
   const std::array<am_word, sizeof...(Words) == 0 ? 1 : sizeof...(Words)> a{
       static_cast<am_word>(words)...};
   detail::check_am_target(c, token.source, h);
-  detail::reply(c, token, am_kind::short_msg, h, a.data(), sizeof...(Words));
+  detail::reply_inlined(c, token, am_kind::short_msg, h, a.data(), sizeof...(Words));
 }
 template <class... Words>
   requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))
@@ -109,7 +109,8 @@ inline void am_reply_medium(const am_message& token, handler_id h, const void* p
       static_cast<am_word>(words)...};
   detail::check_am_target(c, token.source, h);
   detail::check_am_length(c, len, detail::medium_limit, "am_reply_medium");
-  detail::reply(c, token, am_kind::medium_msg, h, a.data(), sizeof...(Words), payload, len);
+  detail::reply_inlined(c, token, am_kind::medium_msg, h, a.data(), sizeof...(Words), payload,
+                        len);
 }
 
 }  // namespace splitc

@@ -109,10 +109,15 @@ void send_composed(context& c, am_kind kind, bool is_reply, proc_t p, handler_id
 // message that does not fit the backend's forms (fits_natively folds to true
 // for constant kinds and counts) goes to send_slow with the rest, which
 // composes it -- so request and reply stay small enough for the compiler to
-// inline into every operation.
-inline void request(context& c, am_kind kind, proc_t p, handler_id h, const am_word* args,
-                    int nargs, const void* src = nullptr, std::size_t len = 0,
-                    void* dst = nullptr) {
+// inline into every operation. The program's own sends (am_request, am_reply:
+// runtime.hpp) take the always-inlined forms: left to GCC, a medium message's
+// send was a call with the kind and word count unknown (8-byte medium messages
+// on smp 2x slower, 2026-11-27), while forcing it into every core operation
+// made the direct paths (read, store) too large to be inlined into the program.
+[[gnu::always_inline]] inline void request_inlined(context& c, am_kind kind, proc_t p,
+                                                   handler_id h, const am_word* args, int nargs,
+                                                   const void* src = nullptr,
+                                                   std::size_t len = 0, void* dst = nullptr) {
   if (fits_natively(kind, nargs, len) && !c.frame.active && c.pending.empty()) [[likely]] {
     if (request_native(c.backend, kind, p, h, args, nargs, src, len, dst) == am_status::ok)
         [[likely]]
@@ -120,10 +125,16 @@ inline void request(context& c, am_kind kind, proc_t p, handler_id h, const am_w
   }
   send_slow(c, kind, false, nullptr, p, h, args, nargs, src, len, dst);
 }
+inline void request(context& c, am_kind kind, proc_t p, handler_id h, const am_word* args,
+                    int nargs, const void* src = nullptr, std::size_t len = 0,
+                    void* dst = nullptr) {
+  request_inlined(c, kind, p, h, args, nargs, src, len, dst);
+}
 
-inline void reply(context& c, const am_message& token, am_kind kind, handler_id h,
-                  const am_word* args, int nargs, const void* src = nullptr, std::size_t len = 0,
-                  void* dst = nullptr) {
+[[gnu::always_inline]] inline void reply_inlined(context& c, const am_message& token,
+                                                 am_kind kind, handler_id h, const am_word* args,
+                                                 int nargs, const void* src = nullptr,
+                                                 std::size_t len = 0, void* dst = nullptr) {
   if (!c.frame.active || !c.frame.is_request || c.frame.replied) [[unlikely]] bad_reply(c);
   c.frame.replied = true;
   if (fits_natively(kind, nargs, len) && c.pending.empty()) [[likely]] {
@@ -132,6 +143,11 @@ inline void reply(context& c, const am_message& token, am_kind kind, handler_id 
       return;
   }
   send_slow(c, kind, true, &token, token.source, h, args, nargs, src, len, dst);
+}
+inline void reply(context& c, const am_message& token, am_kind kind, handler_id h,
+                  const am_word* args, int nargs, const void* src = nullptr, std::size_t len = 0,
+                  void* dst = nullptr) {
+  reply_inlined(c, token, kind, h, args, nargs, src, len, dst);
 }
 
 /// A long message from a source that stays unmodified until `source_free` is
