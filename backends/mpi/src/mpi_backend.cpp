@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <deque>
 #include <cstdio>
@@ -573,7 +574,11 @@ void mpi_backend::retire(recv_slot& s, am_sink* sink) {
         break;
       case am_kind::long_msg:
         if (mode == wire::mode_inline && h->length != 0) std::memcpy(dst, p, h->length);
-        if (mode == wire::mode_in_place) MPI_Win_sync(m_->window);
+        if (mode == wire::mode_in_place) {
+          // Put by MPI_Put (sync the window) or copied by a same-host peer.
+          if (has_window_) MPI_Win_sync(m_->window);
+          std::atomic_thread_fence(std::memory_order_acquire);
+        }
         m.payload = dst;
         m.length = h->length;
         break;
@@ -846,10 +851,13 @@ void mpi_backend::stage_give(void* p, std::size_t cap) {
   pooled_bytes_ += cap;
 }
 
-bool mpi_backend::rma_target(proc_t, const void* dst, std::size_t len) const noexcept {
+bool mpi_backend::in_segment(const void* dst, std::size_t len) const noexcept {
   const auto a = reinterpret_cast<std::uintptr_t>(dst);
-  return has_window_ && a >= segment_base_ && len <= segment_size_ &&
-         a - segment_base_ <= segment_size_ - len;
+  return a >= segment_base_ && len <= segment_size_ && a - segment_base_ <= segment_size_ - len;
+}
+
+bool mpi_backend::rma_target(proc_t, const void* dst, std::size_t len) const noexcept {
+  return has_window_ && in_segment(dst, len);
 }
 
 // Send a packet buffer and take it back when MPI is done with it. Small
@@ -1024,7 +1032,9 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
     } else {
       switch (tuning_.long_mode) {
         case long_protocol::automatic:
-          if (tuning_.rma_min != 0 && len >= tuning_.rma_min && rma_target(p, dst, len))
+          if (same_host_.address(p, dst) != nullptr && in_segment(dst, len))
+            how = long_protocol::same_host;
+          else if (tuning_.rma_min != 0 && len >= tuning_.rma_min && rma_target(p, dst, len))
             how = long_protocol::rma;
           else if (len >= tuning_.rendezvous_min)
             how = long_protocol::rendezvous;
@@ -1033,6 +1043,11 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
           break;
         case long_protocol::rma:
           how = rma_target(p, dst, len) ? long_protocol::rma : long_protocol::rendezvous;
+          break;
+        case long_protocol::same_host:
+          how = same_host_.address(p, dst) != nullptr && in_segment(dst, len)
+                    ? long_protocol::same_host
+                    : long_protocol::rendezvous;
           break;
         case long_protocol::rendezvous: how = long_protocol::rendezvous; break;
         default: how = long_protocol::staged; break;
@@ -1068,6 +1083,13 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
     check(MPI_Win_flush(p, m_->window), "MPI_Win_flush");
     mode = wire::mode_in_place;
     ++stats_.rma_puts;
+  } else if (how == long_protocol::same_host) {
+    // One copy, straight into the peer's segment; the packet that follows
+    // tells the peer it is there (the fence orders the two for its handler).
+    std::memcpy(same_host_.address(p, dst), src, len);
+    std::atomic_thread_fence(std::memory_order_release);
+    mode = wire::mode_in_place;
+    ++stats_.same_host_copies;
   } else if (how != long_protocol::inline_copy) {
     mode = wire::mode_data;
   }
@@ -1210,6 +1232,7 @@ void mpi_backend::finish(int) {
     std::fprintf(stderr,
                  "splitc mpi: processor %d: packets sent %llu received %llu, sends tracked %llu, "
                  "inline longs %llu, staged %llu, rendezvous %llu (waited %llu, lent %llu), rma %llu, "
+                 "same-host copies %llu, "
                  "no credit %llu, no buffer %llu, credit packets %llu, ring %zu (grown %llu), "
                  "compact %llu\n",
                  myproc_, static_cast<unsigned long long>(t.packets_sent),
@@ -1221,6 +1244,7 @@ void mpi_backend::finish(int) {
                  static_cast<unsigned long long>(t.send_waits),
                  static_cast<unsigned long long>(t.sends_lent),
                  static_cast<unsigned long long>(t.rma_puts),
+                 static_cast<unsigned long long>(t.same_host_copies),
                  static_cast<unsigned long long>(t.no_credit),
                  static_cast<unsigned long long>(t.no_buffer),
                  static_cast<unsigned long long>(t.credit_packets), m_->slots.size(),

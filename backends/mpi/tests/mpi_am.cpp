@@ -141,6 +141,7 @@ const char* protocol_name(mpi::long_protocol p) {
     case mpi::long_protocol::staged: return "staged";
     case mpi::long_protocol::rendezvous: return "rendezvous";
     case mpi::long_protocol::rma: return "rma";
+    case mpi::long_protocol::same_host: return "same_host";
   }
   return "?";
 }
@@ -243,6 +244,7 @@ int main(int argc, char** argv) {
   // Long requests under every protocol, into the segment and into static data.
   const mpi::long_protocol protocols[] = {mpi::long_protocol::staged,
                                           mpi::long_protocol::rendezvous, mpi::long_protocol::rma,
+                                          mpi::long_protocol::same_host,
                                           mpi::long_protocol::automatic};
   const std::size_t long_sizes[] = {0,     1,     40,     41,      3000,    3950,
                                     4000,  8192,  65535,  65536,   200000,  1 << 20,
@@ -303,13 +305,17 @@ int main(int argc, char** argv) {
 
   CHECK_MSG(errors == 0, "{} errors", errors);
   const auto& st = b.stats();
+  // A long payload into the segment of a peer on this host is one memcpy.
+  CHECK_MSG(b.host_members().size() < 2 || st.same_host_copies > 0,
+            "no same-host copy among {} peers on this host", b.host_members().size());
   if (me == 0) {
     std::printf("mpi_am: packets sent %llu, staged %llu, rendezvous %llu, rma %llu, "
-                "no-credit %llu, credit packets %llu\n",
+                "same-host copies %llu, no-credit %llu, credit packets %llu\n",
                 static_cast<unsigned long long>(st.packets_sent),
                 static_cast<unsigned long long>(st.staged),
                 static_cast<unsigned long long>(st.rendezvous),
                 static_cast<unsigned long long>(st.rma_puts),
+                static_cast<unsigned long long>(st.same_host_copies),
                 static_cast<unsigned long long>(st.no_credit),
                 static_cast<unsigned long long>(st.credit_packets));
   }

@@ -77,6 +77,8 @@ enum class long_protocol : std::uint8_t {
   staged,      ///< copied to a staging buffer, sent asynchronously (one extra copy at the sender)
   rendezvous,  ///< data sent from the source as it is, received at the destination (no copy)
   rma,         ///< MPI_Put into the peer's segment + flush (destinations in the segment only)
+  same_host,   ///< memcpy into the peer's segment through the same-host mapping (automatic's
+               ///< choice for a peer on this host; docs/mpi.md)
 };
 
 enum class barrier_protocol : std::uint8_t {
@@ -125,6 +127,7 @@ struct tuning {
 struct statistics {
   std::uint64_t packets_sent = 0, packets_received = 0;
   std::uint64_t inline_longs = 0, staged = 0, rendezvous = 0, rma_puts = 0;
+  std::uint64_t same_host_copies = 0;  ///< long payloads copied into a same-host peer's segment
   std::uint64_t no_credit = 0, no_buffer = 0, credit_packets = 0;
   std::uint64_t send_waits = 0;  ///< rendezvous sends that had to wait for the receiver
   std::uint64_t sends_lent = 0;  ///< rendezvous sends from a lent source (zero copy): no wait
@@ -261,6 +264,7 @@ class mpi_backend {
   void stage_give(void* p, std::size_t capacity);
   void reclaim_sends();
   void wait_request(void* request);
+  bool in_segment(const void* dst, std::size_t len) const noexcept;
   bool rma_target(proc_t p, const void* dst, std::size_t len) const noexcept;
 
   recv_slot& slot_at(std::uint64_t seq) noexcept;
