@@ -4,6 +4,7 @@
 # and after a change to the core or a backend, same machine state).
 #
 #   bench/compare_builds.sh [--rounds N] [--out DIR] [--threshold 1.05] \
+#       [--probe 'LAUNCHER -n 2 BENCH'] \
 #       --before 'LAUNCHER -n 2 BENCH' --after 'LAUNCHER -n 2 BENCH' [-- BENCH-ARGS...]
 #
 # Each round runs both commands with `--quick --no-mpi --no-plots --no-progress
@@ -15,14 +16,17 @@
 # threshold. This machine's cross-core speed switches between two regimes
 # (a cache-line round trip of ~140 or ~550 ns) over tens of seconds: a round
 # counts only when both runs met the same regime (each run's cache-line round
-# trip, the reference of its Table 4 rows, on the same side of 300 ns; a run
-# without that row is kept, and said to be), and the
-# figures are medians of those rounds' per-round ratios, with their range.
-# Exit status 0 whatever
+# trip, the reference of its Table 4 rows, on the same side of 300 ns), and
+# the figures are medians of those rounds' per-round ratios, with their range.
+# A run without that row (a backend that cannot map a peer's memory, or a
+# --only without table4) is placed by --probe, a bench that can (smp's),
+# run with `--only limits` (0.4 s) just before and just after it: the run
+# counts in a regime only if both probes met it. Without --probe such runs
+# are kept with their regime unknown, and said to be. Exit status 0 whatever
 # the figures (a benchmark reports, it does not judge).
 set -euo pipefail
 
-rounds=3 out="" threshold=1.05 before="" after=""
+rounds=3 out="" threshold=1.05 before="" after="" probe=""
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -30,8 +34,9 @@ while (($#)); do
     --threshold) threshold=$2; shift 2 ;;
     --before) before=$2; shift 2 ;;
     --after) after=$2; shift 2 ;;
+    --probe) probe=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "compare_builds.sh: unknown argument $1 (--help)" >&2; exit 2 ;;
   esac
 done
@@ -44,8 +49,14 @@ run() {  # which round
   local dir=$out/$2-$1 cmd
   [[ $1 == before ]] && cmd=$before || cmd=$after
   # shellcheck disable=SC2086  # the commands are word lists given by the caller
+  [[ -z $probe ]] || $probe --quick --only limits --no-mpi --no-plots --no-progress \
+    --out "$dir.probe-pre" > "$dir.probe.log" 2>&1
+  # shellcheck disable=SC2086
   $cmd --quick --no-mpi --no-plots --no-progress --out "$dir" "${extra[@]}" > "$dir.log" 2>&1 ||
     { echo "compare_builds.sh: round $2 ($1) failed; see $dir.log" >&2; exit 1; }
+  # shellcheck disable=SC2086
+  [[ -z $probe ]] || $probe --quick --only limits --no-mpi --no-plots --no-progress \
+    --out "$dir.probe-post" >> "$dir.probe.log" 2>&1
 }
 for ((r = 1; r <= rounds; ++r)); do
   if ((r % 2)); then run before "$r"; run after "$r"; else run after "$r"; run before "$r"; fi
@@ -55,30 +66,46 @@ done
 python3 - "$out" "$rounds" "$threshold" <<'EOF'
 import csv, statistics, sys
 out, rounds, threshold = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-def load(path):
-    """{(part, name, size): (value, unit)} of splitc's rows, and the run's cache-line round trip."""
-    got, line = {}, None
-    with open(path) as f:
+def cache_line(path):
+    """The run's cache-line round trip (ns), or None."""
+    try:
+        with open(path) as f:
+            for r in csv.DictReader(f):
+                if r["reference"] == "pingpong_rt" and r["reference_value"]:
+                    return float(r["reference_value"])
+    except FileNotFoundError:
+        pass
+    return None
+def regime(line):
+    if line == "mixed":
+        return "mixed"
+    return "?" if line is None else ("near" if line < 300 else "far")
+def load(run):
+    """{(part, name, size): (value, unit)} of splitc's rows, and the run's cache-line round
+    trip: its own, else the probes' around it when they agree ("mixed" when they do not)."""
+    got = {}
+    with open(f"{run}/results.csv") as f:
         for r in csv.DictReader(f):
-            if r["reference"] == "pingpong_rt" and r["reference_value"] and line is None:
-                line = float(r["reference_value"])
             if r["impl"] == "splitc" and r["value"]:
                 got[(r["part"], r["name"], r["size"])] = (float(r["value"]), r["unit"])
+    line = cache_line(f"{run}/results.csv")
+    if line is None:
+        pre, post = cache_line(f"{run}.probe-pre/results.csv"), cache_line(f"{run}.probe-post/results.csv")
+        if pre is not None and post is not None:
+            line = pre if regime(pre) == regime(post) else "mixed"
     return got, line
-def regime(line):
-    return "?" if line is None else ("near" if line < 300 else "far")
 def slower(unit, before, after):  # > 1: the after build is slower
     if not before > 0 or not after > 0:
         return float("nan")
     return before / after if "/s" in unit else after / before
 pairs = []
 for k in range(1, rounds + 1):
-    b, lb = load(f"{out}/{k}-before/results.csv")
-    a, la = load(f"{out}/{k}-after/results.csv")
-    # A run without the measurement (a backend that cannot map a peer's memory)
-    # cannot be placed: its rounds count, and say so.
+    b, lb = load(f"{out}/{k}-before")
+    a, la = load(f"{out}/{k}-after")
+    # A run that cannot be placed (no cache-line row, no --probe) counts, and
+    # says so; one whose probes met both regimes does not.
     unknown = "?" in (regime(lb), regime(la))
-    same = unknown or regime(lb) == regime(la)
+    same = "mixed" not in (regime(lb), regime(la)) and (unknown or regime(lb) == regime(la))
     print(f"round {k}: cache line {lb} / {la} ns: {regime(lb)} / {regime(la)}"
           f"{' -- regime unknown, round kept' if unknown else ''}"
           f"{'' if same else ' -- regimes differ, round left out'}")

@@ -85,6 +85,7 @@ void* same_host::map_segment(std::string_view backend, const segment_geometry& g
     ring_bytes_ = std::bit_ceil(std::max<std::size_t>(env::same_host_ring_bytes.get(), 64 * 1024));
     mailbox_bytes_ = 2 * static_cast<std::size_t>(procs) * ring_stride();
     max_record_ = ring_bytes_ / 4;
+    piece_bytes_ = std::min<std::size_t>(max_record_ - record_prefix(0, true), 32 * 1024);
   }
   const int fd = memfd_create("splitc-segment", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(g.size + mailbox_bytes_)) != 0) {
@@ -102,6 +103,25 @@ void* same_host::map_segment(std::string_view backend, const segment_geometry& g
   return map_shared(backend, "this processor's segment", base, g.size, fd, 0);
 }
 
+same_host::send_result same_host::send_in_pieces(stream& s, ring_producer& ring, handler_id h,
+                                                 const am_word* a, int n, const void* src,
+                                                 std::size_t len, void* dst) {
+  if (s.src != src || s.dst != dst || s.len != len) s = {src, dst, len, 0};  // a new message
+  auto* from = static_cast<const unsigned char*>(src);
+  auto* to = static_cast<unsigned char*>(dst);
+  while (s.sent < len) {
+    const std::size_t piece = std::min(piece_bytes_, len - s.sent);
+    if (ring_send(ring, handler_id{}, nullptr, 0, record_long | record_piece, from + s.sent, piece,
+                  to + s.sent) != am_status::ok)
+      return send_result::full;
+    s.sent += piece;
+  }
+  if (ring_send_in_place(ring, h, a, n, src, len, dst, nullptr) != am_status::ok)
+    return send_result::full;
+  s = {};
+  return send_result::sent;
+}
+
 void same_host::open_mailboxes(proc_t myproc, proc_t procs) {
   if (mailbox_ == nullptr || members_.size() < 2) return;
   const std::uint64_t ncells = ring_bytes_ / cell_bytes;
@@ -114,7 +134,7 @@ void same_host::open_mailboxes(proc_t myproc, proc_t procs) {
     if (q == myproc) continue;
     auto* theirs = reinterpret_cast<unsigned char*>(mapped_[static_cast<std::size_t>(q)]) + size_;
     outboxes_[static_cast<std::size_t>(q)] = {ring_producer(ring(theirs, 0, myproc), ncells),
-                                              ring_producer(ring(theirs, 1, myproc), ncells)};
+                                              ring_producer(ring(theirs, 1, myproc), ncells), {}, {}};
     inboxes_.push_back({q, ring_consumer(ring(mailbox_, 0, q), ncells),
                         ring_consumer(ring(mailbox_, 1, q), ncells)});
   }

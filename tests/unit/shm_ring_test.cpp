@@ -1,4 +1,6 @@
-// The kit's SPSC ring (port/shm_ring.hpp) on malloc'd memory: wrap padding, full ring, sizes, two-thread stress.
+// The kit's SPSC ring (port/shm_ring.hpp) on malloc'd memory: wrap padding, full ring, sizes,
+// two-thread stress; and its active-message records (port/ring_messages.hpp): a long message in pieces.
+#include <splitc/port/ring_messages.hpp>
 #include <splitc/port/shm_ring.hpp>
 
 #include <gtest/gtest.h>
@@ -315,3 +317,60 @@ TEST(SmpRing, TwoThreadStressWithChecksums) {
 }
 
 }  // namespace
+
+namespace {
+
+/// What a drain delivered.
+struct delivered {
+  std::vector<splitc::am_message> messages;
+  static void deliver(void* self, const splitc::am_message& m) {
+    static_cast<delivered*>(self)->messages.push_back(m);
+  }
+  splitc::am_sink sink() { return {this, &delivered::deliver, 16}; }
+};
+
+}  // namespace
+
+// A long message larger than a record (same_host::send_in_pieces): pieces are copied to
+// their destination and delivered to nobody; the notification after them delivers the
+// whole payload, in place. The ring holds two pieces at a time, so the producer resumes.
+TEST(RingMessages, LongMessageInPiecesIsDeliveredOnceWhole) {
+  test_ring t(64);  // 4 KiB
+  std::vector<unsigned char> src(10000), dst(10000, 0);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = pattern(7, i);
+  const splitc::am_word args[3] = {11, 22, 33};
+  constexpr std::size_t piece = 1500;
+  delivered got;
+  std::size_t sent = 0;
+  int pieces = 0, fulls = 0;
+  while (sent < src.size()) {
+    const std::size_t n = std::min(piece, src.size() - sent);
+    if (ring_send(t.producer, splitc::handler_id{}, nullptr, 0, record_long | record_piece,
+                  src.data() + sent, n, dst.data() + sent) != splitc::am_status::ok) {
+      ++fulls;
+      EXPECT_GT(ring_drain(t.consumer, 1, true, got.sink()), 0);
+      continue;
+    }
+    sent += n;
+    ++pieces;
+  }
+  EXPECT_GT(fulls, 0) << "the ring never filled: the test does not resume";
+  ASSERT_EQ(ring_send_in_place(t.producer, splitc::handler_id{5}, args, 3, src.data(),
+                               src.size(), dst.data(), nullptr),
+            splitc::am_status::ok);
+  EXPECT_TRUE(got.messages.empty()) << "a piece was delivered";
+  while (ring_drain(t.consumer, 1, true, got.sink()) != 0) {
+  }
+  ASSERT_EQ(got.messages.size(), 1u);
+  const splitc::am_message& m = got.messages[0];
+  EXPECT_EQ(m.kind, splitc::am_kind::long_msg);
+  EXPECT_EQ(m.handler, splitc::handler_id{5});
+  EXPECT_EQ(m.length, src.size());
+  EXPECT_EQ(m.payload, dst.data());
+  ASSERT_EQ(m.nargs, 3);
+  EXPECT_EQ(pieces, 7);
+  EXPECT_EQ(m.args[0], 11u);
+  EXPECT_EQ(m.args[2], 33u);
+  EXPECT_EQ(dst, src);
+  EXPECT_EQ(t.consumer.peek(), nullptr);
+}

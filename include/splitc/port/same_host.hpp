@@ -96,9 +96,11 @@ class same_host {
 
   enum class send_result { sent, full, too_large };
   /// Send a message to p (carries(p)) through its ring: `full` when the ring
-  /// has no room (poll, then again), `too_large` when the record is more than
-  /// a quarter of a ring (send it over the network). A long message whose
-  /// destination lies in p's segment is copied there and only announced.
+  /// has no room (poll, then again with the same message), `too_large` when a
+  /// medium message's record is more than a quarter of a ring (send it over
+  /// the network). A long message whose destination lies in p's segment is
+  /// copied there and only announced; a long message too large for one record
+  /// goes in pieces (send_in_pieces).
   send_result send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a, int n,
                    const void* src, std::size_t len, void* dst) {
     auto& box = outboxes_[static_cast<std::size_t>(p)];
@@ -112,7 +114,11 @@ class same_host {
       }
     }
     const bool has_dst = kind == am_kind::long_msg;
-    if (record_prefix(n, has_dst) + len > max_record_) return send_result::too_large;
+    if (record_prefix(n, has_dst) + len > max_record_) [[unlikely]] {
+      if (!has_dst) return send_result::too_large;
+      return send_in_pieces(request ? box.request_stream : box.reply_stream, ring, h, a, n, src,
+                            len, dst);
+    }
     const std::uint8_t record = kind == am_kind::long_msg     ? record_long
                                 : kind == am_kind::medium_msg ? record_medium
                                                               : record_short;
@@ -141,9 +147,22 @@ class same_host {
             static_cast<std::size_t>(from)) * ring_stride();
   }
 
+  /// A long message going out in pieces: how far it got when the ring filled
+  /// (the caller sends the same message again after polling).
+  struct stream {
+    const void* src = nullptr;
+    void* dst = nullptr;
+    std::size_t len = 0, sent = 0;
+  };
   struct outbox {
     ring_producer requests, replies;
+    stream request_stream, reply_stream;
   };
+  /// A long message larger than a record: pieces of at most piece_bytes_
+  /// (record_piece), then its notification (record_in_place), resuming where
+  /// the last call for the same message stopped.
+  send_result send_in_pieces(stream& s, ring_producer& ring, handler_id h, const am_word* a,
+                             int n, const void* src, std::size_t len, void* dst);
   struct inbox {
     proc_t source;
     ring_consumer requests, replies;
@@ -158,6 +177,7 @@ class same_host {
   std::size_t ring_bytes_ = 0;          ///< per ring; 0: no messages
   std::size_t mailbox_bytes_ = 0;       ///< 2 × procs rings, after the segment in the memfd
   std::size_t max_record_ = 0;          ///< a quarter of a ring
+  std::size_t piece_bytes_ = 0;         ///< payload of one piece of a larger long message
   unsigned char* mailbox_ = nullptr;    ///< this processor's, mapped here
   std::vector<outbox> outboxes_;        ///< per processor; empty without messages
   std::vector<inbox> inboxes_;          ///< one per peer on this host
