@@ -87,10 +87,7 @@ void read_tuning(tuning& t, int procs) {
   t.stage_limit = env::mpi_stage_limit.get(t.stage_limit);
   if (t.stage_limit < mpi_backend::max_long_bytes) t.stage_limit = mpi_backend::max_long_bytes;
   t.blocking_send_max = std::min(env::mpi_blocking_send_max.get(t.blocking_send_max), small_packet_max);
-  t.persistent = env::mpi_persistent.get(t.persistent);
   t.compact = env::mpi_compact.get(t.compact);
-  t.barrier = env::mpi_barrier.get() == "ibarrier" ? barrier_protocol::ibarrier
-                                                    : barrier_protocol::dissemination;
 }
 
 /// Job size as the MPI launcher announces it (before MPI_Init), or 0.
@@ -358,11 +355,9 @@ void mpi_backend::open_slot(recv_slot& s) {
   s.buffer = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes + 64));
   if (s.buffer == nullptr) detail::fail("mpi: out of memory for receive buffers");
   m_->buffers.push_back(s.buffer);
-  if (tuning_.persistent) {
-    check(MPI_Recv_init(s.buffer + wire::header_room, static_cast<int>(tuning_.packet_bytes),
-                        MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, m_->comm, &s.request),
-          "MPI_Recv_init");
-  }
+  check(MPI_Recv_init(s.buffer + wire::header_room, static_cast<int>(tuning_.packet_bytes),
+                      MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, m_->comm, &s.request),
+        "MPI_Recv_init");
   repost(s);
 }
 
@@ -377,13 +372,7 @@ mpi_backend::~mpi_backend() {
 // ---- receiving ------------------------------------------------------------------
 
 void mpi_backend::repost(recv_slot& s) {
-  if (tuning_.persistent) {
-    check(MPI_Start(&s.request), "MPI_Start");
-  } else {
-    check(MPI_Irecv(s.buffer + wire::header_room, static_cast<int>(tuning_.packet_bytes), MPI_BYTE,
-                    MPI_ANY_SOURCE, MPI_ANY_TAG, m_->comm, &s.request),
-          "MPI_Irecv");
-  }
+  check(MPI_Start(&s.request), "MPI_Start");
   s.active = true;
 }
 
@@ -1143,19 +1132,7 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
   return am_status::ok;
 }
 
-// ---- bootstrap collectives: non-blocking MPI, polled (seed §4.3.3) ----------
-
-void mpi_backend::wait_for(void* request_ptr, am_sink sink) {
-  MPI_Request& request = *static_cast<MPI_Request*>(request_ptr);
-  detail::backoff wait;
-  for (;;) {
-    int done = 0;
-    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (collective)");
-    if (done != 0) return;
-    if (poll(sink) != 0) wait.reset();
-    else wait.pause();
-  }
-}
+// ---- the backend's own barrier: packets, polled (seed §4.3.3) ---------------
 
 void mpi_backend::barrier_dissemination(am_sink sink) {
   const std::uint64_t epoch = ++barrier_epoch_;
@@ -1180,13 +1157,7 @@ void mpi_backend::bootstrap_barrier(am_sink sink) {
     poll(sink);
     return;
   }
-  if (tuning_.barrier == barrier_protocol::dissemination) {
-    barrier_dissemination(sink);
-    return;
-  }
-  MPI_Request r;
-  check(MPI_Ibarrier(m_->comm, &r), "MPI_Ibarrier");
-  wait_for(&r, sink);
+  barrier_dissemination(sink);
 }
 
 // ---- leaving ----------------------------------------------------------------------

@@ -284,24 +284,20 @@ int main(int argc, char** argv) {
   b.tune() = saved;
   CHECK_MSG(reply_words == expected_words, "{} != {}", reply_words, expected_words);
 
-  // splitc::barrier and the backend's own barrier under both protocols:
-  // processor (i mod P) publishes i; all read it.
+  // splitc::barrier and the backend's own barrier, interleaved: processor
+  // (i mod P) publishes i; all read it.
   static long published = -1;
   auto backend_barrier = [&] { b.bootstrap_barrier(splitc::detail::ctx().sink()); };
-  for (auto kind : {mpi::barrier_protocol::ibarrier, mpi::barrier_protocol::dissemination}) {
-    b.tune().barrier = kind;
-    for (long i = 0; i < 150; ++i) {
-      const int writer = static_cast<int>(i % P);
-      if (me == writer) published = i;
-      if (i % 3 == 0) splitc::barrier();
-      else backend_barrier();
-      const long seen = splitc::read(splitc::toglobal(writer, &published));
-      CHECK_MSG(seen == i, "barrier {}: read {} from processor {}", i, seen, writer);
-      if (i % 3 == 1) splitc::barrier();
-      else backend_barrier();
-    }
+  for (long i = 0; i < 300; ++i) {
+    const int writer = static_cast<int>(i % P);
+    if (me == writer) published = i;
+    if (i % 3 == 0) splitc::barrier();
+    else backend_barrier();
+    const long seen = splitc::read(splitc::toglobal(writer, &published));
+    CHECK_MSG(seen == i, "barrier {}: read {} from processor {}", i, seen, writer);
+    if (i % 3 == 1) splitc::barrier();
+    else backend_barrier();
   }
-  b.tune() = saved;
 
   CHECK_MSG(errors == 0, "{} errors", errors);
   const auto& st = b.stats();

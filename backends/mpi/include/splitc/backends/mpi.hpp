@@ -31,8 +31,9 @@
 //    thresholds are measured (docs/mpi.md) and can be changed per process.
 //  * No blocking MPI collectives (§4.3.3). The core's collectives run on
 //    these active messages; the backend's own barrier (start-up, shut-down)
-//    is a dissemination barrier of backend packets, or MPI_Ibarrier tested
-//    inside the poll loop, so a process waiting in it keeps serving requests.
+//    is a dissemination barrier of backend packets, so a process waiting in
+//    it keeps serving requests (MPI_Ibarrier polled was 4.5x slower and went:
+//    docs/mpi.md).
 //  * Same host, no MPI (port/same_host.hpp). The segment is shared memory;
 //    processes on one host map each other's, and direct_address gives the
 //    core their load/store path. Messages between them stay on MPI (its
@@ -81,11 +82,6 @@ enum class long_protocol : std::uint8_t {
                ///< choice for a peer on this host; docs/mpi.md)
 };
 
-enum class barrier_protocol : std::uint8_t {
-  ibarrier,       ///< MPI_Ibarrier tested inside the poll loop
-  dissemination,  ///< log2(P) rounds of backend packets
-};
-
 /// The largest packet sent by a blocking MPI_Send (tuning::blocking_send_max).
 inline constexpr std::size_t small_packet_max = 512;
 
@@ -107,14 +103,10 @@ struct tuning {
   std::size_t rendezvous_min = 0;   ///< automatic: longs from this size by rendezvous, below staged
   std::size_t rma_min = 0;          ///< automatic: longs into a peer's segment from this size by RMA (0: never)
   std::size_t stage_limit = 64 << 20;  ///< bytes of staged sends in flight, at most
-  barrier_protocol barrier = barrier_protocol::dissemination;
   /// Packets up to this size (at most small_packet_max) go by a blocking
   /// MPI_Send (small, eager: it returns at once and needs no request);
   /// larger ones by MPI_Isend. 0: always MPI_Isend. Measured in docs/mpi.md.
   std::size_t blocking_send_max = 256;
-  /// The ring's receives are persistent (MPI_Recv_init once, MPI_Start to
-  /// re-post) rather than a new MPI_Irecv each time. Read at start-up only.
-  bool persistent = true;
   /// Short messages whose header fits in an MPI tag travel as their
   /// argument words alone (docs/mpi.md "Compact packets"); off when the
   /// MPI's MPI_TAG_UB is too small (2^25-1 needed; then it must stay off).
@@ -285,7 +277,6 @@ class mpi_backend {
   void flush_reposts();
   int deliver_loopback(am_sink sink);
   void flush_owed_credits();
-  void wait_for(void* request, am_sink sink);
   void barrier_dissemination(am_sink sink);
   void quiesce();
   void check(int rc, const char* what) const {
