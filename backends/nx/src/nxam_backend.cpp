@@ -141,13 +141,34 @@ void nxam_backend::reclaim_sends() {
 am_status nxam_backend::send(proc_t p, bool is_request, am_kind kind, handler_id h,
                              const am_word* a, int n, const void* src, std::size_t len,
                              void* dst) {
+  const unsigned flags = static_cast<unsigned>(kind) | (is_request ? request_flag : 0u);
+  const std::size_t words = kind_words(flags);
+  auto header = [&](std::uint64_t* w) {
+    w[0] = static_cast<std::uint64_t>(h) | std::uint64_t{static_cast<unsigned>(n)} << 16 |
+           std::uint64_t{flags} << 24 | std::uint64_t{static_cast<std::uint32_t>(myproc_)} << 32;
+  };
+  if (kind != am_kind::long_msg) {
+    const std::size_t bytes = sizeof(am_word) * (words + static_cast<std::size_t>(n)) +
+                              (kind == am_kind::medium_msg ? len : 0);
+    if (bytes <= small_packet_bytes) {
+      // A small packet goes by the layer's blocking send (csend, mpc_bsend),
+      // which copies it out at once: built on the stack, no message id to
+      // test and no packet buffer to take back (docs/ports.md, "Paragon").
+      alignas(8) unsigned char b[small_packet_bytes];
+      auto* w = reinterpret_cast<std::uint64_t*>(b);
+      header(w);
+      if (kind == am_kind::medium_msg) w[1] = len;
+      std::memcpy(w + words, a, sizeof(am_word) * static_cast<std::size_t>(n));
+      if (kind == am_kind::medium_msg && len > 0)
+        std::memcpy(b + sizeof(am_word) * (words + static_cast<std::size_t>(n)), src, len);
+      if (layer::send_now(b, bytes, p, layer::am_type) < 0) layer_failed(layer::send_now_call);
+      return am_status::ok;
+    }
+  }
   unsigned char* b = take_buffer();
   if (b == nullptr) return am_status::no_resource;
-  const unsigned flags = static_cast<unsigned>(kind) | (is_request ? request_flag : 0u);
   auto* w = reinterpret_cast<std::uint64_t*>(b);
-  w[0] = static_cast<std::uint64_t>(h) | std::uint64_t{static_cast<unsigned>(n)} << 16 |
-         std::uint64_t{flags} << 24 | std::uint64_t{static_cast<std::uint32_t>(myproc_)} << 32;
-  std::size_t words = kind_words(flags);
+  header(w);
   void* staging = nullptr;
   long data_type = 0;
   if (kind == am_kind::medium_msg) {
@@ -255,7 +276,17 @@ bool nxam_backend::arrived(slot& s) {
   return true;
 }
 
+// The receives of the slots the last poll delivered, posted again in ring
+// order (so receives are still matched in ring order). Deferred from the
+// delivery to the next poll: a requester then sends its next request before
+// it re-posts, which keeps the re-post off the round trip (the mpi backend
+// measured the same, docs/mpi.md "Re-posting").
+void nxam_backend::repost_delivered() {
+  for (; unposted_ > 0; --unposted_) post(ring_[(head_ - unposted_) % ring_.size()]);
+}
+
 int nxam_backend::poll(am_sink sink) {
+  if (unposted_ != 0) repost_delivered();
   if (!sends_.empty()) reclaim_sends();
   int delivered = 0;
   for (std::size_t budget = ring_.size(); budget > 0; --budget) {
@@ -284,13 +315,15 @@ int nxam_backend::poll(am_sink sink) {
         m.payload = reinterpret_cast<void*>(w[2]);
       }
       ++head_;  // a handler's sends never poll, but keep the ring consistent first
+      s.id = s.data_id = -1;  // completed; posted again by the next poll
+      ++unposted_;
       sink.deliver(sink.context, m);
-      post(s);
       ++delivered;
       continue;
     }
     ++head_;
-    post(s);
+    s.id = s.data_id = -1;
+    ++unposted_;
   }
   return delivered;
 }

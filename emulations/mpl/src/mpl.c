@@ -116,11 +116,17 @@ int mpc_environ(int *numtask, int *taskid) {
   return 0;
 }
 
-int mpc_send(char *buf, int msglen, int dest, int type, int *msgid) {
-  enter();
+/* A send's arguments: 0, or -1 with mperrno. */
+static int send_checks(int msglen, int dest, int type) {
   if (!type_ok(type)) return error(MPE_TYPE);
   if (msglen < 0) return error(MPE_LEN);
   if (!task_ok(dest)) return error(MPE_TASK);
+  return 0;
+}
+
+int mpc_send(char *buf, int msglen, int dest, int type, int *msgid) {
+  enter();
+  if (send_checks(msglen, dest, type) < 0) return -1;
   int mid = wire_isend(WIRE_USER, buf, (size_t)msglen, dest, type);
   note(mid, MSG_SEND, NULL, NULL, (size_t)msglen);
   *msgid = mid;
@@ -169,6 +175,13 @@ int mpc_wait(int *msgid, int *nbytes) {
 }
 
 int mpc_bsend(char *buf, int msglen, int dest, int type) {
+  if (msglen >= 0 && msglen <= WIRE_SEND_NOW_MAX) {
+    /* Small: copied out at once, so no message id to wait on. */
+    enter();
+    if (send_checks(msglen, dest, type) < 0) return -1;
+    wire_send_now(WIRE_USER, buf, (size_t)msglen, dest, type);
+    return 0;
+  }
   int mid, n;
   if (mpc_send(buf, msglen, dest, type, &mid) < 0) return -1;
   return mpc_wait(&mid, &n);

@@ -153,12 +153,18 @@ long numnodes(void) { start(); return wire_procs(); }
 long myptype(void) { start(); return 0; }
 double dclock(void) { start(); return wire_seconds(); }
 
-long _isend(long type, char *buf, long count, long node, long ptype) {
-  enter();
+/* A send's arguments: 0, or -1 with errno. */
+static long send_checks(long type, long count, long node, long ptype) {
   if (!type_ok(type)) return error(EQTYPE);
   if (count < 0) return error(EQCOUNT);
   if (!node_ok(node)) return error(EQNODE);
   if (!ptype_ok(ptype)) return error(EQPTYPE);
+  return 0;
+}
+
+long _isend(long type, char *buf, long count, long node, long ptype) {
+  enter();
+  if (send_checks(type, count, node, ptype) < 0) return -1;
   int mid = wire_isend(WIRE_USER, buf, (size_t)count, (int)node, type);
   note(mid, MSG_SEND, NULL);
   return mid;
@@ -217,6 +223,13 @@ long _msgcancel(long mid) {
 }
 
 long _csend(long type, char *buf, long count, long node, long ptype) {
+  if (count >= 0 && count <= WIRE_SEND_NOW_MAX) {
+    /* Small: copied out at once, so no message id to wait on. */
+    enter();
+    if (send_checks(type, count, node, ptype) < 0) return -1;
+    wire_send_now(WIRE_USER, buf, (size_t)count, (int)node, type);
+    return 0;
+  }
   long mid = _isend(type, buf, count, node, ptype);
   return mid < 0 ? -1 : _msgwait(mid);
 }

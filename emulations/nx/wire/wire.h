@@ -40,6 +40,12 @@ long wire_max_type(void);
  * wire_cancel. wire_isend may complete at once (the data is copied or
  * sent); its buffer is the caller's again when the request is done. */
 int wire_isend(int net, const void *buf, size_t len, int node, long type);
+/* A blocking send of a small message (at most WIRE_SEND_NOW_MAX bytes): the
+ * buffer is the caller's again on return, at once, since such a message is
+ * copied out or buffered by the receiver (MPI: eager; the engine: sent at
+ * once). What csend / mpc_bsend do for small messages, without a request. */
+#define WIRE_SEND_NOW_MAX 1024
+void wire_send_now(int net, const void *buf, size_t len, int node, long type);
 int wire_irecv(int net, void *buf, size_t cap, int node_sel, long type_sel);
 /* 1 when done (fills *st when not NULL, frees the handle), 0 otherwise. */
 int wire_test(int req, wire_status *st);

@@ -128,6 +128,10 @@ int wire_isend(int net, const void *buf, size_t len, int node, long type) {
   return h;
 }
 
+void wire_send_now(int net, const void *buf, size_t len, int node, long type) {
+  mpi_check(MPI_Send(buf, (int)len, MPI_BYTE, node, (int)type, comms[net]), "MPI_Send");
+}
+
 int wire_irecv(int net, void *buf, size_t cap, int node_sel, long type_sel) {
   int h = take_handle();
   mpi_check(MPI_Irecv(buf, (int)cap, MPI_BYTE, node_sel < 0 ? MPI_ANY_SOURCE : node_sel,

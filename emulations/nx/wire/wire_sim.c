@@ -220,6 +220,10 @@ int wire_isend(int net, const void *buf, size_t len, int node, long type) {
   return req;
 }
 
+void wire_send_now(int net, const void *buf, size_t len, int node, long type) {
+  wire_test(wire_isend(net, buf, len, node, type), NULL); /* done when sent */
+}
+
 int wire_irecv(int net, void *buf, size_t cap, int node_sel, long type_sel) {
   struct node *n = me();
   progress(n);

@@ -13,6 +13,7 @@ namespace splitc::backends::nxam::layer {
 inline constexpr const char* vendor = "mpl";
 inline constexpr const char* test_call = "mpc_status";
 inline constexpr const char* send_call = "mpc_send";
+inline constexpr const char* send_now_call = "mpc_bsend";
 inline constexpr const char* receive_call = "mpc_recv";
 /// The sim engine's machine model for the _sim port (SPLITC_SIM_MACHINE
 /// overrides it): the SP-1's costs (backends/sim/src/machine_models.def).
@@ -64,6 +65,11 @@ inline msg_id send(const void* buf, std::size_t len, int node, long type) {
 inline long sent(msg_id id) {
   const int n = mpc_status(static_cast<int>(id));
   return n == -1 ? 0 : n < -1 ? -1 : 1;
+}
+/// A blocking send (a small packet: it returns at once); < 0 on error.
+inline long send_now(const void* buf, std::size_t len, int node, long type) {
+  return mpc_bsend(static_cast<char*>(const_cast<void*>(buf)), static_cast<int>(len), node,
+                   static_cast<int>(type));
 }
 /// MPL cannot cancel a receive: wait for none, leave it to the end of the job.
 inline void cancel(msg_id) {}

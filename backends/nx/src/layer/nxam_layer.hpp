@@ -13,6 +13,7 @@ namespace splitc::backends::nxam::layer {
 inline constexpr const char* vendor = "nx";
 inline constexpr const char* test_call = "msgdone";
 inline constexpr const char* send_call = "isend";
+inline constexpr const char* send_now_call = "csend";
 inline constexpr const char* receive_call = "irecvx";
 /// The sim engine's machine model for the _sim port (SPLITC_SIM_MACHINE
 /// overrides it): the Paragon's costs (backends/sim/src/machine_models.def).
@@ -49,6 +50,10 @@ inline msg_id send(const void* buf, std::size_t len, int node, long type) {
 }
 /// 1 done, 0 not yet, -1 error.
 inline long sent(msg_id id) { return _msgdone(id); }
+/// A blocking send (a small packet: it returns at once); < 0 on error.
+inline long send_now(const void* buf, std::size_t len, int node, long type) {
+  return _csend(type, static_cast<char*>(const_cast<void*>(buf)), static_cast<long>(len), node, 0);
+}
 inline void cancel(msg_id id) { _msgcancel(id); }
 
 /// The text of the layer's last error (errno of an underscore call).

@@ -8,9 +8,12 @@
 //  * One kind of receive: a ring of receives of one message type posted
 //    ahead into packet buffers; poll tests only the oldest (one test per
 //    idle poll); the first word names the handler, then the arguments and
-//    a medium payload. Requests and replies share the type.
-//  * Sends from the backend's own packet buffers (isend / mpc_send), taken
-//    back in poll once the layer says they are done; none free: no_resource.
+//    a medium payload. Requests and replies share the type. A delivered
+//    slot's receive is posted again by the next poll, in ring order.
+//  * Small packets (up to 512 bytes) by the layer's blocking send (csend /
+//    mpc_bsend), which copies them out at once; larger ones from the
+//    backend's own packet buffers (isend / mpc_send), taken back in poll
+//    once the layer says they are done; none free: no_resource.
 //  * Long messages (§4.2.3): the packet goes first and the data right after
 //    it under a type of its own (a per-destination counter); the receiver's
 //    poll posts the data's receive at the destination address as soon as it
@@ -56,6 +59,8 @@ class nxam_backend
   /// Bytes of a pre-posted receive: the packet header, 8 words, a medium payload.
   static constexpr std::size_t packet_bytes = 4096;
   static constexpr std::size_t header_bytes = 32;
+  /// Packets up to this size go by the layer's blocking send from the stack.
+  static constexpr std::size_t small_packet_bytes = 512;
   static constexpr capabilities caps{
       .max_args = am_max_args,
       .max_medium = packet_bytes - header_bytes - 8 * am_max_args,
@@ -116,6 +121,7 @@ class nxam_backend
   unsigned char* take_buffer();
   void reclaim_sends();
   void post(slot& s);
+  void repost_delivered();
   bool arrived(slot& s);
   [[noreturn, gnu::cold]] void bad_packet(const slot& s, std::size_t length) const;
   [[noreturn, gnu::cold]] void layer_failed(const char* call) const;
@@ -125,6 +131,7 @@ class nxam_backend
   segment_info segment_{};
   std::vector<slot> ring_;
   std::uint64_t head_ = 0;  ///< the next packet to deliver
+  std::size_t unposted_ = 0;  ///< slots before head_ delivered, their receive not yet posted again
   std::vector<unsigned char*> free_buffers_;
   std::vector<unsigned char*> all_buffers_;
   std::vector<in_flight> sends_;
