@@ -849,6 +849,10 @@ bool mpi_backend::rma_target(proc_t, const void* dst, std::size_t len) const noe
   return has_window_ && in_segment(dst, len);
 }
 
+bool mpi_backend::same_host_target(proc_t p, const void* dst, std::size_t len) const noexcept {
+  return in_segment(dst, len) && same_host_.address(p, dst) != nullptr;
+}
+
 // Send a packet buffer and take it back when MPI is done with it. Small
 // packets go by a blocking MPI_Send: below the eager limit it returns as soon
 // as the data is copied out (with Open MPI's ob1, by the same inline path as
@@ -1021,7 +1025,7 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
     } else {
       switch (tuning_.long_mode) {
         case long_protocol::automatic:
-          if (same_host_.address(p, dst) != nullptr && in_segment(dst, len))
+          if (same_host_target(p, dst, len))
             how = long_protocol::same_host;
           else if (tuning_.rma_min != 0 && len >= tuning_.rma_min && rma_target(p, dst, len))
             how = long_protocol::rma;
@@ -1034,9 +1038,8 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
           how = rma_target(p, dst, len) ? long_protocol::rma : long_protocol::rendezvous;
           break;
         case long_protocol::same_host:
-          how = same_host_.address(p, dst) != nullptr && in_segment(dst, len)
-                    ? long_protocol::same_host
-                    : long_protocol::rendezvous;
+          how = same_host_target(p, dst, len) ? long_protocol::same_host
+                                              : long_protocol::rendezvous;
           break;
         case long_protocol::rendezvous: how = long_protocol::rendezvous; break;
         default: how = long_protocol::staged; break;

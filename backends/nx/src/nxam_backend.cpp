@@ -143,58 +143,44 @@ am_status nxam_backend::send(proc_t p, bool is_request, am_kind kind, handler_id
                              void* dst) {
   const unsigned flags = static_cast<unsigned>(kind) | (is_request ? request_flag : 0u);
   const std::size_t words = kind_words(flags);
-  auto header = [&](std::uint64_t* w) {
-    w[0] = static_cast<std::uint64_t>(h) | std::uint64_t{static_cast<unsigned>(n)} << 16 |
-           std::uint64_t{flags} << 24 | std::uint64_t{static_cast<std::uint32_t>(myproc_)} << 32;
-  };
-  if (kind != am_kind::long_msg) {
-    const std::size_t bytes = sizeof(am_word) * (words + static_cast<std::size_t>(n)) +
-                              (kind == am_kind::medium_msg ? len : 0);
-    if (bytes <= small_packet_bytes) {
-      // A small packet goes by the layer's blocking send (csend, mpc_bsend),
-      // which copies it out at once: built on the stack, no message id to
-      // test and no packet buffer to take back (docs/ports.md, "Paragon").
-      alignas(8) unsigned char b[small_packet_bytes];
-      auto* w = reinterpret_cast<std::uint64_t*>(b);
-      header(w);
-      if (kind == am_kind::medium_msg) w[1] = len;
-      std::memcpy(w + words, a, sizeof(am_word) * static_cast<std::size_t>(n));
-      if (kind == am_kind::medium_msg && len > 0)
-        std::memcpy(b + sizeof(am_word) * (words + static_cast<std::size_t>(n)), src, len);
-      if (layer::send_now(b, bytes, p, layer::am_type) < 0) layer_failed(layer::send_now_call);
-      return am_status::ok;
-    }
-  }
-  unsigned char* b = take_buffer();
+  const std::size_t head = sizeof(am_word) * (words + static_cast<std::size_t>(n));
+  const std::size_t bytes = head + (kind == am_kind::medium_msg ? len : 0);
+  // A small packet goes by the layer's blocking send (csend, mpc_bsend), which
+  // copies it out at once: built on the stack, no message id to test and no
+  // packet buffer to take back (docs/ports.md, "Paragon").
+  const bool send_now = kind != am_kind::long_msg && bytes <= small_packet_bytes;
+  alignas(8) unsigned char small[small_packet_bytes];
+  unsigned char* b = send_now ? small : take_buffer();
   if (b == nullptr) return am_status::no_resource;
-  auto* w = reinterpret_cast<std::uint64_t*>(b);
-  header(w);
   void* staging = nullptr;
   long data_type = 0;
+  if (kind == am_kind::long_msg && len > 0) {
+    staging = std::malloc(len);
+    if (staging == nullptr) {
+      free_buffers_.push_back(b);
+      return am_status::no_resource;
+    }
+    std::memcpy(staging, src, len);
+    long& next = next_data_type_[static_cast<std::size_t>(p)];
+    data_type = next;
+    next = next + 1 == layer::data_type_first + layer::data_type_count ? layer::data_type_first
+                                                                       : next + 1;
+  }
+  auto* w = reinterpret_cast<std::uint64_t*>(b);
+  w[0] = static_cast<std::uint64_t>(h) | std::uint64_t{static_cast<unsigned>(n)} << 16 |
+         std::uint64_t{flags} << 24 | std::uint64_t{static_cast<std::uint32_t>(myproc_)} << 32;
   if (kind == am_kind::medium_msg) {
     w[1] = len;
   } else if (kind == am_kind::long_msg) {
-    if (len > 0) {
-      staging = std::malloc(len);
-      if (staging == nullptr) {
-        free_buffers_.push_back(b);
-        return am_status::no_resource;
-      }
-      std::memcpy(staging, src, len);
-      long& next = next_data_type_[static_cast<std::size_t>(p)];
-      data_type = next;
-      next = next + 1 == layer::data_type_first + layer::data_type_count ? layer::data_type_first
-                                                                         : next + 1;
-    }
     w[1] = len;
     w[2] = reinterpret_cast<std::uintptr_t>(dst);
     w[3] = static_cast<std::uint64_t>(data_type);
   }
   std::memcpy(w + words, a, sizeof(am_word) * static_cast<std::size_t>(n));
-  std::size_t bytes = sizeof(am_word) * (words + static_cast<std::size_t>(n));
-  if (kind == am_kind::medium_msg && len > 0) {
-    std::memcpy(b + bytes, src, len);
-    bytes += len;
+  if (kind == am_kind::medium_msg && len > 0) std::memcpy(b + head, src, len);
+  if (send_now) {
+    if (layer::send_now(b, bytes, p, layer::am_type) < 0) layer_failed(layer::send_now_call);
+    return am_status::ok;
   }
   const layer::msg_id id = layer::send(b, bytes, p, layer::am_type);
   if (id < 0) layer_failed(layer::send_call);

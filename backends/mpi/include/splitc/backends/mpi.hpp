@@ -258,6 +258,8 @@ class mpi_backend {
   void wait_request(void* request);
   bool in_segment(const void* dst, std::size_t len) const noexcept;
   bool rma_target(proc_t p, const void* dst, std::size_t len) const noexcept;
+  /// dst..dst+len lies in the segment of p, which this process maps (same host).
+  bool same_host_target(proc_t p, const void* dst, std::size_t len) const noexcept;
 
   recv_slot& slot_at(std::uint64_t seq) noexcept;
   bool advance_scan();
