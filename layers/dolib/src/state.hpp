@@ -106,7 +106,7 @@ struct state {
   std::size_t slab_bytes = 0, slot_bytes = 0;
   stats st;
   std::vector<char> scratch;  // a handler's reply buffer
-  std::vector<const char*> sources;  // a cached gather's item sources
+  std::vector<int> missing;   // a cached gather's items not on a present page
   splitc::handler_id h_gather{}, h_gather_reply{}, h_update{}, h_ack{};
   std::size_t chunk_gather = 1;  // items per gather request / reply message
 };

@@ -291,6 +291,37 @@ int main(int argc, char** argv) {
     do_disable(A);
   }
 
+  // ---- caching of the other element sizes: 4-byte items on pages of 10, 1-byte items on
+  // pages of 16 (a power of two: pages found by a shift); list and contiguous gathers, each
+  // twice (filling, then from the cache), against the same gathers uncached.
+  {
+    do_gsync();
+    const auto il = random_list(rng, 600, 777);
+    const auto cl = random_list(rng, 250, 300);
+    std::vector<int> iwant(600), iall_want(777);
+    std::vector<char> cwant(250), call_want(290);
+    do_gather(I, 600, il.data(), iwant.data());
+    do_gather(C, 250, cl.data(), cwant.data());
+    do_wait(do_bgather(I, 777, 0, iall_want.data()));
+    do_wait(do_bgather(C, 290, 5, call_want.data()));
+    do_enable(I);
+    do_enable(C);
+    for (int twice = 0; twice < 2; ++twice) {
+      std::vector<int> ib(600, -1), iall(777, -1);
+      std::vector<char> cb(250, 0), call(290, 0);
+      do_gather(I, 600, il.data(), ib.data());
+      do_gather(C, 250, cl.data(), cb.data());
+      do_wait(do_bgather(I, 777, 0, iall.data()));
+      do_wait(do_bgather(C, 290, 5, call.data()));
+      CHECK_MSG(ib == iwant, "cached int list gather, pass {}", twice);
+      CHECK_MSG(cb == cwant, "cached char list gather, pass {}", twice);
+      CHECK_MSG(iall == iall_want, "cached int contiguous gather, pass {}", twice);
+      CHECK_MSG(call == call_want, "cached char contiguous gather, pass {}", twice);
+    }
+    do_disable(I);
+    do_disable(C);
+  }
+
   // ---- destroy, then a new array gets a new descriptor; type strings in other spellings.
   do_destroy(C);
   int D = 0, E = 0;
