@@ -2,9 +2,13 @@
  * "Table 7" in the issue) measured on Split-C translated by splitcc against
  * the same loops written by hand in C on splitc.h (ptrops_hand.c), in the
  * same run: a local read through a global pointer, Sptr[i], Sptr++,
- * for_my_1d and for_my_2D. Each pair runs ROUNDS times, alternating; the
- * medians are printed (ns per operation) with their ratio. Both versions
- * must compute the same checksums (the test checks that, never the times).
+ * for_my_1d and for_my_2D. Each pair runs ROUNDS times, alternating, the
+ * version that goes first changing every round; printed per operation: the
+ * medians (ns per operation), their ratio, and the median and range of the
+ * rounds' own ratios (each round's two loops ran back to back, so a round's
+ * ratio is the figure least moved by the machine's changes of speed). Both
+ * versions must compute the same checksums (the test checks that, never the
+ * times).
  *   ptrops [iterations] [rounds] */
 #include <split-c/split-c.h>
 #include <stdio.h>
@@ -92,7 +96,7 @@ int splitc_main(int argc, char **argv)
   long ops = argc > 1 ? atol(argv[1]) : 1 << 22;
   int rounds = argc > 2 ? atoi(argv[2]) : 7;
   const char *names[5] = {"*gp (local)", "Sptr[i]", "Sptr++", "for_my_1d", "for_my_2D"};
-  double t_sc[5][64], t_hand[5][64];
+  double t_sc[5][64], t_hand[5][64], ratio[5][64];
   int op, k, bad = 0;
   if (rounds > 64) rounds = 64;
   for (k = 0; k < LOCAL_N; k++) local_data[k] = k % 17;
@@ -101,27 +105,34 @@ int splitc_main(int argc, char **argv)
     for (op = 0; op < 5; op++) {
       long reps, a = 0, b = 0;
       int n = op == 0 ? LOCAL_N : op == 4 ? 256 : 1 << 16; /* operations per repetition */
-      double t0, t1, t2;
+      double t0, t1, t2, first, second;
+      int hand_first = k % 2;
       reps = ops / n + 1;
       t0 = get_seconds();
-      a = run(op, 0, n, reps);
+      a = run(op, hand_first, n, reps);
       t1 = get_seconds();
-      b = run(op, 1, n, reps);
+      b = run(op, !hand_first, n, reps);
       t2 = get_seconds();
       if (a != b) bad++;
-      t_sc[op][k] = (t1 - t0) * 1e9 / ((double)reps * n);
-      t_hand[op][k] = (t2 - t1) * 1e9 / ((double)reps * n);
+      first = (t1 - t0) * 1e9 / ((double)reps * n);
+      second = (t2 - t1) * 1e9 / ((double)reps * n);
+      t_sc[op][k] = hand_first ? second : first;
+      t_hand[op][k] = hand_first ? first : second;
+      ratio[op][k] = t_sc[op][k] / t_hand[op][k];
     }
   on_one {
     printf("pointer operations, ns per operation (median of %d rounds, P = %d)\n", rounds, PROCS);
-    printf("%-12s %10s %10s %8s\n", "operation", "splitcc", "hand C", "ratio");
+    printf("%-12s %10s %10s %8s   %s\n", "operation", "splitcc", "hand C", "ratio",
+           "rounds' ratios: median [min..max]");
     for (op = 0; op < 5; op++) {
       double s, h;
       qsort(t_sc[op], rounds, sizeof(double), compare);
       qsort(t_hand[op], rounds, sizeof(double), compare);
+      qsort(ratio[op], rounds, sizeof(double), compare);
       s = t_sc[op][rounds / 2];
       h = t_hand[op][rounds / 2];
-      printf("%-12s %10.3f %10.3f %8.3f\n", names[op], s, h, s / h);
+      printf("%-12s %10.3f %10.3f %8.3f   %.3f [%.3f..%.3f]\n", names[op], s, h, s / h,
+             ratio[op][rounds / 2], ratio[op][0], ratio[op][rounds - 1]);
     }
   }
   bad = all_reduce_to_all_add(bad);
