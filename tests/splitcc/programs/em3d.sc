@@ -1,7 +1,10 @@
 /* EM3D in Split-C (the language paper's Programs 2, 4, 5 and 5b): E nodes
  * read H nodes through global pointers, then through ghost nodes filled by
  * split-phase gets (:=, sync), by signalling stores (:-, store_sync), and
- * by bulk stores. All four give the same E values as the formula below. */
+ * by bulk stores. All four give the same E values as the formula below.
+ * After each version processor 0 prints one "result" line per processor (a
+ * digest of its E values), which the test splitcc.compare.em3d.* checks
+ * against the C++ reference, tests/splitcc/reference/em3d_ref.cpp. */
 #include <split-c/split-c.h>
 #include <stdio.h>
 
@@ -122,13 +125,57 @@ static int check(const char *version)
   return bad;
 }
 
+/* The result lines: each processor's E values (count, sum, and a hash of
+ * their bits in node order), read by processor 0 through global pointers. */
+struct digest_t {
+  int count;
+  double sum;
+  unsigned long long hash;
+};
+struct digest_t my_digest;
+
+static unsigned long long hash_word(unsigned long long h, unsigned long long w)
+{
+  return (h ^ w) * 1099511628211ull; /* FNV-1a, one 64-bit word at a time */
+}
+
+static unsigned long long bits_of(double v)
+{
+  union { double d; unsigned long long w; } u;
+  u.d = v;
+  return u.w;
+}
+
+static void print_result(const char *tag)
+{
+  int j, p;
+  my_digest.count = NODES;
+  my_digest.sum = 0;
+  my_digest.hash = 14695981039346656037ull;
+  for (j = 0; j < NODES; j++) {
+    my_digest.sum += e_nodes[j].value;
+    my_digest.hash = hash_word(my_digest.hash, bits_of(e_nodes[j].value));
+  }
+  barrier();
+  on_one {
+    for (p = 0; p < PROCS; p++) {
+      struct digest_t *global g = toglobal(p, &my_digest);
+      struct digest_t d = *g;
+      printf("result em3d %s proc %d nodes %d sum %.17g hash %016llx\n", tag, p, d.count, d.sum,
+             d.hash);
+    }
+  }
+  barrier(); /* my_digest is read before the next version changes it */
+}
+
 static const struct {
   void (*compute)(void);
   const char *name;
-} versions[4] = {{all_compute_E_global, "global pointers"},
-                 {all_compute_E_split_phase, "split-phase"},
-                 {all_compute_E_store, "store"},
-                 {all_compute_E_bulk_store, "bulk store"}};
+  const char *tag; /* in the result lines */
+} versions[4] = {{all_compute_E_global, "global pointers", "global"},
+                 {all_compute_E_split_phase, "split-phase", "split-phase"},
+                 {all_compute_E_store, "store", "store"},
+                 {all_compute_E_bulk_store, "bulk store", "bulk-store"}};
 
 int splitc_main(int argc, char **argv)
 {
@@ -149,6 +196,7 @@ int splitc_main(int argc, char **argv)
     reset();
     versions[v].compute();
     bad += check(versions[v].name);
+    print_result(versions[v].tag);
   }
   on_one { printf(bad ? "FAIL em3d\n" : "PASS em3d\n"); }
   return bad != 0;

@@ -2,9 +2,48 @@
  * spread arrays of b x b blocks passed as parameters with variable
  * dimensions, the owner of each block of C computing it with bulk_get of
  * the blocks of A and B and a local multiply through tolocal. Checked
- * against the product computed locally. */
+ * against the product computed locally. Processor 0 also prints one "result"
+ * line per processor and product (a digest of its blocks of C), which the
+ * test splitcc.compare.matmul.* checks against the C++ reference,
+ * tests/splitcc/reference/matmul_ref.cpp. */
 #include <split-c/split-c.h>
 #include <stdio.h>
+
+/* A digest of this processor's blocks of C (blocks, sum of the elements, and
+ * a hash of their bits in storage order), read by processor 0. */
+struct digest_t {
+  int blocks;
+  double sum;
+  unsigned long long hash;
+};
+struct digest_t my_digest;
+
+static unsigned long long hash_word(unsigned long long h, unsigned long long w)
+{
+  return (h ^ w) * 1099511628211ull; /* FNV-1a, one 64-bit word at a time */
+}
+
+static unsigned long long bits_of(double v)
+{
+  union { double d; unsigned long long w; } u;
+  u.d = v;
+  return u.w;
+}
+
+static void print_result(int n, int r, int m, int b)
+{
+  int p;
+  barrier();
+  on_one {
+    for (p = 0; p < PROCS; p++) {
+      struct digest_t *global g = toglobal(p, &my_digest);
+      struct digest_t d = *g;
+      printf("result matmul %dx%dx%d/%d proc %d blocks %d sum %.17g hash %016llx\n", n, r, m, b,
+             p, d.blocks, d.sum, d.hash);
+    }
+  }
+  barrier(); /* my_digest is read before the next product changes it */
+}
 
 static void matrix_mult(int n, int m, int r, double (*c)[m], double (*a)[r], double (*b)[m])
 {
@@ -67,7 +106,24 @@ static int all_run(int n, int r, int m, int b)
           if (C[i][j][x][y] != want) bad++;
         }
   barrier();
-  return all_reduce_to_all_add(bad);
+  bad = all_reduce_to_all_add(bad);
+
+  /* The digest: this processor's blocks of C in storage order (linear block
+   * numbers MYPROC, MYPROC + PROCS, ...), each row by row. */
+  my_digest.blocks = 0;
+  my_digest.sum = 0;
+  my_digest.hash = 14695981039346656037ull;
+  for_my_2D(i, j, l, n, m) {
+    double (*lc)[b] = tolocal(C[i][j]);
+    my_digest.blocks++;
+    for (x = 0; x < b; x++)
+      for (y = 0; y < b; y++) {
+        my_digest.sum += lc[x][y];
+        my_digest.hash = hash_word(my_digest.hash, bits_of(lc[x][y]));
+      }
+  }
+  print_result(n, r, m, b);
+  return bad;
 }
 
 int splitc_main(int argc, char **argv)
