@@ -29,6 +29,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -137,6 +138,14 @@ struct cast_fix {
   std::string type;
 };
 
+/// A file-scope initializer Clang found not constant (`int *spread p =
+/// &A[3];`: the spread array is a pointer variable in the parsed text): the
+/// diagnostic's offset, and its message if it is to be printed after all.
+struct deferred_init {
+  std::size_t at;
+  std::string message;
+};
+
 /// Collects Clang's address-space conversion errors (to fix) and formats
 /// the rest as the C compiler does, `file:line:col: error: message`: file
 /// and line from the line markers, the column from `column` (the
@@ -167,15 +176,21 @@ class consumer : public DiagnosticConsumer {
     llvm::SmallString<256> message;
     info.FormatDiagnostic(message);
     std::string where = "splitcc";
+    std::size_t off = std::string::npos;
     if (info.getLocation().isValid() && info.hasSourceManager()) {
       const SourceManager& sm = info.getSourceManager();
       const SourceLocation l = sm.getExpansionLoc(info.getLocation());
-      const std::size_t off = sm.getFileOffset(l);
+      off = sm.getFileOffset(l);
       if (off < prelude_size_) return;  // a note inside the pre-pass's macros
       const PresumedLoc p = sm.getPresumedLoc(l);
       if (p.isValid()) where = std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" + std::to_string(column_(off));
     }
-    text_ += where + ": " + names[level] + ": " + split_c_types(message.str().str()) + "\n";
+    std::string line = where + ": " + names[level] + ": " + split_c_types(message.str().str()) + "\n";
+    if (info.getID() == diag::err_init_element_not_constant && off != std::string::npos) {
+      deferred.push_back({off, std::move(line)});  // printed only if it cannot be deferred
+      return;
+    }
+    text_ += line;
   }
   const std::string& text() const { return text_; }
   /// Clang's spelling of the pre-pass's types in Split-C's: '__SCG_ int (*)'
@@ -186,6 +201,7 @@ class consumer : public DiagnosticConsumer {
     return std::regex_replace(m, sp, "$1 *spread");
   }
   std::vector<cast_fix> fixes;
+  std::vector<deferred_init> deferred;
 
  private:
   column_fn column_;
@@ -228,6 +244,56 @@ class action : public ASTFrontendAction {
  private:
   job& job_;
 };
+
+/// Where to turn the file-scope declaration whose initializer holds offset
+/// `at` into a declaration and a start-up function, `T (*p) = e;` ->
+/// `T (*p); static void splitcc_deferred_init_p(void) { p = e; }` (text
+/// inserted only, so that lines and the other offsets keep their meaning):
+/// the '=' and the ';' after the initializer, and the variable's name. Empty
+/// when the text is not one declarator with a plain initializer (a list, a
+/// braced initializer): the error stands.
+struct deferral {
+  std::size_t eq = 0, semi = 0;
+  std::string name;
+};
+std::optional<deferral> find_deferral(const std::string& t, std::size_t at) {
+  auto punct = [&](std::size_t i) { return std::string_view("=!<>").find(t[i]) != std::string_view::npos; };
+  deferral d;
+  int depth = 0;
+  if (at == 0) return std::nullopt;
+  std::size_t i = at - 1;  // `at` starts a token of the initializer (maybe a '(')
+  for (;; --i) {  // back to the declaration's '='
+    const char c = t[i];
+    if (c == ')' || c == ']' || c == '}') ++depth;
+    else if (c == '(' || c == '[' || c == '{') { if (--depth < 0) return std::nullopt; }
+    else if (depth == 0 && (c == ';' || c == ',')) return std::nullopt;
+    else if (depth == 0 && c == '=' && i > 0 && !punct(i - 1) && i + 1 < t.size() && t[i + 1] != '=') break;
+    if (i == 0) return std::nullopt;
+  }
+  d.eq = i;
+  std::size_t n = i;  // the name: before '=', past blanks and the pre-pass's ')'
+  while (n > 0 && (std::isspace(static_cast<unsigned char>(t[n - 1])) || t[n - 1] == ')')) --n;
+  std::size_t b = n;
+  while (b > 0 && (std::isalnum(static_cast<unsigned char>(t[b - 1])) || t[b - 1] == '_')) --b;
+  if (b == n || std::isdigit(static_cast<unsigned char>(t[b]))) return std::nullopt;
+  d.name = t.substr(b, n - b);
+  depth = 0;
+  for (i = d.eq + 1; i < t.size(); ++i) {  // on to the ';' that ends it
+    const char c = t[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < t.size() && t[i] != c; ++i)
+        if (t[i] == '\\') ++i;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') { if (--depth < 0) return std::nullopt; }
+    else if (depth == 0 && c == ',') return std::nullopt;
+    else if (depth == 0 && c == ';') break;
+  }
+  if (i >= t.size()) return std::nullopt;
+  d.semi = i;
+  return d;
+}
 
 void shift(std::map<std::size_t, splitcc::assign_kind>& m, std::size_t at, std::size_t by) {
   std::map<std::size_t, splitcc::assign_kind> out;
@@ -310,26 +376,41 @@ int main(int argc, char** argv) {
     j.translated = false;
     j.diags = &diags;
     inv.run();
-    if (!diags.fixes.empty() && round < 16) {
-      // Insert the casts (non-overlapping ones this round) and parse again.
+    // File-scope initializers that are no constants become start-up
+    // functions (the translation checks the variable is a global or spread
+    // pointer); the others' errors stand.
+    std::map<std::size_t, deferral> deferrals;  // by '='
+    std::string unfixed;
+    for (const auto& d : diags.deferred) {
+      if (auto f = round < 16 ? find_deferral(text, d.at) : std::nullopt) deferrals.emplace(f->eq, *f);
+      else unfixed += d.message;
+    }
+    if ((!diags.fixes.empty() || !deferrals.empty()) && round < 16) {
+      // Insert the casts (non-overlapping ones this round) and the deferrals,
+      // from the end of the text, and parse again.
       std::sort(diags.fixes.begin(), diags.fixes.end(), [](auto& a, auto& b) { return a.begin < b.begin; });
-      std::vector<cast_fix> chosen;
+      std::vector<std::pair<std::size_t, std::string>> inserts;  // (offset, text)
+      std::size_t last_end = 0;
       for (auto& f : diags.fixes)
-        if (chosen.empty() || f.begin >= chosen.back().end) chosen.push_back(f);
-      for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) {
-        const std::string open = "((" + it->type + ")(", close = "))";
-        text.insert(it->end, close);
-        insertions.push_back({it->end, close.size()});
-        shift(j.pre.assignments, it->end, close.size());
-        shift(j.pre.spreads, it->end, close.size());
-        text.insert(it->begin, open);
-        insertions.push_back({it->begin, open.size()});
-        shift(j.pre.assignments, it->begin, open.size());
-        shift(j.pre.spreads, it->begin, open.size());
+        if (inserts.empty() || f.begin >= last_end) {
+          inserts.push_back({f.begin, "((" + f.type + ")("});
+          inserts.push_back({f.end, "))"});
+          last_end = f.end;
+        }
+      for (auto& [eq, d] : deferrals) {
+        inserts.push_back({d.eq, "; static void splitcc_deferred_init_" + d.name + "(void) { " + d.name + " "});
+        inserts.push_back({d.semi + 1, " }"});
+      }
+      std::stable_sort(inserts.begin(), inserts.end(), [](auto& a, auto& b) { return a.first < b.first; });
+      for (auto it = inserts.rbegin(); it != inserts.rend(); ++it) {
+        text.insert(it->first, it->second);
+        insertions.push_back({it->first, it->second.size()});
+        shift(j.pre.assignments, it->first, it->second.size());
+        shift(j.pre.spreads, it->first, it->second.size());
       }
       continue;
     }
-    std::cerr << diags.text();
+    std::cerr << diags.text() << unfixed;
     if (!j.translated) return 1;
     break;
   }

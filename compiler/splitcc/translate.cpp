@@ -648,6 +648,8 @@ class translator : public RecursiveASTVisitor<translator> {
         rw_.ReplaceText(start.getLocWithOffset(b), e - b, print(f->getReturnType()) + " ");
       }
     }
+    if (f->getName().startswith("splitcc_deferred_init_") && f->doesThisDeclarationHaveABody())
+      register_deferred_init(f);
     if (f->getName() == "splitc_main" && f->doesThisDeclarationHaveABody()) {
       rw_.ReplaceText(sm_.getExpansionLoc(f->getLocation()), std::string("splitc_main").size(), "splitcc_user_main");
       const bool returns = !f->getReturnType()->isVoidType();
@@ -799,6 +801,28 @@ class translator : public RecursiveASTVisitor<translator> {
                 "static void splitcc_initialize_" + name + "(void) { " + name + " = " + value + "; }\n"
                 "__attribute__((constructor)) static void splitcc_register_init_" + name +
                 "(void) {\n  static struct splitcc_initializer node = {splitcc_initialize_" + name +
+                ", 0};\n  splitcc_add_initializer(&node);\n}\n";
+  }
+
+  /// A file-scope initializer that Clang found no constant, made by the
+  /// driver into `static void splitcc_deferred_init_p(void) { p = e; }`
+  /// (main.cpp): run at start-up, after the spread arrays' allocations, if
+  /// p is a global or spread pointer (`int *spread p = &A[3];`); any other
+  /// variable keeps C's rule and its error.
+  void register_deferred_init(const FunctionDecl* f) {
+    const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
+    const auto* assign = body && body->size() == 1 ? dyn_cast<BinaryOperator>(body->body_front()) : nullptr;
+    const auto* target = assign ? dyn_cast<DeclRefExpr>(assign->getLHS()->IgnoreParenImpCasts()) : nullptr;
+    const auto* v = target ? dyn_cast<VarDecl>(target->getDecl()) : nullptr;
+    if (v == nullptr || !v->hasGlobalStorage() || !gp(v->getType())) {
+      error(assign ? assign->getRHS()->getBeginLoc() : f->getLocation(),
+            "initializer element is not a compile-time constant");
+      return;
+    }
+    const std::string name = f->getNameAsString();
+    pointer_inits_ += "\n/* splitcc: " + v->getNameAsString() + " is initialized at start-up (its value is computed) */\n"
+                "__attribute__((constructor)) static void splitcc_register_" + name +
+                "(void) {\n  static struct splitcc_initializer node = {" + name +
                 ", 0};\n  splitcc_add_initializer(&node);\n}\n";
   }
 

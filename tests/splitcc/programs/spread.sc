@@ -1,8 +1,9 @@
 /* Spread arrays and spread pointers (the language paper's section 7):
  * cyclic (A[n]::), blocked (B[PROCS]::[b]), two spread dimensions
  * (M[r][c]::), a spread array on the stack with a size known at run time,
- * a spread array parameter with variable dimensions, and spread-pointer
- * arithmetic, comparison and difference. */
+ * a spread array parameter with variable dimensions, spread-pointer
+ * arithmetic, comparison and difference, and file-scope pointers
+ * initialized with elements of spread arrays (set at start-up). */
 #include <split-c/split-c.h>
 #include <stdio.h>
 
@@ -14,6 +15,14 @@
 int A[N]::;
 double B[PROCS]::[BLOCK];
 long M[ROWS][COLS]::;
+
+/* Initialized at start-up, after the arrays are allocated: their values
+ * are computed, no constants. */
+typedef long *spread long_sp;
+int *spread a_third = &A[3];
+static int *spread a_near_end = A + N - 2;
+long_sp m_corner = &M[ROWS - 1][COLS - 1];
+double *global b_last = (double *global)&B[PROCS - 1][BLOCK - 1];
 
 static int failures;
 static void expect(int ok, const char *what)
@@ -81,6 +90,14 @@ int splitc_main(int argc, char **argv)
   expect(sp == &A[12] && *sp == 37, "spread pointer +=");
   --sp;
   expect(*sp == 34 && sp[2] == 40, "spread pointer -- and []");
+
+  /* The file-scope pointers set at start-up. */
+  expect(a_third == &A[3] && *a_third == 10 && toproc(a_third) == 3 % PROCS, "int *spread a_third = &A[3]");
+  expect(a_near_end == &A[N - 2] && *a_near_end == 3 * (N - 2) + 1, "static int *spread = A + N - 2");
+  expect(m_corner == &M[ROWS - 1][COLS - 1] && *m_corner == (ROWS - 1) * 100 + COLS - 1,
+         "a typedef'd spread pointer = &M[r][c]");
+  expect(toproc(b_last) == PROCS - 1 && *b_last == (PROCS - 1) * 1000 + BLOCK - 1,
+         "double *global = (double *global)&B[p][k]");
 
   /* Blocked: B[p] is processor p's block; indexing inside it is global. */
   for (i = 0; i < PROCS; i++) {
