@@ -17,6 +17,12 @@
 #   cmake PREFIX LIBDIR PROJECT PROGRAMS WORKDIR
 #                                      a CMake project through
 #                                      SplitcSplitC.cmake, run at P = 3
+#   compare SPLITC_COMMAND... --reference CXX_COMMAND...
+#                                      runs both (each under `timeout`,
+#                                      SPLITC_TEST_TIMEOUT seconds, default
+#                                      55); both must exit 0 and print the
+#                                      same lines starting "result ", and
+#                                      at least one
 set -euo pipefail
 step=$1
 shift
@@ -80,6 +86,49 @@ case $step in
       -DSPLITC_PROGRAMS="$programs" > /dev/null
     cmake --build "$work"
     "$prefix/bin/splitc-run" -n 3 "$work/em3d"
+    ;;
+  compare)
+    sc=()
+    while (($# > 0)) && [[ $1 != --reference ]]; do sc+=("$1"); shift; done
+    (($# > 1 && ${#sc[@]} > 0)) || { echo "compare: usage: compare CMD... --reference CMD..." >&2; exit 2; }
+    shift
+    ref=("$@")
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    limit=${SPLITC_TEST_TIMEOUT:-55}
+    failed=0
+    # run SIDE COMMAND...: its output in $work/SIDE.out, its result lines in $work/SIDE.result.
+    run() {
+      local side=$1 status
+      shift
+      set +e
+      timeout --kill-after=5 "$limit" "$@" > "$work/$side.out" 2>&1
+      status=$?
+      set -e
+      echo "---- $side: $*"
+      cat "$work/$side.out"
+      grep '^result ' "$work/$side.out" > "$work/$side.result" || true
+      if ((status == 124)); then
+        echo "compare: the $side side did not finish within ${limit}s: $*" >&2
+        failed=1
+      elif ((status != 0)); then
+        echo "compare: the $side side exited with status $status: $*" >&2
+        failed=1
+      elif [[ ! -s $work/$side.result ]]; then
+        echo "compare: the $side side printed no 'result' line: $*" >&2
+        failed=1
+      fi
+    }
+    run Split-C "${sc[@]}"
+    run C++ "${ref[@]}"
+    ((failed == 0)) || exit 1
+    if ! cmp -s "$work/Split-C.result" "$work/C++.result"; then
+      echo "compare: the result lines differ (- the Split-C program, + the C++ reference):" >&2
+      diff -u --label "Split-C: ${sc[*]}" --label "C++: ${ref[*]}" \
+        "$work/Split-C.result" "$work/C++.result" >&2 || true
+      exit 1
+    fi
+    echo "compare: $(wc -l < "$work/C++.result") result lines, the same on both sides"
     ;;
   *) echo "splitcc_test.sh: unknown step $step" >&2; exit 2 ;;
 esac
