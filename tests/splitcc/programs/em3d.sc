@@ -8,6 +8,8 @@
 #include <split-c/split-c.h>
 #include <stdio.h>
 
+#include "result_digest.h"
+
 #define NODES 16
 #define DEGREE 5
 
@@ -125,47 +127,16 @@ static int check(const char *version)
   return bad;
 }
 
-/* The result lines: each processor's E values (count, sum, and a hash of
- * their bits in node order), read by processor 0 through global pointers. */
-struct digest_t {
-  int count;
-  double sum;
-  unsigned long long hash;
-};
-struct digest_t my_digest;
-
-static unsigned long long hash_word(unsigned long long h, unsigned long long w)
-{
-  return (h ^ w) * 1099511628211ull; /* FNV-1a, one 64-bit word at a time */
-}
-
-static unsigned long long bits_of(double v)
-{
-  union { double d; unsigned long long w; } u;
-  u.d = v;
-  return u.w;
-}
-
+/* The result lines: a digest of each processor's E values in node order. */
 static void print_result(const char *tag)
 {
-  int j, p;
+  char prefix[64];
+  int j;
+  digest_start();
+  for (j = 0; j < NODES; j++) digest_value(e_nodes[j].value);
   my_digest.count = NODES;
-  my_digest.sum = 0;
-  my_digest.hash = 14695981039346656037ull;
-  for (j = 0; j < NODES; j++) {
-    my_digest.sum += e_nodes[j].value;
-    my_digest.hash = hash_word(my_digest.hash, bits_of(e_nodes[j].value));
-  }
-  barrier();
-  on_one {
-    for (p = 0; p < PROCS; p++) {
-      struct digest_t *global g = toglobal(p, &my_digest);
-      struct digest_t d = *g;
-      printf("result em3d %s proc %d nodes %d sum %.17g hash %016llx\n", tag, p, d.count, d.sum,
-             d.hash);
-    }
-  }
-  barrier(); /* my_digest is read before the next version changes it */
+  snprintf(prefix, sizeof prefix, "result em3d %s", tag);
+  digest_print(prefix, "nodes");
 }
 
 static const struct {

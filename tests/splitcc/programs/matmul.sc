@@ -9,41 +9,7 @@
 #include <split-c/split-c.h>
 #include <stdio.h>
 
-/* A digest of this processor's blocks of C (blocks, sum of the elements, and
- * a hash of their bits in storage order), read by processor 0. */
-struct digest_t {
-  int blocks;
-  double sum;
-  unsigned long long hash;
-};
-struct digest_t my_digest;
-
-static unsigned long long hash_word(unsigned long long h, unsigned long long w)
-{
-  return (h ^ w) * 1099511628211ull; /* FNV-1a, one 64-bit word at a time */
-}
-
-static unsigned long long bits_of(double v)
-{
-  union { double d; unsigned long long w; } u;
-  u.d = v;
-  return u.w;
-}
-
-static void print_result(int n, int r, int m, int b)
-{
-  int p;
-  barrier();
-  on_one {
-    for (p = 0; p < PROCS; p++) {
-      struct digest_t *global g = toglobal(p, &my_digest);
-      struct digest_t d = *g;
-      printf("result matmul %dx%dx%d/%d proc %d blocks %d sum %.17g hash %016llx\n", n, r, m, b,
-             p, d.blocks, d.sum, d.hash);
-    }
-  }
-  barrier(); /* my_digest is read before the next product changes it */
-}
+#include "result_digest.h"
 
 static void matrix_mult(int n, int m, int r, double (*c)[m], double (*a)[r], double (*b)[m])
 {
@@ -81,6 +47,7 @@ static int all_run(int n, int r, int m, int b)
   double A[n][r]::[b][b];
   double B[r][m]::[b][b];
   double C[n][m]::[b][b];
+  char prefix[64];
   int i, j, x, y, k, l, bad = 0;
 
   for_my_2D(i, j, l, n, r)
@@ -110,19 +77,15 @@ static int all_run(int n, int r, int m, int b)
 
   /* The digest: this processor's blocks of C in storage order (linear block
    * numbers MYPROC, MYPROC + PROCS, ...), each row by row. */
-  my_digest.blocks = 0;
-  my_digest.sum = 0;
-  my_digest.hash = 14695981039346656037ull;
+  digest_start();
   for_my_2D(i, j, l, n, m) {
     double (*lc)[b] = tolocal(C[i][j]);
-    my_digest.blocks++;
+    my_digest.count++;
     for (x = 0; x < b; x++)
-      for (y = 0; y < b; y++) {
-        my_digest.sum += lc[x][y];
-        my_digest.hash = hash_word(my_digest.hash, bits_of(lc[x][y]));
-      }
+      for (y = 0; y < b; y++) digest_value(lc[x][y]);
   }
-  print_result(n, r, m, b);
+  snprintf(prefix, sizeof prefix, "result matmul %dx%dx%d/%d", n, r, m, b);
+  digest_print(prefix, "blocks");
   return bad;
 }
 

@@ -11,6 +11,8 @@
 #include <split-c/split-c.h>
 #include <stdio.h>
 
+#include "result_digest.h"
+
 #define N 500
 #define RADIX_BITS 6
 #define RADIX (1 << RADIX_BITS)
@@ -55,38 +57,13 @@ static void all_radix_pass(int shift)
   }
 }
 
-/* A digest of this processor's keys: count, sum, xor, and a hash of the keys
- * in order (a key out of place changes it), read by processor 0. */
-struct digest_t {
-  int count;
-  long long sum;
-  unsigned xor_all;
-  unsigned long long hash;
-};
-struct digest_t my_digest;
-
+/* The result lines: a digest of this processor's keys in order. */
 static void print_result(void)
 {
-  int i, p;
-  my_digest.count = N;
-  my_digest.sum = 0;
-  my_digest.xor_all = 0;
-  my_digest.hash = 14695981039346656037ull;
-  for (i = 0; i < N; i++) {
-    my_digest.sum += keys[i];
-    my_digest.xor_all ^= keys[i];
-    my_digest.hash = (my_digest.hash ^ keys[i]) * 1099511628211ull; /* FNV-1a by key */
-  }
-  barrier();
-  on_one {
-    for (p = 0; p < PROCS; p++) {
-      struct digest_t *global g = toglobal(p, &my_digest);
-      struct digest_t d = *g;
-      printf("result radix proc %d count %d sum %lld xor %08x hash %016llx\n", p, d.count, d.sum,
-             d.xor_all, d.hash);
-    }
-  }
-  barrier();
+  int i;
+  digest_start();
+  for (i = 0; i < N; i++) digest_key(keys[i]);
+  digest_print("result radix", NULL);
 }
 
 int splitc_main(int argc, char **argv)

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "result_digest.h"
+
 #define N 700
 #define S 16
 
@@ -32,38 +34,13 @@ static unsigned key_of(int proc, int i)
   return x ^ (x >> 13);
 }
 
-/* A digest of the keys this processor ends with: count, sum, xor, and a hash
- * of the keys in order (a key out of place changes it), read by processor 0. */
-struct digest_t {
-  int count;
-  long long sum;
-  unsigned xor_all;
-  unsigned long long hash;
-};
-struct digest_t my_digest;
-
+/* The result lines: a digest of the keys this processor ends with, in order. */
 static void print_result(const unsigned *out, int count)
 {
-  int i, p;
-  my_digest.count = count;
-  my_digest.sum = 0;
-  my_digest.xor_all = 0;
-  my_digest.hash = 14695981039346656037ull;
-  for (i = 0; i < count; i++) {
-    my_digest.sum += out[i];
-    my_digest.xor_all ^= out[i];
-    my_digest.hash = (my_digest.hash ^ out[i]) * 1099511628211ull; /* FNV-1a by key */
-  }
-  barrier();
-  on_one {
-    for (p = 0; p < PROCS; p++) {
-      struct digest_t *global g = toglobal(p, &my_digest);
-      struct digest_t d = *g;
-      printf("result samplesort proc %d count %d sum %lld xor %08x hash %016llx\n", p, d.count,
-             d.sum, d.xor_all, d.hash);
-    }
-  }
-  barrier();
+  int i;
+  digest_start();
+  for (i = 0; i < count; i++) digest_key(out[i]);
+  digest_print("result samplesort", NULL);
 }
 
 int splitc_main(int argc, char **argv)

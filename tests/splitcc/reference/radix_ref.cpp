@@ -28,13 +28,6 @@ std::uint32_t key_of(int proc, std::size_t i) {
 }
 std::size_t digit(std::uint32_t key, int shift) { return (key >> shift) & (radix - 1); }
 
-struct digest {
-  int count;
-  long long sum;
-  std::uint32_t xor_all;
-  std::uint64_t hash;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,16 +60,7 @@ int main(int argc, char** argv) {
       splitc::store_sync(static_cast<std::int64_t>(keys * sizeof(std::uint32_t)));
     }
 
-    digest d{static_cast<int>(keys), 0, 0, reference::hash_start};
-    for (std::uint32_t k : K[from].my_storage()) {
-      d.sum += k;
-      d.xor_all ^= k;
-      d.hash = reference::hash_word(d.hash, std::uint64_t{k});
-    }
-    reference::print_results(d, [](int p, const digest& x) {
-      std::printf("result radix proc %d count %d sum %lld xor %08x hash %016llx\n", p, x.count,
-                  x.sum, static_cast<unsigned>(x.xor_all), static_cast<unsigned long long>(x.hash));
-    });
+    reference::print_keys("radix", reference::digest_keys(K[from].my_storage()));
   }  // the spread arrays are freed (collectively) before finalize
   splitc::finalize();
   return 0;

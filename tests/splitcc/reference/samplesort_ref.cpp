@@ -30,13 +30,6 @@ std::uint32_t key_of(int proc, std::size_t i) {
   return x ^ (x >> 13);
 }
 
-struct digest {
-  int count;
-  long long sum;
-  std::uint32_t xor_all;
-  std::uint64_t hash;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,17 +77,7 @@ int main(int argc, char** argv) {
     const auto out = received.my_storage().first(share);
     std::sort(out.begin(), out.end());
 
-    digest d{static_cast<int>(share), 0, 0, reference::hash_start};
-    for (std::uint32_t k : out) {
-      d.sum += k;
-      d.xor_all ^= k;
-      d.hash = reference::hash_word(d.hash, std::uint64_t{k});
-    }
-    reference::print_results(d, [](int p, const digest& x) {
-      std::printf("result samplesort proc %d count %d sum %lld xor %08x hash %016llx\n", p,
-                  x.count, x.sum, static_cast<unsigned>(x.xor_all),
-                  static_cast<unsigned long long>(x.hash));
-    });
+    reference::print_keys("samplesort", reference::digest_keys(out));
   }  // the spread arrays are freed (collectively) before finalize
   splitc::finalize();
   return 0;
