@@ -3,7 +3,8 @@
  * global pointer is the struct __globPtrType), so that Clang checks calls
  * with Split-C's types: a global pointer argument is `void *global`, a
  * spread array from the heap `void *spread`. Never included by programs;
- * kept in step with splitc.h and split-c/splitcc-runtime.h. Plain
+ * kept in step with splitc.h and split-c/splitcc-runtime.h (the test
+ * splitcc.view_in_step, tests/splitcc/view_in_step.sh, checks). Plain
  * declarations in Split-C syntax (no directives but the X-macro below). */
 typedef struct splitc_counter { int64_t value_; } splitc_counter_t;
 typedef splitc_counter_t Counter;
