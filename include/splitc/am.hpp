@@ -200,6 +200,25 @@ concept has_rma = requires(B& b, const B& cb, proc_t p, void* dst, const void* s
   { b.rma_get(dst, p, src, len, ctr) } -> std::same_as<am_status>;
 };
 
+/// Optional with has_rma: `static constexpr bool rma_get_completes = true`
+/// says rma_get has completed the transfer when it returns `ok` (SHMEM's get
+/// blocks); the core then adds nothing to the counter and the backend leaves
+/// it alone -- a get's cost is the layer's.
+template <class B>
+concept has_rma_get_in_call = has_rma<B> && requires {
+  requires B::rma_get_completes;
+};
+
+/// Optional with has_rma: `rma_flush()` completes the RMA transfers issued so
+/// far (their counters reach their final values: SHMEM's quiet) without
+/// delivering messages. sync(), read and write call it before they wait, so
+/// that a put and its sync cost the layer's put and completion, not a poll of
+/// every mailbox as well; without it they poll.
+template <class B>
+concept has_rma_flush = has_rma<B> && requires(B& b) {
+  { b.rma_flush() } -> std::same_as<void>;
+};
+
 /// The read-modify-writes of splitc's atomics (fetch_and_add, exchange and
 /// test_and_set, cmp_and_swap), as a layer's native atomics see them.
 enum class native_atomic_op : std::uint8_t { fetch_add, swap, compare_swap };

@@ -67,7 +67,7 @@ inline bool rma_get(B& b, context& c, void* dst, proc_t p, const void* src, std:
                     counter& ctr) {
   if constexpr (has_rma<B>) {
     if (!c.frame.active && b.rma_reaches(p, src, len)) {
-      ctr.add_local(1);
+      if constexpr (!has_rma_get_in_call<B>) ctr.add_local(1);
       if (b.rma_get(dst, p, src, len, ctr) != am_status::ok) [[unlikely]]
         rma_retry(c, [&] { return b.rma_get(dst, p, src, len, ctr); });
       return true;
@@ -152,8 +152,25 @@ inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::ui
 /// counter at the same address on the receiver.
 inline counter* library_store_counter(context& c) noexcept { return &c.shared->store_received; }
 
-inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::size_t len,
-                      counter& ctr, const char* op) {
+// The active-message tails as calls: on a backend with RMA members the
+// one-sided path is the common one, and the whole get or put is inlined into
+// the program's call (get_value, put_value) with the rarer tail out of line.
+[[gnu::noinline]] inline void get_remote_call(context& c, void* dst, proc_t p, const void* src,
+                                              std::size_t len, counter& ctr) {
+  get_remote(c, dst, p, src, len, ctr);
+}
+[[gnu::noinline]] inline void put_remote_call(context& c, proc_t p, void* dst, const void* src,
+                                              std::size_t len, counter& ctr,
+                                              source_lifetime source) {
+  put_remote(c, p, dst, src, len, ctr, source);
+}
+
+/// A get of len bytes by the first path that reaches the target: a local copy, a
+/// mapped peer segment, the layer's RMA, an active message (inlined, or a call:
+/// CallTail).
+template <bool CallTail>
+[[gnu::always_inline]] inline void get_bytes_as(context& c, void* dst, proc_t p, const void* src,
+                                                std::size_t len, counter& ctr, const char* op) {
   if (p == c.myproc) [[likely]] {
     if (src == nullptr) [[unlikely]] null_target(c, p, op);
     std::memcpy(dst, src, len);
@@ -165,12 +182,19 @@ inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::siz
     return;
   }
   if (rma_get(c.backend, c, dst, p, src, len, ctr)) return;
-  get_remote(c, dst, p, src, len, ctr);
+  if constexpr (CallTail) get_remote_call(c, dst, p, src, len, ctr);
+  else get_remote(c, dst, p, src, len, ctr);
+}
+inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::size_t len,
+                      counter& ctr, const char* op) {
+  get_bytes_as<false>(c, dst, p, src, len, ctr, op);
 }
 
-inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
-                      counter& ctr, const char* op,
-                      source_lifetime source = source_lifetime::call) {
+/// A put, as get_bytes_as gets.
+template <bool CallTail>
+[[gnu::always_inline]] inline void put_bytes_as(context& c, proc_t p, void* dst, const void* src,
+                                                std::size_t len, counter& ctr, const char* op,
+                                                source_lifetime source) {
   if (p == c.myproc) [[likely]] {
     if (dst == nullptr) [[unlikely]] null_target(c, p, op);
     std::memcpy(dst, src, len);
@@ -182,7 +206,45 @@ inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::siz
     return;
   }
   if (rma_put(c.backend, c, p, dst, src, len, ctr)) return;
-  put_remote(c, p, dst, src, len, ctr, source);
+  if constexpr (CallTail) put_remote_call(c, p, dst, src, len, ctr, source);
+  else put_remote(c, p, dst, src, len, ctr, source);
+}
+inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+                      counter& ctr, const char* op,
+                      source_lifetime source = source_lifetime::call) {
+  put_bytes_as<false>(c, p, dst, src, len, ctr, op, source);
+}
+
+/// One value's get or put, as the program's get, put, read and write make it:
+/// whole, inlined, on a backend with RMA members; else get_bytes / put_bytes.
+template <class B = active_backend>
+inline void get_value(context& c, void* dst, proc_t p, const void* src, std::size_t len,
+                      counter& ctr, const char* op) {
+  if constexpr (has_rma<B>) get_bytes_as<true>(c, dst, p, src, len, ctr, op);
+  else get_bytes(c, dst, p, src, len, ctr, op);
+}
+template <class B = active_backend>
+inline void put_value(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+                      counter& ctr, const char* op) {
+  if constexpr (has_rma<B>) put_bytes_as<true>(c, p, dst, src, len, ctr, op, source_lifetime::call);
+  else put_bytes(c, p, dst, src, len, ctr, op);
+}
+
+/// Before a wait for the gets and puts counted on ctr: the backend's RMA
+/// transfers completed without a poll, where it can (has_rma_flush).
+template <class B = active_backend>
+inline void flush_rma(context& c, const counter& ctr) {
+  if constexpr (has_rma_flush<B>) {
+    B& backend = c.backend;
+    if (ctr.value() != 0 && !c.frame.active) backend.rma_flush();
+  }
+}
+
+/// sync()'s wait, out of line: the program's sync inlines only the test that
+/// nothing is outstanding (every get and put done already: on smp always).
+[[gnu::noinline]] inline void sync_wait(context& c, counter& ctr, const char* what) {
+  flush_rma(c, ctr);
+  wait_until(c, what, [&] { return ctr.value() == 0; });
 }
 
 inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
@@ -230,22 +292,22 @@ inline T* direct_pointer(global_ptr<T> p) noexcept {
 template <transferable T>
 inline void get(T* dst, global_ptr<T> src, counter& ctr) {
   auto& c = detail::ctx();
-  detail::get_bytes(c, dst, src.proc(), src.local(), sizeof(T), ctr, "get");
+  detail::get_value(c, dst, src.proc(), src.local(), sizeof(T), ctr, "get");
 }
 template <transferable T>
 inline void get(T* dst, global_ptr<T> src) {
   auto& c = detail::ctx();
-  detail::get_bytes(c, dst, src.proc(), src.local(), sizeof(T), c.get_put, "get");
+  detail::get_value(c, dst, src.proc(), src.local(), sizeof(T), c.get_put, "get");
 }
 template <transferable T>
 inline void put(global_ptr<T> dst, const T& value, counter& ctr) {
   auto& c = detail::ctx();
-  detail::put_bytes(c, dst.proc(), dst.local(), &value, sizeof(T), ctr, "put");
+  detail::put_value(c, dst.proc(), dst.local(), &value, sizeof(T), ctr, "put");
 }
 template <transferable T>
 inline void put(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
-  detail::put_bytes(c, dst.proc(), dst.local(), &value, sizeof(T), c.get_put, "put");
+  detail::put_value(c, dst.proc(), dst.local(), &value, sizeof(T), c.get_put, "put");
 }
 
 // ---- read / write: blocking; each waits only for itself ------------------
@@ -259,7 +321,8 @@ inline std::remove_const_t<T> read(global_ptr<T> src) {
     return value;
   }
   counter mine;
-  detail::get_bytes(c, &value, src.proc(), src.local(), sizeof(T), mine, "read");
+  detail::get_value(c, &value, src.proc(), src.local(), sizeof(T), mine, "read");
+  detail::flush_rma(c, mine);
   detail::wait_until(c, "read", [&] { return mine.value() == 0; });
   return value;
 }
@@ -271,7 +334,8 @@ inline void write(global_ptr<T> dst, const T& value) {
     return;
   }
   counter mine;
-  detail::put_bytes(c, dst.proc(), dst.local(), &value, sizeof(T), mine, "write");
+  detail::put_value(c, dst.proc(), dst.local(), &value, sizeof(T), mine, "write");
+  detail::flush_rma(c, mine);
   detail::wait_until(c, "write", [&] { return mine.value() == 0; });
 }
 
@@ -296,7 +360,7 @@ inline void store(global_ptr<T> dst, const T& value, counter& received, counter&
 /// Wait for every get and put issued with the library counter.
 inline void sync() {
   auto& c = detail::ctx();
-  detail::wait_until(c, "sync", [&] { return c.get_put.value() == 0; });
+  if (c.get_put.value() != 0) detail::sync_wait(c, c.get_put, "sync");
 }
 inline bool is_sync() {
   auto& c = detail::ctx();
@@ -305,7 +369,7 @@ inline bool is_sync() {
 }
 inline void sync(counter& ctr) {
   auto& c = detail::ctx();
-  detail::wait_until(c, "sync_ctr", [&] { return ctr.value() == 0; });
+  if (ctr.value() != 0) detail::sync_wait(c, ctr, "sync_ctr");
 }
 inline bool is_sync(counter& ctr) {
   auto& c = detail::ctx();

@@ -109,10 +109,6 @@ t3d_backend::~t3d_backend() = default;
 
 // ---- one-sided transfers ------------------------------------------------------------
 
-void t3d_backend::layer_put(proc_t p, void* dst, const void* src, std::size_t len) {
-  shmem_putmem(dst, src, len, p);
-}
-void t3d_backend::layer_quiet() { shmem_quiet(); }
 #if defined(SPLITC_SIM_SUBSTRATE)
 void t3d_backend::layer_poll() { shmem_udcflush(); }
 #endif
@@ -124,16 +120,6 @@ void t3d_backend::note_other_counter(counter& done) {
   put_count_ = 0;
 }
 
-am_status t3d_backend::rma_get(void* dst, proc_t p, const void* src, std::size_t len,
-                               counter& done) {
-  // This PE's earlier puts first: a get must not overtake them (SHMEM orders
-  // neither; splitc's program order needs it). Their counters wait for poll.
-  if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] layer_quiet();
-  shmem_getmem(dst, src, len, p);
-  done.add_local(-1);
-  ++rma_operations_;
-  return am_status::ok;
-}
 
 #if defined(SPLITC_BACKEND_SHMEM)
 #if defined(OSHMEM_MAJOR_VERSION) && \
@@ -147,7 +133,7 @@ std::uint64_t t3d_backend::native_atomic(proc_t p, void* target, native_atomic_o
                                          std::size_t size, std::uint64_t operand,
                                          std::uint64_t desired) {
   // After this PE's earlier puts, as a get is (rma_get).
-  if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] layer_quiet();
+  if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] shmem_quiet();
   ++native_atomic_operations_;
   if (size == 4) {
     auto* word = static_cast<int*>(target);

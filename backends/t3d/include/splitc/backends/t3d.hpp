@@ -15,8 +15,10 @@
 //    SHMEM names, which the emulation provides beside the T3D's word forms)
 //    through the boundary's RMA members, never active messages. Counters get
 //    the implementation the seed foresaw (Luna 1994 §2.1): a get completes in
-//    its call (shmem_get blocks); a put's counter is completed by the next
-//    poll after shmem_quiet, not by an acknowledgement message.
+//    its call (shmem_get blocks); a put's counter is completed after
+//    shmem_quiet by the next poll, or by rma_flush when sync() asks first,
+//    not by an acknowledgement message. rma_put and rma_get are inline here
+//    (the core inlines them into the program's put and get).
 //  * On OpenSHMEM, atomics on the segment's 64-bit words are the layer's own
 //    (the native atomic members, below).
 //  * Active messages (targets outside the segment, unaligned transfers, the
@@ -41,6 +43,17 @@
 #if defined(SPLITC_SIM_SUBSTRATE)
 #include <splitc/port/on_sim.hpp>
 #endif
+
+// The layer calls the port's inlined one-sided paths make, as <mpp/shmem.h>
+// declares them (the byte-granular names, the same in the emulation and in
+// OpenSHMEM): declared here, so that a program built on this backend needs
+// no layer header; t3d_backend.cpp includes the layer's own, and the compiler
+// checks that the two agree.
+extern "C" {
+void shmem_putmem(void* target, const void* source, std::size_t bytes, int pe);
+void shmem_getmem(void* target, const void* source, std::size_t bytes, int pe);
+void shmem_quiet(void);
+}
 
 namespace splitc::backends::t3d {
 
@@ -142,7 +155,7 @@ class t3d_backend
     return off < segment_size_ && len <= segment_size_ - off;
   }
   am_status rma_put(proc_t p, void* dst, const void* src, std::size_t len, counter& done) {
-    layer_put(p, dst, src, len);
+    shmem_putmem(dst, src, len, p);
     // Completed by the next poll, after shmem_quiet: one counter is the
     // common case (sync's), others wait in a list.
     if (put_counter_ != &done) [[unlikely]] note_other_counter(done);
@@ -150,7 +163,21 @@ class t3d_backend
     ++rma_operations_;
     return am_status::ok;
   }
-  am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter& done);
+  am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter&) {
+    // This PE's earlier puts first: a get must not overtake them (SHMEM orders
+    // neither; splitc's program order needs it). Their counters wait for poll.
+    if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] shmem_quiet();
+    shmem_getmem(dst, src, len, p);
+    ++rma_operations_;
+    return am_status::ok;
+  }
+  /// A get is done when shmem_getmem returns: its counter is left alone.
+  static constexpr bool rma_get_completes = true;
+  /// The puts so far completed (shmem_quiet), their counters too: what sync()
+  /// asks before it polls (has_rma_flush).
+  void rma_flush() {
+    if (put_count_ != 0) complete_puts();
+  }
 
 #if defined(SPLITC_BACKEND_SHMEM)
   // ---- native atomics (PORTING.md 1.1, has_native_atomics) ---------------------------
@@ -184,15 +211,13 @@ class t3d_backend
   am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
                  const void* src, std::size_t len, void* dst);
   int receive(am_sink sink);
-  static void layer_put(proc_t p, void* dst, const void* src, std::size_t len);
   void note_other_counter(counter& done);
   void complete_puts() {
-    layer_quiet();
+    shmem_quiet();
     put_counter_->add_local(-put_count_);
     put_count_ = 0;
     if (!other_puts_.empty()) [[unlikely]] complete_other_puts();
   }
-  static void layer_quiet();
 #if defined(SPLITC_SIM_SUBSTRATE)
   static void layer_poll();
   static void layer_wait(const char* what);
@@ -230,7 +255,8 @@ class t3d_backend
   bool finished_ = false;
 };
 
-static_assert(backend<t3d_backend> && has_rma<t3d_backend> && has_medium_messages<t3d_backend> &&
+static_assert(backend<t3d_backend> && has_rma<t3d_backend> && has_rma_flush<t3d_backend> &&
+              has_rma_get_in_call<t3d_backend> && has_medium_messages<t3d_backend> &&
               has_long_messages<t3d_backend>);
 #if defined(SPLITC_BACKEND_SHMEM)
 static_assert(has_native_atomics<t3d_backend>);
