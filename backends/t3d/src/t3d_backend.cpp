@@ -120,7 +120,6 @@ void t3d_backend::note_other_counter(counter& done) {
   put_count_ = 0;
 }
 
-
 #if defined(SPLITC_BACKEND_SHMEM)
 #if defined(OSHMEM_MAJOR_VERSION) && \
     OSHMEM_MAJOR_VERSION * 10000 + OSHMEM_MINOR_VERSION * 100 + OSHMEM_RELEASE_VERSION < 40105

@@ -156,8 +156,8 @@ class t3d_backend
   }
   am_status rma_put(proc_t p, void* dst, const void* src, std::size_t len, counter& done) {
     shmem_putmem(dst, src, len, p);
-    // Completed by the next poll, after shmem_quiet: one counter is the
-    // common case (sync's), others wait in a list.
+    // Completed after shmem_quiet, by the next poll or by rma_flush: one
+    // counter is the common case (sync's), others wait in a list.
     if (put_counter_ != &done) [[unlikely]] note_other_counter(done);
     ++put_count_;
     ++rma_operations_;
