@@ -4,6 +4,7 @@
 #include <splitc/detail/backoff.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/global_memory.hpp>
 
 #include <cstring>
 #include <utility>
@@ -23,6 +24,22 @@ void retry_pending(context& c) {
   while (!c.pending.empty()) {
     if (try_send(c, c.pending.front()) != am_status::ok) return;
     c.pending.pop_front();
+  }
+}
+
+// Bytes stored here by one-sided transfers since the last poll (has_rma_store)
+// go onto the library's store counter. They are not counted as messages
+// handled: a waiter with nothing to serve may back off (and, with more
+// processes than cores, yield to the storing one) -- and while it polls flat
+// out it reads the line each store's count is put into, which made a
+// streaming sender's stores twice as slow (splitc-shmem-bench, 8-byte store:
+// 200 ns, 105-127 ns without). A template, so that `if constexpr` discards the
+// members a backend does not have.
+template <class B>
+void take_rma_stores(B& b, context& c) {
+  if constexpr (has_rma_store<B>) {
+    if (const std::int64_t bytes = b.rma_stored_bytes(); bytes != 0)
+      library_store_counter(c)->add_shared(bytes);
   }
 }
 
@@ -47,6 +64,7 @@ int progress(context& c) {
          static_cast<unsigned>(c.frame.handler));
   }
   const int handled = c.backend.poll(c.sink());
+  take_rma_stores(c.backend, c);
   if (!c.pending.empty()) [[unlikely]] retry_pending(c);
   return handled;
 }

@@ -219,6 +219,24 @@ concept has_rma_flush = has_rma<B> && requires(B& b) {
   { b.rma_flush() } -> std::same_as<void>;
 };
 
+/// Optional with has_rma: stores (Split-C's `:-`, bulk_store) as one-sided
+/// transfers that tell the receiver what arrived without a message (SHMEM:
+/// the data, a fence, then a put of a byte count -- a signalling put).
+/// `rma_store(p, dst, src, len)` puts [src, src+len) at dst on p (rma_reaches
+/// holds) and has finished reading src when it returns `ok`; it may return
+/// no_resource (nothing started, the core retries). On the receiver,
+/// `rma_stored_bytes()` returns how many bytes rma_store calls have completed
+/// into it (visible to its loads) since its last call; the core adds them to
+/// its store counter after every poll, so store_sync and all_store_sync count
+/// them. Only stores counted on the library's counter take this path; those on
+/// a counter of the program's travel as active messages.
+template <class B>
+concept has_rma_store = has_rma<B> && requires(B& b, proc_t p, void* dst, const void* src,
+                                               std::size_t len) {
+  { b.rma_store(p, dst, src, len) } -> std::same_as<am_status>;
+  { b.rma_stored_bytes() } -> std::same_as<std::int64_t>;
+};
+
 /// The read-modify-writes of splitc's atomics (fetch_and_add, exchange and
 /// test_and_set, cmp_and_swap), as a layer's native atomics see them.
 enum class native_atomic_op : std::uint8_t { fetch_add, swap, compare_swap };

@@ -152,6 +152,22 @@ inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::ui
 /// counter at the same address on the receiver.
 inline counter* library_store_counter(context& c) noexcept { return &c.shared->store_received; }
 
+/// A store through the backend's RMA store member (has_rma_store), for targets
+/// the layer reaches and bytes counted on the library's counter; from the main
+/// line only, as rma_put.
+template <class B>
+inline bool rma_store(B& b, context& c, proc_t p, void* dst, const void* src, std::size_t len,
+                      const counter& received) {
+  if constexpr (has_rma_store<B>) {
+    if (&received == library_store_counter(c) && !c.frame.active && b.rma_reaches(p, dst, len)) {
+      if (b.rma_store(p, dst, src, len) != am_status::ok) [[unlikely]]
+        rma_retry(c, [&] { return b.rma_store(p, dst, src, len); });
+      return true;
+    }
+  }
+  return false;
+}
+
 // The active-message tails as calls: on a backend with RMA members the
 // one-sided path is the common one, and the whole get or put is inlined into
 // the program's call (get_value, put_value) with the rarer tail out of line.
@@ -264,6 +280,7 @@ inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::s
       return;
     }
   }
+  if (rma_store(c.backend, c, p, dst, src, len, received)) return;
   store_remote(c, p, dst, src, len, &received);
 }
 

@@ -14,7 +14,9 @@
 //                overwritten after that leaves what arrived alone
 //   rma          rma_put/rma_get (when has_rma) against what the owner holds;
 //                rma_flush completes a put (has_rma_flush); a get that
-//                completes in its call leaves its counter (has_rma_get_in_call)
+//                completes in its call leaves its counter (has_rma_get_in_call);
+//                rma_store's bytes arrive whole and count toward the receiver's
+//                store_sync, and the core's stores take it (has_rma_store)
 //   atomics      native_atomic (when has_native_atomics): every processor's
 //                fetch-adds, swaps and compare-swaps on words of processor 0 add
 //                up, 32-bit ones leave the next word alone, and the core's
@@ -393,6 +395,49 @@ void no_nesting() {
   CHECK_MSG(!state->nested, "nesting: a handler ran inside another handler");
 }
 
+/// rma_store (has_rma_store): each length arrives whole at the right
+/// neighbour, and the receiver's store_sync (the core adds what
+/// rma_stored_bytes reports after each poll) counts exactly its bytes; the
+/// core's store into the segment takes the member, not a message.
+template <class Backend>
+void rma_stores(Backend& b, unsigned char* mine, std::size_t region) {
+  const proc_t me = splitc::myproc(), p = splitc::procs();
+  const proc_t right = (me + 1) % p, left = (me + p - 1) % p;
+  for (std::size_t len : {std::size_t{1}, std::size_t{8}, std::size_t{1000}, region}) {
+    std::memset(mine, 0, region);
+    splitc::barrier();
+    std::vector<unsigned char> data(len);
+    for (std::size_t i = 0; i < len; ++i) data[i] = byte_pattern(me, len, i);
+    // The sender's count, as the core's store keeps it (store_sync takes the
+    // bytes off the receiver's received and sent counts; all_store_sync below
+    // sums them).
+    core().store_sent_bytes.add_local(static_cast<std::int64_t>(len));
+    send_direct([&] { return b.rma_store(right, mine, data.data(), len); });
+    splitc::store_sync(static_cast<std::int64_t>(len));
+    for (std::size_t i = 0; i < len; ++i) CHECK(mine[i] == byte_pattern(left, len, i));
+    if (len < region) CHECK(mine[len] == 0);
+    CHECK(!splitc::is_store_sync(1));  // nothing more was counted
+    splitc::barrier();
+  }
+  if constexpr (requires { b.rma_operations(); }) {
+    const std::size_t before = b.rma_operations();
+    std::size_t messages = 0;
+    if constexpr (requires { b.messages_sent(); }) messages = b.messages_sent();
+    auto* word = reinterpret_cast<std::uint64_t*>(mine);
+    splitc::store(splitc::toglobal(right, word), std::uint64_t{1000 + me});
+    const std::size_t expected = right == me ? 0 : 1;  // a store to itself is a copy
+    CHECK_MSG(b.rma_operations() == before + expected,
+              "a store: {} one-sided operations, {} expected", b.rma_operations() - before,
+              expected);
+    if constexpr (requires { b.messages_sent(); })
+      CHECK_MSG(b.messages_sent() == messages, "a store sent {} messages, none expected",
+                b.messages_sent() - messages);
+    splitc::all_store_sync();
+    CHECK(*word == 1000 + left);
+    splitc::barrier();
+  }
+}
+
 template <class Backend = B>
 void rma() {
   if constexpr (splitc::has_rma<Backend>) {
@@ -445,6 +490,7 @@ void rma() {
       CHECK(word == 7);
       splitc::barrier();
     }
+    if constexpr (splitc::has_rma_store<Backend>) rma_stores(b, mine, region);
     // Outside any segment, the layer says it cannot reach.
     int on_stack = 0;
     CHECK(!b.rma_reaches(right, &on_stack, sizeof on_stack) || B::caps.direct_access);

@@ -14,12 +14,17 @@
 //   8-byte puts, N    N shmem_putmem, shmem_quiet   | N splitc::put, sync
 //   bulk_put 4 MiB    shmem_putmem + shmem_quiet    | splitc::bulk_put + sync
 //   bulk_get 4 MiB    shmem_getmem                  | splitc::bulk_get + sync
+//   8-byte store      shmem_putmem, shmem_fence,    | splitc::store (one way: the sender's cost,
+//                     shmem_putmem of a byte count  |   while PE 1 polls both counts)
+//   bulk_store 4 MiB  the same, 4 MiB of data       | splitc::bulk_store
 //   fetch-add         shmem_long_atomic_fetch_add   | splitc::fetch_and_add (the native atomic member)
 //   fetch-add by AM   shmem_long_atomic_fetch_add   | splitc::atomic(add-procedure): the active-
 //                                                     message round trip atomics took before
 //   barrier           shmem_barrier_all             | splitc::barrier
-// and, raw only, for reference: a signalling put (putmem + fence + atomic add:
-// OpenSHMEM 1.4 has no shmem_putmem_signal).
+// The raw store is the signalling put splitc's stores are (OpenSHMEM 1.4 has
+// no shmem_putmem_signal): the data, a fence, then a put of the sender's
+// running byte count, which the receiver polls. And, raw only, for
+// reference: the other signalling put, with an atomic add for the count.
 #include <shmem.h>
 #include <splitc/splitc.hpp>
 
@@ -128,7 +133,7 @@ int main(int argc, char** argv) {
   auto* local_big = static_cast<char*>(std::malloc(big));
   std::memset(raw_big, 1, big);
   std::memset(local_big, 2, big);
-  raw_word[0] = raw_word[1] = 0;
+  for (int i = 0; i < 8; ++i) raw_word[i] = 0;
   struct word_block { long w[8]; };
   struct big_block { char b[big]; };
   auto words = splitc::all_spread_malloc<word_block>(2);
@@ -201,6 +206,43 @@ int main(int argc, char** argv) {
       shmem_long_atomic_add(raw_word + 3, 8, peer);
     });
   }
+  // The stores, with a receiver that reads their counts as one waiting for a
+  // signalling put does: PE 1 polls splitc and reads the raw store's count word
+  // in turn until PE 0 is done, so both kinds meet the same reader.
+  splitc::barrier();
+  if (me == 0) {
+    long stored = 0;  // the raw store's running byte count
+    row("8-byte store", iters,
+        [&] {
+          shmem_putmem(raw_word + 5, &value, 8, peer);
+          shmem_fence();
+          stored += 8;
+          shmem_putmem(raw_word + 6, &stored, 8, peer);
+        },
+        [&] { splitc::store(their_word + 3, value); });
+    row("bulk_store 4 MiB", 20,
+        [&] {
+          shmem_putmem(raw_big, local_big, big, peer);
+          shmem_fence();
+          stored += static_cast<long>(big);
+          shmem_putmem(raw_word + 6, &stored, 8, peer);
+        },
+        [&] { splitc::bulk_store(their_big, local_big, big); });
+    const long done = 1;
+    shmem_putmem(raw_word + 7, &done, 8, peer);
+    shmem_quiet();
+  } else {
+    const volatile long* done = raw_word + 7;
+    const volatile long* raw_count = raw_word + 6;
+    long last = 0;
+    while (*done == 0) {
+      splitc::poll();
+      last = *raw_count;
+    }
+    (void)last;
+  }
+  // Every store PE 0 made has arrived (and is taken off both counters).
+  splitc::all_store_sync();
   // The barriers, measured together (both PEs take part).
   splitc::barrier();
   {

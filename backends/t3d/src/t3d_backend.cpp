@@ -25,7 +25,8 @@ constexpr std::size_t barrier_words = 64;
 
 std::size_t mailbox_bytes(int procs) {
   return static_cast<std::size_t>(procs) * t3d_backend::slots_per_pair * sizeof(mailbox_slot) +
-         static_cast<std::size_t>(procs) * sizeof(am_word) + barrier_words * sizeof(am_word);
+         static_cast<std::size_t>(procs) * (sizeof(store_count) + sizeof(am_word)) +
+         barrier_words * sizeof(am_word);
 }
 
 std::uint64_t load_acquire(const am_word& w) noexcept {
@@ -76,12 +77,21 @@ t3d_backend::t3d_backend(start_arguments args) {
   }
   segment_base_ = reinterpret_cast<std::uintptr_t>(seg);
   segment_size_ = size;
-  mailbox_area_ = shmalloc(mailbox_bytes(procs_));
+  // A cache line more than the mailboxes need, so that they can start on one
+  // (the emulation's blocks do; OpenSHMEM's need not): the same rounding of
+  // the same address on every PE.
+  constexpr std::size_t line = alignof(store_count);
+  mailbox_area_ = shmalloc(mailbox_bytes(procs_) + line);
   if (mailbox_area_ == nullptr)
-    detail::fail("{}: shmalloc of {} bytes of mailboxes failed", name, mailbox_bytes(procs_));
-  std::memset(mailbox_area_, 0, mailbox_bytes(procs_));
-  slots_ = static_cast<mailbox_slot*>(mailbox_area_);
-  credit_ = reinterpret_cast<am_word*>(slots_ + static_cast<std::size_t>(procs_) * slots_per_pair);
+    detail::fail("{}: shmalloc of {} bytes of mailboxes failed", name, mailbox_bytes(procs_) + line);
+  std::memset(mailbox_area_, 0, mailbox_bytes(procs_) + line);
+  const std::uintptr_t area = reinterpret_cast<std::uintptr_t>(mailbox_area_);
+  slots_ = reinterpret_cast<mailbox_slot*>((area + line - 1) / line * line);
+  // The slots fill whole cache lines (32 per pair), so the store counts that
+  // follow them start on one too.
+  static_assert(slots_per_pair * sizeof(mailbox_slot) % line == 0);
+  stored_from_ = reinterpret_cast<store_count*>(slots_ + static_cast<std::size_t>(procs_) * slots_per_pair);
+  credit_ = reinterpret_cast<am_word*>(stored_from_ + procs_);
   barrier_ = credit_ + procs_;
   // Our bases, in the barrier words' last two, for PE 0's check.
   barrier_[barrier_words - 2] = segment_base_;
@@ -100,6 +110,8 @@ t3d_backend::t3d_backend(start_arguments args) {
   sent_.assign(static_cast<std::size_t>(procs_), 0);
   received_.assign(static_cast<std::size_t>(procs_), 0);
   credited_.assign(static_cast<std::size_t>(procs_), 0);
+  stored_to_.assign(static_cast<std::size_t>(procs_), 0);
+  stored_seen_.assign(static_cast<std::size_t>(procs_), 0);
   for (int d = 1; d < procs_; d *= 2) ++barrier_rounds_;
   if (barrier_rounds_ > static_cast<int>(barrier_words) - 2)
     detail::fail("{}: too many PEs ({})", name, procs_);
@@ -202,10 +214,20 @@ am_status t3d_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
   return am_status::ok;
 }
 
+// What q has stored here since the last look (its running count only grows:
+// successive counts are ordered by the fence before each).
+void t3d_backend::take_stores(proc_t q) noexcept {
+  const std::size_t qi = static_cast<std::size_t>(q);
+  const std::int64_t total = __atomic_load_n(&stored_from_[qi].bytes, __ATOMIC_ACQUIRE);
+  stored_arrived_ += total - stored_seen_[qi];
+  stored_seen_[qi] = total;
+}
+
 int t3d_backend::receive(am_sink sink) {
   int ran = 0;
   for (proc_t q = 0; q < procs_; ++q) {
     const std::size_t qi = static_cast<std::size_t>(q);
+    take_stores(q);
     for (;;) {
       const std::uint64_t message = received_[qi];
       mailbox_slot& s = inbox(q, message);

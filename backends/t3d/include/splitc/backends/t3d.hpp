@@ -19,6 +19,12 @@
 //    shmem_quiet by the next poll, or by rma_flush when sync() asks first,
 //    not by an acknowledgement message. rma_put and rma_get are inline here
 //    (the core inlines them into the program's put and get).
+//  * Stores into the segment (store, bulk_store on the library's counter) are
+//    signalling puts built from the T3D's calls (OpenSHMEM 1.4 has no
+//    shmem_putmem_signal): the data, shmem_fence, then a put of this PE's
+//    running byte count to the receiver into the receiver's word for this PE;
+//    the receiver's poll adds what each word grew by to its store counter
+//    (has_rma_store). No message, no handler, no copy at the receiver.
 //  * On OpenSHMEM, atomics on the segment's 64-bit words are the layer's own
 //    (the native atomic members, below).
 //  * Active messages (targets outside the segment, unaligned transfers, the
@@ -53,9 +59,17 @@ extern "C" {
 void shmem_putmem(void* target, const void* source, std::size_t bytes, int pe);
 void shmem_getmem(void* target, const void* source, std::size_t bytes, int pe);
 void shmem_quiet(void);
+void shmem_fence(void);
 }
 
 namespace splitc::backends::t3d {
+
+/// A sender's running count of bytes stored into this PE, alone on its cache
+/// line: the sender writes it after every store and the receiver's polls read
+/// it, so nothing else may share the line.
+struct alignas(64) store_count {
+  std::int64_t bytes;
+};
 
 /// One mailbox slot: the record (header, argument words, payload), then the
 /// sequence word, put last.
@@ -173,6 +187,21 @@ class t3d_backend
   }
   /// A get is done when shmem_getmem returns: its counter is left alone.
   static constexpr bool rma_get_completes = true;
+  /// A store (has_rma_store): the data, then -- ordered after it by
+  /// shmem_fence -- this PE's running count of bytes stored into p, put into
+  /// p's word for this PE (Brightwell §5: the flag written last).
+  am_status rma_store(proc_t p, void* dst, const void* src, std::size_t len) {
+    shmem_putmem(dst, src, len, p);
+    shmem_fence();
+    std::int64_t& total = stored_to_[static_cast<std::size_t>(p)];
+    total += static_cast<std::int64_t>(len);
+    shmem_putmem(&stored_from_[myproc_].bytes, &total, sizeof total, p);
+    ++rma_operations_;
+    return am_status::ok;
+  }
+  /// Bytes stored here since the last call (the polls add up what the
+  /// senders' words grew by).
+  std::int64_t rma_stored_bytes() noexcept { return std::exchange(stored_arrived_, 0); }
   /// The puts so far completed (shmem_quiet), their counters too: what sync()
   /// asks before it polls (has_rma_flush).
   void rma_flush() {
@@ -211,6 +240,7 @@ class t3d_backend
   am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
                  const void* src, std::size_t len, void* dst);
   int receive(am_sink sink);
+  void take_stores(proc_t q) noexcept;
   void note_other_counter(counter& done);
   void complete_puts() {
     shmem_quiet();
@@ -235,14 +265,19 @@ class t3d_backend
   std::size_t segment_size_ = 0;
   // The symmetric mailbox area (shmalloc'd): slots_[sender * slots_per_pair + i]
   // are this PE's inboxes; credit_[r] is how many of our messages r has
-  // consumed (put here by r); barrier_[k] is round k's arrival epoch.
+  // consumed (put here by r); stored_from_[s] is how many bytes s has stored
+  // here (put by s after the data); barrier_[k] is round k's arrival epoch.
   mailbox_slot* slots_ = nullptr;
   am_word* credit_ = nullptr;
+  store_count* stored_from_ = nullptr;
   am_word* barrier_ = nullptr;
   void* mailbox_area_ = nullptr;
   std::vector<std::uint64_t> sent_;      ///< messages sent to each PE
   std::vector<std::uint64_t> received_;  ///< messages delivered from each PE
   std::vector<std::uint64_t> credited_;  ///< received_ last reported to each PE
+  std::vector<std::int64_t> stored_to_;    ///< bytes stored into each PE (sent)
+  std::vector<std::int64_t> stored_seen_;  ///< stored_from_[s] as last taken
+  std::int64_t stored_arrived_ = 0;        ///< taken, not yet asked for by the core
   // Puts completed by the next shmem_quiet: put_count_ of them on
   // put_counter_, and one entry per put on other counters before it.
   counter* put_counter_ = nullptr;
@@ -256,6 +291,7 @@ class t3d_backend
 };
 
 static_assert(backend<t3d_backend> && has_rma<t3d_backend> && has_rma_flush<t3d_backend> &&
+              has_rma_store<t3d_backend> &&
               has_rma_get_in_call<t3d_backend> && has_medium_messages<t3d_backend> &&
               has_long_messages<t3d_backend>);
 #if defined(SPLITC_BACKEND_SHMEM)
