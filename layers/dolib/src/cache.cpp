@@ -91,7 +91,9 @@ constexpr int prefetch_ahead = 16;
 template <std::size_t E, class ListT, bool Shift>
 int serve_present(const array& a, int n, const int* list, int start, char* __restrict buf,
                   unsigned char* __restrict refs, int* __restrict missing, long long& remote) {
-  const char* const local = a.local;
+  // Addresses as integers: a cached page and this processor's share are different
+  // objects, and only integers may be compared across them.
+  const std::uintptr_t local = reinterpret_cast<std::uintptr_t>(a.local);
   const std::uintptr_t local_bytes = a.local_bytes;
   const std::int64_t ps = a.pagesize;
   const int shift = a.page_shift;
@@ -119,7 +121,7 @@ int serve_present(const array& a, int n, const int* list, int start, char* __res
       std::memcpy(buf + static_cast<std::size_t>(k) * E, page + static_cast<std::size_t>(i - p * ps) * E, E);
       // The reference bit of a local page is never read (local pages have no slot).
       refs[p] = 1;
-      far += static_cast<std::uintptr_t>(page - local) >= local_bytes;
+      far += reinterpret_cast<std::uintptr_t>(page) - local >= local_bytes;
     } else {
       missing[nmissing++] = k;
     }
