@@ -8,9 +8,10 @@
 #   check_packaging.sh cmake     PREFIX LIBDIR SRC WORK [CONFIG] [GENERATOR]
 #       configure and build the consumer project SRC in WORK against PREFIX
 #       with find_package(splitc), then run it.
-#   check_packaging.sh pkgconfig PREFIX LIBDIR SRC WORK BACKENDS DEFAULT
+#   check_packaging.sh pkgconfig PREFIX LIBDIR SRC WORK BACKENDS DEFAULT [RUN]
 #       compile SRC/main.cpp with `c++ -std=c++20 $(pkg-config ...)` for every
-#       backend (link only), and run the one built for DEFAULT.
+#       backend, run the one built for DEFAULT, and run those built for the
+#       backends in RUN with PREFIX/bin/splitc-run --backend NAME -n 2.
 #   check_packaging.sh launcher  PREFIX WORK
 #       run WORK/consumer (from `cmake`) under PREFIX/bin/splitc-run -n 2.
 #   check_packaging.sh cprograms PREFIX LIBDIR SRC WORK BACKEND [link-only]
@@ -134,8 +135,8 @@ cmd_cmake() {
 }
 
 cmd_pkgconfig() {
-  [[ $# -ge 6 ]] || die "usage: pkgconfig PREFIX LIBDIR SRC WORK BACKENDS DEFAULT"
-  local prefix=$1 libdir=$2 src=$3 work=$4 backends=$5 default=$6
+  [[ $# -ge 6 ]] || die "usage: pkgconfig PREFIX LIBDIR SRC WORK BACKENDS DEFAULT [RUN]"
+  local prefix=$1 libdir=$2 src=$3 work=$4 backends=$5 default=$6 run_also=${7:-}
   local cxx=${CXX:-c++}
   export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
   rm -rf -- "$work"
@@ -154,6 +155,11 @@ cmd_pkgconfig() {
   done
   run "$work/consumer-$default" | tee "$work/run.log"
   expect_consumer_ok "$work/run.log"
+  for b in $(split_list "$run_also"); do
+    [[ -x $work/consumer-$b ]] || die "no consumer was built for $b (not in BACKENDS)"
+    run "$prefix/bin/splitc-run" --backend "$b" -n 2 "$work/consumer-$b" | tee "$work/run-$b.log"
+    expect_consumer_ok "$work/run-$b.log"
+  done
 }
 
 cmd_launcher() {
