@@ -67,12 +67,17 @@ void on_put_long_done(const am_message& m) {
   reply(running(), m, am_kind::short_msg, id(builtin::ack), &m.args[0], 1);
 }
 void on_ack(const am_message& m) { as<counter>(m.args[0])->add_local(-1); }
+/// A store's byte counter at the receiver: the program's, at the address the
+/// sender gave, or (0) the library's, wherever the receiver keeps it.
+counter* store_counter(am_word w) noexcept {
+  return w != 0 ? as<counter>(w) : library_store_counter(running());
+}
 void on_store(const am_message& m) {
   copy_inline(as<void>(m.args[0]), &m.args[3], m.args[1]);
-  as<counter>(m.args[2])->add_shared(static_cast<std::int64_t>(m.args[1]));
+  store_counter(m.args[2])->add_shared(static_cast<std::int64_t>(m.args[1]));
 }
 void on_store_long_done(const am_message& m) {
-  as<counter>(m.args[0])->add_shared(static_cast<std::int64_t>(m.length));
+  store_counter(m.args[0])->add_shared(static_cast<std::int64_t>(m.length));
 }
 
 }  // namespace

@@ -11,8 +11,6 @@
 namespace splitc::detail {
 namespace {
 
-am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
-
 void fill(mailbox_slot* s, const void* data, std::size_t len, std::uint64_t sequence) {
   std::memcpy(s->data, data, len);
   s->length = len;
@@ -29,10 +27,12 @@ struct signed_message {
   }
 };
 
-// (slot, sequence) + payload: fill the slot at its owner.
+// (slot's offset in the mailbox region, sequence) + payload: fill the slot at
+// its owner. An offset, not an address: the runtime part may be private
+// memory at a different address on each processor (context::shared).
 void on_mailbox_deposit(const am_message& m) {
-  fill(reinterpret_cast<mailbox_slot*>(static_cast<std::uintptr_t>(m.args[0])), m.payload,
-       m.length, m.args[1]);
+  fill(reinterpret_cast<mailbox_slot*>(running().mail.region + m.args[0]), m.payload, m.length,
+       m.args[1]);
 }
 // (receiver, consumed): the receiver has consumed that many of our messages.
 // Acknowledgements may arrive out of order on an unordered backend (udp
@@ -73,7 +73,8 @@ void mailbox_send(context& c, proc_t q, const void* data, std::size_t len) {
   } else if (void* d = direct(c, q, slot, sizeof(mailbox_slot))) {
     fill(static_cast<mailbox_slot*>(d), message.bytes, message.length, n + 1);
   } else {
-    const am_word a[2] = {word(slot), n + 1};
+    const am_word a[2] = {static_cast<am_word>(reinterpret_cast<unsigned char*>(slot) - m.region),
+                          n + 1};
     request(c, am_kind::medium_msg, q, id(builtin::mailbox_deposit), a, 2, message.bytes,
             message.length);
   }

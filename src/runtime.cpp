@@ -12,7 +12,10 @@
 #include <splitc/collectives.hpp>
 #include <splitc/runtime.hpp>
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <time.h>
 #include <cstring>
@@ -38,23 +41,38 @@ namespace {
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 }  // namespace
 
+void private_part_deleter::operator()(unsigned char* p) const noexcept {
+  munmap(p, bytes);
+}
+
 context::context(start_arguments args) : splitc_context_prefix{}, backend(args) {
   myproc = backend.myproc();
   procs = backend.procs();
   const segment_info seg = backend.segment();
-  shared = static_cast<segment_header*>(seg.base);
+  const auto nprocs = static_cast<std::size_t>(procs);
+  const std::size_t runtime_bytes =
+      round_up(sizeof(segment_header), 64) + mailbox_state::region_bytes(nprocs);
+  reserved_bytes = round_up(runtime_bytes, 65536);
+  if (reserved_bytes >= seg.size)
+    fail("the segment ({} bytes) is too small for the runtime's {} bytes", seg.size, reserved_bytes);
+  auto* runtime_part = static_cast<unsigned char*>(seg.base);
+  if constexpr (has_shared_process<active_backend>) {
+    // Zero-filled and committed only where touched, as the segment is.
+    void* p = mmap(nullptr, runtime_bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      fail("cannot map the runtime's {} bytes: {}", runtime_bytes, std::strerror(errno));
+    runtime_part = static_cast<unsigned char*>(p);
+    private_runtime_part = {runtime_part, private_part_deleter{runtime_bytes}};
+  }
+  shared = reinterpret_cast<segment_header*>(runtime_part);
   store_sent = store_sent_bytes.storage();
   store_received = shared->store_received.storage();
-  const auto nprocs = static_cast<std::size_t>(procs);
-  mail.region = static_cast<unsigned char*>(seg.base) + round_up(sizeof(segment_header), 64);
+  mail.region = runtime_part + round_up(sizeof(segment_header), 64);
   mail.procs = nprocs;
   mail.sent.assign(nprocs, 0);
   mail.received.assign(nprocs, 0);
   mail.acked_seen.assign(nprocs, 0);
-  reserved_bytes = round_up(round_up(sizeof(segment_header), 64) + mailbox_state::region_bytes(nprocs),
-                            65536);
-  if (reserved_bytes >= seg.size)
-    fail("the segment ({} bytes) is too small for the runtime's {} bytes", seg.size, reserved_bytes);
   handlers.assign(static_cast<std::size_t>(builtin::count), nullptr);
   register_global_memory_handlers(*this);
   register_mailbox_handlers(*this);

@@ -148,8 +148,10 @@ inline am_word as_word(const void* p) noexcept { return reinterpret_cast<std::ui
   request_with_data(c, p, builtin::store, as_word(dst), len, as_word(remote_counter), src);
 }
 
-/// The receiver's byte counter for a store: the library's, or the caller's
-/// counter at the same address on the receiver.
+/// The library's byte counter for stores into this processor. A store names
+/// the receiver's counter by 0 for this one (wherever the receiver keeps it:
+/// context::shared), or by the address of the program's own counter, which
+/// must be the same on the receiver.
 inline counter* library_store_counter(context& c) noexcept { return &c.shared->store_received; }
 
 /// A store through the backend's RMA store member (has_rma_store), for targets
@@ -281,7 +283,9 @@ inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::s
     }
   }
   if (rma_store(c.backend, c, p, dst, src, len, received)) return;
-  store_remote(c, p, dst, src, len, &received);
+  // The library's counter travels as 0: the receiver's own may be elsewhere
+  // (context::shared).
+  store_remote(c, p, dst, src, len, &received == library_store_counter(c) ? nullptr : &received);
 }
 
 }  // namespace detail

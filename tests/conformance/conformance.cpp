@@ -424,7 +424,7 @@ void rma_stores(Backend& b, unsigned char* mine, std::size_t region) {
     std::size_t messages = 0;
     if constexpr (requires { b.messages_sent(); }) messages = b.messages_sent();
     auto* word = reinterpret_cast<std::uint64_t*>(mine);
-    splitc::store(splitc::toglobal(right, word), std::uint64_t{1000 + me});
+    splitc::store(splitc::toglobal(right, word), static_cast<std::uint64_t>(1000 + me));
     const std::size_t expected = right == me ? 0 : 1;  // a store to itself is a copy
     CHECK_MSG(b.rma_operations() == before + expected,
               "a store: {} one-sided operations, {} expected", b.rma_operations() - before,
@@ -433,7 +433,7 @@ void rma_stores(Backend& b, unsigned char* mine, std::size_t region) {
       CHECK_MSG(b.messages_sent() == messages, "a store sent {} messages, none expected",
                 b.messages_sent() - messages);
     splitc::all_store_sync();
-    CHECK(*word == 1000 + left);
+    CHECK(*word == static_cast<std::uint64_t>(1000 + left));
     splitc::barrier();
   }
 }

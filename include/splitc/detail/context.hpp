@@ -54,10 +54,17 @@ struct handler_frame {
 };
 
 /// Shared runtime state at the start of every processor's segment (the same
-/// address everywhere, so peers can reach it).
+/// address everywhere, so peers can reach it) -- the runtime part's first
+/// bytes, which the collectives' mailboxes follow (see context::shared).
 struct segment_header {
   counter store_received;  ///< library store counter: bytes received
   std::uint64_t reserved_[7];
+};
+
+/// Unmaps a private runtime part (context::shared).
+struct private_part_deleter {
+  std::size_t bytes = 0;
+  void operator()(unsigned char* p) const noexcept;
 };
 
 /// MYPROC, PROCS and the library store counters live in the C-visible
@@ -70,7 +77,14 @@ struct context : splitc_context_prefix {
   counter get_put;             ///< library counter: gets and puts in flight
   counter store_sent_bytes;    ///< library counter: bytes of stores issued
   counter sources_lent;        ///< zero-copy replies whose source the backend still reads
-  segment_header* shared;      ///< in our own segment; store_received lives here
+  /// The runtime part: store_received, then the collectives' mailboxes. At
+  /// the start of the segment; on a backend whose processors share one process
+  /// (has_shared_process: the sim) in this processor's private memory instead,
+  /// so that the sim's segment window is touched only by the program's own
+  /// accesses (docs/sim.md, "One address, P segments"). Messages name its
+  /// parts by offset or by role, never by address, so both placements work.
+  segment_header* shared;
+  std::unique_ptr<unsigned char, private_part_deleter> private_runtime_part;
 
   std::vector<handler_fn> handlers;
   handler_frame frame;
@@ -90,7 +104,7 @@ struct context : splitc_context_prefix {
   /// still be sending its messages, and the mismatch they cause should name both roots.
   std::uint64_t last_broadcast_signature = 0;
   proc_t last_broadcast_root = -1;
-  std::size_t reserved_bytes;  ///< runtime part at the start of the segment
+  std::size_t reserved_bytes;  ///< the segment's first bytes, kept for the runtime part
   range_allocator symmetric_heap;  ///< job-wide spread heap (used on processor 0)
   range_allocator private_heap;    ///< this processor's global_malloc space
   std::vector<unsigned char> procedure_result;  ///< an atomic procedure's result, at the owner

@@ -1,6 +1,7 @@
 // Mailboxes: the point-to-point channels the collectives run on. Every
-// processor has, in the runtime part of its segment (same address
-// everywhere), `depth` slots per possible sender. Message n from p to q goes
+// processor has, in the runtime part (the start of its segment, the same
+// address everywhere; private memory on the sim: context::shared), `depth`
+// slots per possible sender; a message names its slot by offset. Message n from p to q goes
 // to q's slot (p, n mod depth); q acknowledges by writing n+1 into p's
 // acknowledgement word for q. A sender that is `depth` messages ahead of the
 // receiver's acknowledgements waits: this is the seed's static-dataflow flow
