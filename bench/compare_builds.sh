@@ -24,6 +24,14 @@
 # counts in a regime only if both probes met it. Without --probe such runs
 # are kept with their regime unknown, and said to be. Exit status 0 whatever
 # the figures (a benchmark reports, it does not judge).
+#
+# Both builds start with the same stack placement: some smp rows move by up
+# to 1.8x with it alone (the same binary, store outside the segments: 20 or
+# 35 ns as its path or environment grows by a few bytes; docs/performance.md,
+# "Where a process's stack starts"). The strings of argv and the environment
+# sit at the top of the stack, so the two runs' output directories have the
+# same length, and COMPARE_BUILDS_PAD, set for both, evens out the lengths of
+# the two commands.
 set -euo pipefail
 
 rounds=3 out="" threshold=1.05 before="" after="" probe=""
@@ -45,14 +53,25 @@ out=${out:-$(mktemp -d /tmp/compare_builds.XXXXXX)}
 mkdir -p "$out"
 extra=("$@")
 
-run() {  # which round
-  local dir=$out/$2-$1 cmd
-  [[ $1 == before ]] && cmd=$before || cmd=$after
+# The pad of each command: what the other has in characters more (the words of
+# both are passed as argv strings).
+width=$(( ${#before} > ${#after} ? ${#before} : ${#after} ))
+pad_before=$(printf '%*s' $((width - ${#before})) '' | tr ' ' x)
+pad_after=$(printf '%*s' $((width - ${#after})) '' | tr ' ' x)
+
+run() {  # which round (the directory names: old/new, of one length)
+  local dir cmd pad
+  if [[ $1 == before ]]; then
+    dir=$out/$2-old cmd=$before pad=$pad_before
+  else
+    dir=$out/$2-new cmd=$after pad=$pad_after
+  fi
   # shellcheck disable=SC2086  # the commands are word lists given by the caller
   [[ -z $probe ]] || $probe --quick --only limits --no-mpi --no-plots --no-progress \
     --out "$dir.probe-pre" > "$dir.probe.log" 2>&1
   # shellcheck disable=SC2086
-  $cmd --quick --no-mpi --no-plots --no-progress --out "$dir" "${extra[@]}" > "$dir.log" 2>&1 ||
+  COMPARE_BUILDS_PAD=$pad $cmd --quick --no-mpi --no-plots --no-progress --out "$dir" \
+    "${extra[@]}" > "$dir.log" 2>&1 ||
     { echo "compare_builds.sh: round $2 ($1) failed; see $dir.log" >&2; exit 1; }
   # shellcheck disable=SC2086
   [[ -z $probe ]] || $probe --quick --only limits --no-mpi --no-plots --no-progress \
@@ -100,8 +119,8 @@ def slower(unit, before, after):  # > 1: the after build is slower
     return before / after if "/s" in unit else after / before
 pairs = []
 for k in range(1, rounds + 1):
-    b, lb = load(f"{out}/{k}-before")
-    a, la = load(f"{out}/{k}-after")
+    b, lb = load(f"{out}/{k}-old")
+    a, la = load(f"{out}/{k}-new")
     # A run that cannot be placed (no cache-line row, no --probe) counts, and
     # says so; one whose probes met both regimes does not.
     unknown = "?" in (regime(lb), regime(la))

@@ -56,6 +56,10 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
   if (reserved_bytes >= seg.size)
     fail("the segment ({} bytes) is too small for the runtime's {} bytes", seg.size, reserved_bytes);
   auto* runtime_part = static_cast<unsigned char*>(seg.base);
+  static_assert(!has_shared_process<active_backend> || !active_backend::caps.direct_access,
+                "a backend whose processors share one process keeps the runtime part (the "
+                "collectives' mailboxes) in private memory, where direct_address cannot reach it: "
+                "it must not declare direct_access");
   if constexpr (has_shared_process<active_backend>) {
     // Zero-filled and committed only where touched, as the segment is.
     void* p = mmap(nullptr, runtime_bytes, PROT_READ | PROT_WRITE,
@@ -74,6 +78,7 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
   mail.received.assign(nprocs, 0);
   mail.acked_seen.assign(nprocs, 0);
   handlers.assign(static_cast<std::size_t>(builtin::count), nullptr);
+  handlers_resized();
   register_global_memory_handlers(*this);
   register_mailbox_handlers(*this);
   register_heap_handlers(*this);
@@ -274,6 +279,7 @@ handler_id register_handler(handler_fn fn) {
   // processor adds it before taking part in the check, so once anyone has
   // finished the check, everyone has it and may be sent to it.
   c.handlers.push_back(fn);
+  c.handlers_resized();
   const std::int64_t offset = detail::function_offset(reinterpret_cast<const void*>(fn));
   const std::int64_t low = reduce_to_all(offset, ops::min{});
   const std::int64_t high = reduce_to_all(offset, ops::max{});

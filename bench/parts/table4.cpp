@@ -230,9 +230,14 @@ std::vector<row> measure_splitc(context& ctx) {
   member read_a = read_member("read_outside", outside);
   member write_d = write_member("write_spread_heap", heap);
   member write_a = write_member("write_outside", outside);
-  ctx.progress(part, "blocking group (AM round trip, read, write)");
-  group({&pp3, &am_rt, &read_d, &read_a, &write_d, &write_a}, ctx.pol);
-  for (const member* m : {&pp3, &am_rt, &read_d, &read_a, &write_d, &write_a})
+  // And what a waiting processor repeats: a poll with nothing to deliver. A
+  // message that lands is noticed on average half of one later.
+  member idle;
+  idle.key = "idle_poll";
+  idle.run = timed_loop([](long) { splitc::poll(); }, nothing, nothing);
+  ctx.progress(part, "blocking group (AM round trip, read, write, idle poll)");
+  group({&pp3, &am_rt, &read_d, &read_a, &write_d, &write_a, &idle}, ctx.pol);
+  for (const member* m : {&pp3, &am_rt, &read_d, &read_a, &write_d, &write_a, &idle})
     rows.push_back(make_row(*m, pp3));
   return rows;
 }
@@ -302,6 +307,12 @@ std::string seed_cells(const row* r, std::size_t width) {
   return pad(format_ns(r->seed_value), width) + pad(format_ratio(r->seed_ratio), 8);
 }
 
+void print_idle_poll(const context& ctx) {
+  if (const row* r = ctx.find(part, "idle_poll"))
+    fmt::print("idle poll (splitc::poll with nothing to deliver): {} ns (±{})\n",
+               format_ns(r->value), format_ci(r->stats));
+}
+
 /// On the sim: virtual times next to the seed's figures for the machine
 /// (no ping-pong, no Open MPI: neither exists in virtual time).
 void print_sim(const context& ctx) {
@@ -334,6 +345,7 @@ void print_sim(const context& ctx) {
   if (paired_ratio != nullptr)
     fmt::print("store outside ÷ AM send, timed in one loop (alternating batches of 32): {}\n",
                format_ratio(paired_ratio->value));
+  print_idle_poll(ctx);
   std::fflush(stdout);
 }
 
@@ -396,6 +408,7 @@ void print(const context& ctx) {
                "({} ns against {} ns)\n",
                format_ratio(paired_ratio->value), format_ns(paired_store->value),
                format_ns(paired_am->value));
+  print_idle_poll(ctx);
   fmt::print("raw cache-line ping-pong RT, interleaved with each group: one-way rows {}, "
              "pipelined rows {}, blocking rows {}\n",
              pp("pingpong_rt_oneway"), pp("pingpong_rt_pipelined"), pp("pingpong_rt"));

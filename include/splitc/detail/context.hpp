@@ -112,8 +112,17 @@ struct context : splitc_context_prefix {
   /// The liveness watchdog (jobs of two or more; src/port/watchdog.cpp).
   std::unique_ptr<port::watchdog> watchdog;
 
-  am_sink sink() noexcept { return {this, &context::deliver, handlers.size()}; }
+  /// What the backend's poll delivers through. Kept built: made afresh on the
+  /// stack at every poll, the 24-byte struct went to the poll in memory by a
+  /// 16-byte load of two 8-byte stores just made -- a store-forwarding stall
+  /// in every poll (docs/performance.md, "The poll's sink").
+  am_sink sink() const noexcept { return sink_; }
+  /// After the handler table changes size (init, register_handler).
+  void handlers_resized() noexcept { sink_ = {this, &context::deliver, handlers.size()}; }
   static void deliver(void* self, const am_message& message);
+
+ private:
+  am_sink sink_{};
 };
 
 [[gnu::cold, noreturn]] void not_initialized();
