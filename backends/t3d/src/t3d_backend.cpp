@@ -81,10 +81,11 @@ t3d_backend::t3d_backend(start_arguments args) {
   // (the emulation's blocks do; OpenSHMEM's need not): the same rounding of
   // the same address on every PE.
   constexpr std::size_t line = alignof(store_count);
-  mailbox_area_ = shmalloc(mailbox_bytes(procs_) + line);
+  const std::size_t area_bytes = mailbox_bytes(procs_) + line;
+  mailbox_area_ = shmalloc(area_bytes);
   if (mailbox_area_ == nullptr)
-    detail::fail("{}: shmalloc of {} bytes of mailboxes failed", name, mailbox_bytes(procs_) + line);
-  std::memset(mailbox_area_, 0, mailbox_bytes(procs_) + line);
+    detail::fail("{}: shmalloc of {} bytes of mailboxes failed", name, area_bytes);
+  std::memset(mailbox_area_, 0, area_bytes);
   const std::uintptr_t area = reinterpret_cast<std::uintptr_t>(mailbox_area_);
   slots_ = reinterpret_cast<mailbox_slot*>((area + line - 1) / line * line);
   // The slots fill whole cache lines (32 per pair), so the store counts that
@@ -143,8 +144,7 @@ const bool t3d_backend::native_atomics_32 = true;
 std::uint64_t t3d_backend::native_atomic(proc_t p, void* target, native_atomic_op op,
                                          std::size_t size, std::uint64_t operand,
                                          std::uint64_t desired) {
-  // After this PE's earlier puts, as a get is (rma_get).
-  if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] shmem_quiet();
+  quiet_earlier_puts();  // as a get does (rma_get)
   ++native_atomic_operations_;
   if (size == 4) {
     auto* word = static_cast<int*>(target);

@@ -178,9 +178,7 @@ class t3d_backend
     return am_status::ok;
   }
   am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter&) {
-    // This PE's earlier puts first: a get must not overtake them (SHMEM orders
-    // neither; splitc's program order needs it). Their counters wait for poll.
-    if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] shmem_quiet();
+    quiet_earlier_puts();
     shmem_getmem(dst, src, len, p);
     ++rma_operations_;
     return am_status::ok;
@@ -242,6 +240,12 @@ class t3d_backend
   int receive(am_sink sink);
   void take_stores(proc_t q) noexcept;
   void note_other_counter(counter& done);
+  /// This PE's earlier puts first: a get or an atomic must not overtake them
+  /// (SHMEM orders neither; splitc's program order needs it). Their counters
+  /// wait for the next poll.
+  void quiet_earlier_puts() {
+    if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] shmem_quiet();
+  }
   void complete_puts() {
     shmem_quiet();
     put_counter_->add_local(-put_count_);
