@@ -7,6 +7,30 @@
 include(${PROJECT_SOURCE_DIR}/emulations/nx/wire/wire.cmake)
 set(NXAM_PORT_SOURCE ${CMAKE_CURRENT_LIST_DIR}/src/nxam_backend.cpp)
 set(NXAM_PORT_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
+set(NXAM_PORT_BENCH ${CMAKE_CURRENT_LIST_DIR}/bench/nxam_bench.cpp)
+
+# splitc-BACKEND-bench (bench/nxam_bench.cpp): the port's AM round trip next to
+# raw MPI's and the layer's own ping-pong, in the same processes; with the
+# tests, its smoke run (label "BACKEND;bench").
+function(_nxam_bench backend emulation flavour)
+  if(NOT SPLITC_BUILD_BENCH)
+    return()
+  endif()
+  add_executable(splitc-${backend}-bench ${NXAM_PORT_BENCH})
+  target_compile_options(splitc-${backend}-bench PRIVATE -Wall -Wextra)
+  target_include_directories(splitc-${backend}-bench SYSTEM PRIVATE ${MSGPASS_MPI_INCLUDES_${flavour}})
+  target_include_directories(splitc-${backend}-bench PRIVATE
+    $<TARGET_PROPERTY:${emulation}-emu-${flavour},INTERFACE_INCLUDE_DIRECTORIES>)
+  target_compile_definitions(splitc-${backend}-bench PRIVATE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
+  target_link_libraries(splitc-${backend}-bench PRIVATE splitc-${backend} ${MSGPASS_MPI_LINK_${flavour}})
+  if(SPLITC_BUILD_TESTS)
+    add_test(NAME ${backend}.bench_smoke
+      COMMAND $<TARGET_FILE:splitc-run> --backend ${backend} -n 2
+              $<TARGET_FILE:splitc-${backend}-bench> --runs 1 --iters 200)
+    set_tests_properties(${backend}.bench_smoke PROPERTIES LABELS "${backend};bench" TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "splitc AM \\(4 words\\) +[0-9.]+ +[0-9.]+ \\[[0-9.]+-[0-9.]+\\] \\(÷ MPI\\)")
+  endif()
+endfunction()
 
 function(nxam_port name emulation layer_dir)
   set(flavours ${MSGPASS_MPI_FLAVOURS})
@@ -40,6 +64,7 @@ function(nxam_port name emulation layer_dir)
     # mpi_launch.cpp (the mpi backends' launcher: mpirun of the same MPI).
     target_compile_definitions(splitc-${backend} PRIVATE SPLITC_MPI_MPIRUN="${MSGPASS_MPIRUN_${flavour}}"
       OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
+    _nxam_bench(${backend} ${emulation} ${flavour})
   endforeach()
   if(TARGET ${emulation}-emu-sim)
     # On the engine: one process, every node a fiber (splitc-run --backend NAME_sim).

@@ -27,6 +27,8 @@ struct pending_handler {
  * the engine: wire_node_state). mperrno, the vendor's variable, is one for
  * all: it is read right after the call that set it. */
 struct mpl_node {
+  int ready;
+  int procs, max_type; /* the job's, constant: asked of the wire once */
   struct message *messages;
   int message_capacity;
   struct pending_handler *handlers;
@@ -36,7 +38,13 @@ static void *mpl_nodes;
 
 static struct mpl_node *node(void) {
   wire_start();
-  return wire_node_state(&mpl_nodes, sizeof(struct mpl_node));
+  struct mpl_node *n = wire_node_state(&mpl_nodes, sizeof(struct mpl_node));
+  if (!n->ready) {
+    n->ready = 1;
+    n->procs = wire_procs();
+    n->max_type = wire_max_type() < MPL_MAX_TYPE ? (int)wire_max_type() : MPL_MAX_TYPE;
+  }
+  return n;
 }
 
 static int error(int code) {
@@ -44,11 +52,13 @@ static int error(int code) {
   return -1;
 }
 
-static int type_ok(int type) { return type >= 0 && type <= MPL_MAX_TYPE && type <= wire_max_type(); }
-static int task_ok(int task) { return task >= 0 && task < wire_procs(); }
+/* The checks and helpers below take the calling node's state, found once per
+ * call of mpl.h (node() asks the wire, which on the engine depends on the
+ * simulated processor running). */
+static int type_ok(const struct mpl_node *n, int type) { return type >= 0 && type <= n->max_type; }
+static int task_ok(const struct mpl_node *n, int task) { return task >= 0 && task < n->procs; }
 
-static void note(int mid, char kind, int *source, int *type, size_t length) {
-  struct mpl_node *n = node();
+static void note(struct mpl_node *n, int mid, char kind, int *source, int *type, size_t length) {
   if (mid >= n->message_capacity) {
     int grown = n->message_capacity ? 2 * n->message_capacity : 64;
     while (grown <= mid) grown *= 2;
@@ -61,14 +71,12 @@ static void note(int mid, char kind, int *source, int *type, size_t length) {
   n->messages[mid] = m;
 }
 
-static int mid_ok(int mid) {
-  struct mpl_node *n = node();
+static int mid_ok(const struct mpl_node *n, int mid) {
   return mid >= 0 && mid < n->message_capacity && n->messages[mid].kind != 0 && wire_live(mid);
 }
 
 /* -1 pending, bytes when done, -2 on error (mperrno). */
-static int status_of(int mid) {
-  struct mpl_node *n = node();
+static int status_of(struct mpl_node *n, int mid) {
   wire_status st;
   if (!wire_test(mid, &st)) return -1;
   struct message *m = &n->messages[mid];
@@ -86,13 +94,12 @@ static int status_of(int mid) {
   return (int)st.length;
 }
 
-static void run_handlers(void) {
-  struct mpl_node *n = node();
+static void run_handlers(struct mpl_node *n) {
   if (n->handlers_locked || n->in_handler || n->handler_count == 0) return;
   n->in_handler = 1;
   for (int i = 0; i < n->handler_count;) {
     int mid = n->handlers[i].mid;
-    if (!wire_live(mid) || status_of(mid) == -1) {
+    if (!wire_live(mid) || status_of(n, mid) == -1) {
       ++i;
       continue;
     }
@@ -103,10 +110,11 @@ static void run_handlers(void) {
   n->in_handler = 0;
 }
 
-static void enter(void) {
+/* The start of every call: rcvncall handlers whose message has come run first. */
+static struct mpl_node *enter(void) {
   struct mpl_node *n = node();
-  wire_start();
-  if (n->handler_count) run_handlers();
+  if (n->handler_count) run_handlers(n);
+  return n;
 }
 
 int mpc_environ(int *numtask, int *taskid) {
@@ -117,56 +125,55 @@ int mpc_environ(int *numtask, int *taskid) {
 }
 
 /* A send's arguments: 0, or -1 with mperrno. */
-static int send_checks(int msglen, int dest, int type) {
-  if (!type_ok(type)) return error(MPE_TYPE);
+static int send_checks(const struct mpl_node *n, int msglen, int dest, int type) {
+  if (!type_ok(n, type)) return error(MPE_TYPE);
   if (msglen < 0) return error(MPE_LEN);
-  if (!task_ok(dest)) return error(MPE_TASK);
+  if (!task_ok(n, dest)) return error(MPE_TASK);
   return 0;
 }
 
 int mpc_send(char *buf, int msglen, int dest, int type, int *msgid) {
-  enter();
-  if (send_checks(msglen, dest, type) < 0) return -1;
+  struct mpl_node *n = enter();
+  if (send_checks(n, msglen, dest, type) < 0) return -1;
   int mid = wire_isend(WIRE_USER, buf, (size_t)msglen, dest, type);
-  note(mid, MSG_SEND, NULL, NULL, (size_t)msglen);
+  note(n, mid, MSG_SEND, NULL, NULL, (size_t)msglen);
   *msgid = mid;
   return 0;
 }
 
 int mpc_recv(char *buf, int blklen, int *source, int *type, int *msgid) {
-  enter();
-  if (*type != DONTCARE && !type_ok(*type)) return error(MPE_TYPE);
+  struct mpl_node *n = enter();
+  if (*type != DONTCARE && !type_ok(n, *type)) return error(MPE_TYPE);
   if (blklen < 0) return error(MPE_LEN);
-  if (*source != DONTCARE && !task_ok(*source)) return error(MPE_TASK);
+  if (*source != DONTCARE && !task_ok(n, *source)) return error(MPE_TASK);
   int mid = wire_irecv(WIRE_USER, buf, (size_t)blklen, *source, *type);
-  note(mid, MSG_RECV, source, type, 0);
+  note(n, mid, MSG_RECV, source, type, 0);
   *msgid = mid;
   return 0;
 }
 
 int mpc_status(int msgid) {
-  enter();
-  if (!mid_ok(msgid)) {
+  struct mpl_node *n = enter();
+  if (!mid_ok(n, msgid)) {
     mperrno = MPE_MSGID;
     return -2;
   }
-  return status_of(msgid);
+  return status_of(n, msgid);
 }
 
 int mpc_wait(int *msgid, int *nbytes) {
-  struct mpl_node *me = node();
-  enter();
+  struct mpl_node *me = enter();
   if (*msgid == ALLMSG) {
     for (int mid = 0; mid < me->message_capacity; ++mid) {
-      if (!mid_ok(mid)) continue;
+      if (!mid_ok(me, mid)) continue;
       int n;
-      while ((n = status_of(mid)) == -1) wire_idle("mpc_wait");
+      while ((n = status_of(me, mid)) == -1) wire_idle("mpc_wait");
       if (n < -1) return -1;
       *nbytes = n;
     }
     return 0;
   }
-  if (!mid_ok(*msgid)) return error(MPE_MSGID);
+  if (!mid_ok(me, *msgid)) return error(MPE_MSGID);
   int n;
   while ((n = mpc_status(*msgid)) == -1) wire_idle("mpc_wait");
   if (n < -1) return -1;
@@ -177,8 +184,8 @@ int mpc_wait(int *msgid, int *nbytes) {
 int mpc_bsend(char *buf, int msglen, int dest, int type) {
   if (msglen >= 0 && msglen <= WIRE_SEND_NOW_MAX) {
     /* Small: copied out at once, so no message id to wait on. */
-    enter();
-    if (send_checks(msglen, dest, type) < 0) return -1;
+    const struct mpl_node *n = enter();
+    if (send_checks(n, msglen, dest, type) < 0) return -1;
     wire_send_now(WIRE_USER, buf, (size_t)msglen, dest, type);
     return 0;
   }
@@ -194,9 +201,9 @@ int mpc_brecv(char *buf, int blklen, int *source, int *type, int *nbytes) {
 }
 
 int mpc_probe(int *source, int *type, int *nbytes) {
-  enter();
-  if (*type != DONTCARE && !type_ok(*type)) return error(MPE_TYPE);
-  if (*source != DONTCARE && !task_ok(*source)) return error(MPE_TASK);
+  const struct mpl_node *n = enter();
+  if (*type != DONTCARE && !type_ok(n, *type)) return error(MPE_TYPE);
+  if (*source != DONTCARE && !task_ok(n, *source)) return error(MPE_TASK);
   wire_status st;
   if (!wire_probe(WIRE_USER, *source, *type, &st)) {
     *nbytes = -1;
@@ -225,10 +232,9 @@ int mpc_rcvncall(char *buf, int blklen, int *source, int *type, int *msgid,
 
 int mpc_lockrnc(int state, int *oldstate) {
   struct mpl_node *n = node();
-  wire_start();
   *oldstate = n->handlers_locked;
   n->handlers_locked = state != 0;
-  if (!n->handlers_locked) run_handlers();
+  if (!n->handlers_locked) run_handlers(n);
   return 0;
 }
 
@@ -244,10 +250,10 @@ int mpc_sync(int gid) {
 }
 
 int mpc_bcast(char *buf, int msglen, int root, int gid) {
-  enter();
+  const struct mpl_node *n = enter();
   if (gid != ALLGRP) return error(MPE_GROUP);
   if (msglen < 0) return error(MPE_LEN);
-  if (!task_ok(root)) return error(MPE_TASK);
+  if (!task_ok(n, root)) return error(MPE_TASK);
   global_broadcast(buf, (size_t)msglen, root, "MPL", "mpc_bcast");
   return 0;
 }

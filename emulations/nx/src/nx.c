@@ -28,6 +28,7 @@ struct pending_handler {
  * the engine: wire_node_state). */
 struct nx_node {
   int ready;
+  long procs, max_type; /* the job's, constant: asked of the wire once */
   struct message *messages;
   long message_capacity;
   /* The last message received or probed (infocount & co). */
@@ -42,6 +43,8 @@ static struct nx_node *node(void) {
   struct nx_node *n = wire_node_state(&nx_nodes, sizeof *n);
   if (!n->ready) {
     n->ready = 1;
+    n->procs = wire_procs();
+    n->max_type = wire_max_type();
     n->last_type = n->last_count = n->last_node = n->last_ptype = -1;
   }
   return n;
@@ -75,17 +78,21 @@ static void fatal(const char *call) {
   wire_fail("NX", text);
 }
 
-static int type_ok(long type) {
+/* The checks and helpers below take the calling node's state, found once per
+ * call of nx.h (node() asks the wire, which on the engine depends on the
+ * simulated processor running). */
+static int type_ok(const struct nx_node *n, long type) {
   long t = type & NX_FORCE_TYPE ? type & ~NX_FORCE_TYPE : type;
-  return type >= 0 && t <= NX_MAX_TYPE && type <= wire_max_type();
+  return type >= 0 && t <= NX_MAX_TYPE && type <= n->max_type;
 }
-static int typesel_ok(long typesel) { return typesel == NX_ANY || type_ok(typesel); }
-static int node_ok(long node) { return node >= 0 && node < wire_procs(); }
+static int typesel_ok(const struct nx_node *n, long typesel) {
+  return typesel == NX_ANY || type_ok(n, typesel);
+}
+static int node_ok(const struct nx_node *n, long node) { return node >= 0 && node < n->procs; }
 static int ptype_ok(long ptype) { return ptype == 0; }
 static int ptypesel_ok(long ptypesel) { return ptypesel == NX_ANY || ptypesel == 0; }
 
-static void note(int mid, char kind, long *info) {
-  struct nx_node *n = node();
+static void note(struct nx_node *n, int mid, char kind, long *info) {
   if (mid >= n->message_capacity) {
     long grown = n->message_capacity ? 2 * n->message_capacity : 64;
     while (grown <= mid) grown *= 2;
@@ -99,8 +106,7 @@ static void note(int mid, char kind, long *info) {
   n->messages[mid].info = info;
 }
 
-static void remember(const wire_status *st) {
-  struct nx_node *n = node();
+static void remember(struct nx_node *n, const wire_status *st) {
   n->last_type = st->type;
   n->last_count = (long)st->length;
   n->last_node = st->source;
@@ -108,12 +114,11 @@ static void remember(const wire_status *st) {
 }
 
 /* A receive completed: its info, or EQMSGLONG when it did not fit. */
-static long received(long mid, const wire_status *st) {
-  struct nx_node *n = node();
+static long received(struct nx_node *n, long mid, const wire_status *st) {
   struct message *m = &n->messages[mid];
   m->kind = 0;
   if (st->truncated) return error(EQMSGLONG);
-  remember(st);
+  remember(n, st);
   if (m->info) {
     m->info[INFO_TYPE] = n->last_type;
     m->info[INFO_COUNT] = n->last_count;
@@ -124,8 +129,7 @@ static long received(long mid, const wire_status *st) {
 }
 
 /* Run the handlers of hrecv receives that have completed. */
-static void run_handlers(void) {
-  struct nx_node *n = node();
+static void run_handlers(struct nx_node *n) {
   if (n->trap_masked || n->in_handler || n->handler_count == 0) return;
   n->in_handler = 1;
   for (int i = 0; i < n->handler_count;) {
@@ -137,15 +141,17 @@ static void run_handlers(void) {
     }
     void (*h)(long, long, long, long) = n->handlers[i].handler;
     n->handlers[i] = n->handlers[--n->handler_count];
-    if (received(mid, &st) < 0) fatal("hrecv");
+    if (received(n, mid, &st) < 0) fatal("hrecv");
     h(n->last_type, n->last_count, n->last_node, n->last_ptype);
   }
   n->in_handler = 0;
 }
 
-static void enter(void) {
+/* The start of every call: hrecv handlers whose message has come run first. */
+static struct nx_node *enter(void) {
   struct nx_node *n = node();
-  if (n->handler_count) run_handlers();
+  if (n->handler_count) run_handlers(n);
+  return n;
 }
 
 long mynode(void) { start(); return wire_self(); }
@@ -154,30 +160,30 @@ long myptype(void) { start(); return 0; }
 double dclock(void) { start(); return wire_seconds(); }
 
 /* A send's arguments: 0, or -1 with errno. */
-static long send_checks(long type, long count, long node, long ptype) {
-  if (!type_ok(type)) return error(EQTYPE);
+static long send_checks(const struct nx_node *n, long type, long count, long node, long ptype) {
+  if (!type_ok(n, type)) return error(EQTYPE);
   if (count < 0) return error(EQCOUNT);
-  if (!node_ok(node)) return error(EQNODE);
+  if (!node_ok(n, node)) return error(EQNODE);
   if (!ptype_ok(ptype)) return error(EQPTYPE);
   return 0;
 }
 
 long _isend(long type, char *buf, long count, long node, long ptype) {
-  enter();
-  if (send_checks(type, count, node, ptype) < 0) return -1;
+  struct nx_node *n = enter();
+  if (send_checks(n, type, count, node, ptype) < 0) return -1;
   int mid = wire_isend(WIRE_USER, buf, (size_t)count, (int)node, type);
-  note(mid, MSG_SEND, NULL);
+  note(n, mid, MSG_SEND, NULL);
   return mid;
 }
 
 long _irecvx(long typesel, char *buf, long count, long nodesel, long ptypesel, long info[]) {
-  enter();
-  if (!typesel_ok(typesel)) return error(EQTYPE);
+  struct nx_node *n = enter();
+  if (!typesel_ok(n, typesel)) return error(EQTYPE);
   if (count < 0) return error(EQCOUNT);
-  if (nodesel != NX_ANY && !node_ok(nodesel)) return error(EQNODE);
+  if (nodesel != NX_ANY && !node_ok(n, nodesel)) return error(EQNODE);
   if (!ptypesel_ok(ptypesel)) return error(EQPTYPE);
   int mid = wire_irecv(WIRE_USER, buf, (size_t)count, (int)nodesel, typesel);
-  note(mid, MSG_RECV, info);
+  note(n, mid, MSG_RECV, info);
   return mid;
 }
 
@@ -185,22 +191,20 @@ long _irecv(long typesel, char *buf, long count) {
   return _irecvx(typesel, buf, count, NX_ANY, NX_ANY, NULL);
 }
 
-static int mid_ok(long mid) {
-  struct nx_node *n = node();
+static int mid_ok(const struct nx_node *n, long mid) {
   return mid >= 0 && mid < n->message_capacity && n->messages[mid].kind != 0 && wire_live((int)mid);
 }
 
 long _msgdone(long mid) {
-  struct nx_node *n = node();
-  enter();
-  if (!mid_ok(mid)) return error(EQMID);
+  struct nx_node *n = enter();
+  if (!mid_ok(n, mid)) return error(EQMID);
   wire_status st;
   if (!wire_test((int)mid, &st)) return 0;
   if (n->messages[mid].kind == MSG_SEND) {
     n->messages[mid].kind = 0;
     return 1;
   }
-  return received(mid, &st);
+  return received(n, mid, &st);
 }
 
 long _msgwait(long mid) {
@@ -211,8 +215,7 @@ long _msgwait(long mid) {
 
 long _msgcancel(long mid) {
   struct nx_node *n = node();
-  start();
-  if (!mid_ok(mid)) return error(EQMID);
+  if (!mid_ok(n, mid)) return error(EQMID);
   if (n->messages[mid].kind == MSG_RECV) {
     wire_cancel((int)mid);
   } else {
@@ -225,8 +228,8 @@ long _msgcancel(long mid) {
 long _csend(long type, char *buf, long count, long node, long ptype) {
   if (count >= 0 && count <= WIRE_SEND_NOW_MAX) {
     /* Small: copied out at once, so no message id to wait on. */
-    enter();
-    if (send_checks(type, count, node, ptype) < 0) return -1;
+    const struct nx_node *n = enter();
+    if (send_checks(n, type, count, node, ptype) < 0) return -1;
     wire_send_now(WIRE_USER, buf, (size_t)count, (int)node, type);
     return 0;
   }
@@ -244,14 +247,13 @@ long _crecv(long typesel, char *buf, long count) {
 }
 
 long iprobex(long typesel, long nodesel, long ptypesel, long info[]) {
-  struct nx_node *n = node();
-  enter();
-  if (!typesel_ok(typesel)) { errno = EQTYPE; fatal("iprobex"); }
-  if (nodesel != NX_ANY && !node_ok(nodesel)) { errno = EQNODE; fatal("iprobex"); }
+  struct nx_node *n = enter();
+  if (!typesel_ok(n, typesel)) { errno = EQTYPE; fatal("iprobex"); }
+  if (nodesel != NX_ANY && !node_ok(n, nodesel)) { errno = EQNODE; fatal("iprobex"); }
   if (!ptypesel_ok(ptypesel)) { errno = EQPTYPE; fatal("iprobex"); }
   wire_status st;
   if (!wire_probe(WIRE_USER, (int)nodesel, typesel, &st)) return 0;
-  remember(&st);
+  remember(n, &st);
   if (info) {
     info[INFO_TYPE] = n->last_type;
     info[INFO_COUNT] = n->last_count;
@@ -262,7 +264,7 @@ long iprobex(long typesel, long nodesel, long ptypesel, long info[]) {
 }
 
 long _iprobe(long typesel) {
-  if (!typesel_ok(typesel)) return error(EQTYPE);
+  if (!typesel_ok(node(), typesel)) return error(EQTYPE);
   return iprobex(typesel, NX_ANY, NX_ANY, NULL);
 }
 
@@ -293,10 +295,9 @@ long hrecv(long typesel, char *buf, long count,
 
 long masktrap(long state) {
   struct nx_node *n = node();
-  start();
   long old = n->trap_masked;
   n->trap_masked = state != 0;
-  if (!n->trap_masked) run_handlers();
+  if (!n->trap_masked) run_handlers(n);
   return old;
 }
 

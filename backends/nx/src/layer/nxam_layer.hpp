@@ -20,9 +20,12 @@ inline constexpr const char* receive_call = "irecvx";
 inline constexpr const char* sim_machine = "paragon";
 
 using msg_id = long;
-/// What a posted receive needs besides its buffer (MPL writes the source and
-/// type of the message into the caller's variables; NX needs nothing).
-struct selector {};
+/// What a posted receive needs besides its buffer: irecvx's info array, which
+/// NX fills when the message arrives (its length is then at INFO_COUNT, with
+/// no infocount() call after the msgdone).
+struct selector {
+  long info[NX_INFO_LENGTH] = {};
+};
 
 /// NXAM's message types: one for every packet, and a range for the data of
 /// long messages (a per-destination counter; received with the sender's
@@ -35,15 +38,15 @@ inline int self() { return static_cast<int>(mynode()); }
 inline int procs() { return static_cast<int>(numnodes()); }
 
 /// A receive of `type` from `node` (-1: any) into buf; < 0 on error.
-inline msg_id post(void* buf, std::size_t cap, long type, int node, selector&) {
-  return _irecvx(type, static_cast<char*>(buf), static_cast<long>(cap), node, -1, nullptr);
+inline msg_id post(void* buf, std::size_t cap, long type, int node, selector& s) {
+  return _irecvx(type, static_cast<char*>(buf), static_cast<long>(cap), node, -1, s.info);
 }
 /// -1 not yet, -2 error, else the message's length.
-inline long arrived(msg_id id, selector&) {
+inline long arrived(msg_id id, const selector& s) {
   const long done = _msgdone(id);
   if (done == 0) return -1;
   if (done < 0) return -2;
-  return infocount();
+  return s.info[INFO_COUNT];
 }
 inline msg_id send(const void* buf, std::size_t len, int node, long type) {
   return _isend(type, static_cast<char*>(const_cast<void*>(buf)), static_cast<long>(len), node, 0);
