@@ -3,8 +3,9 @@
  * its own, a type is an MPI tag, a selector of -1 is MPI_ANY_SOURCE /
  * MPI_ANY_TAG: MPI's matching (posting order, non-overtaking per pair) is
  * the one NX and MPL had. The job starts with the first call (MPI_Init) and
- * ends at exit: MPI_Finalize after a zero status, MPI_Abort after another,
- * so a process that fails never leaves its peers waiting. */
+ * ends at exit: MPI_Finalize after a zero status (receives still posted are
+ * withdrawn first), MPI_Abort after another, so a process that fails never
+ * leaves its peers waiting. */
 #define _GNU_SOURCE
 #include "wire.h"
 
@@ -16,6 +17,8 @@
 #include <time.h>
 
 static int started, owns_mpi, self_node, nodes = 1;
+/* A handle's state: free, or live for a send or a receive. */
+enum { HANDLE_FREE = 0, HANDLE_SEND = 1, HANDLE_RECEIVE = 2 };
 static long max_type = 32767;
 static MPI_Comm comms[WIRE_NETWORKS];
 static MPI_Request *requests;
@@ -30,6 +33,21 @@ static int mpi_up(void) {
   return initialized && !finalized;
 }
 
+static void give_handle(int h);
+
+/* Receives still posted at a clean exit (MPL cannot cancel one, so the MPL
+ * port leaves its receives to the end of the job) are withdrawn before
+ * MPI_Finalize: MPICH over UCX otherwise reports each as a request "not
+ * returned to mpool". */
+static void withdraw_receives(void) {
+  for (int h = 0; h < capacity; ++h) {
+    if (live[h] != HANDLE_RECEIVE) continue;
+    MPI_Cancel(&requests[h]);
+    MPI_Wait(&requests[h], MPI_STATUS_IGNORE);
+    give_handle(h);
+  }
+}
+
 static void at_exit(int status, void *unused) {
   (void)unused;
   if (!mpi_up()) return;
@@ -42,7 +60,10 @@ static void at_exit(int status, void *unused) {
     nanosleep(&t, NULL);
     MPI_Abort(MPI_COMM_WORLD, status);
   }
-  if (owns_mpi) MPI_Finalize();
+  if (owns_mpi) {
+    withdraw_receives();
+    MPI_Finalize();
+  }
 }
 
 static void mpi_check(int rc, const char *what) {
@@ -94,7 +115,7 @@ int wire_procs(void) { return nodes; }
 double wire_seconds(void) { return MPI_Wtime(); }
 long wire_max_type(void) { return max_type; }
 
-static int take_handle(void) {
+static int take_handle(int kind) {
   if (free_count == 0) {
     int grown = capacity ? 2 * capacity : 64;
     requests = realloc(requests, (size_t)grown * sizeof *requests);
@@ -102,19 +123,19 @@ static int take_handle(void) {
     free_list = realloc(free_list, (size_t)grown * sizeof *free_list);
     if (!requests || !live || !free_list) wire_fail("wire", "out of memory for requests");
     for (int i = grown - 1; i >= capacity; --i) {
-      live[i] = 0;
+      live[i] = HANDLE_FREE;
       requests[i] = MPI_REQUEST_NULL;
       free_list[free_count++] = i;
     }
     capacity = grown;
   }
   int h = free_list[--free_count];
-  live[h] = 1;
+  live[h] = (unsigned char)kind;
   return h;
 }
 
 static void give_handle(int h) {
-  live[h] = 0;
+  live[h] = HANDLE_FREE;
   requests[h] = MPI_REQUEST_NULL;
   free_list[free_count++] = h;
 }
@@ -122,7 +143,7 @@ static void give_handle(int h) {
 int wire_live(int req) { return req >= 0 && req < capacity && live[req]; }
 
 int wire_isend(int net, const void *buf, size_t len, int node, long type) {
-  int h = take_handle();
+  int h = take_handle(HANDLE_SEND);
   mpi_check(MPI_Isend(buf, (int)len, MPI_BYTE, node, (int)type, comms[net], &requests[h]),
             "MPI_Isend");
   return h;
@@ -133,7 +154,7 @@ void wire_send_now(int net, const void *buf, size_t len, int node, long type) {
 }
 
 int wire_irecv(int net, void *buf, size_t cap, int node_sel, long type_sel) {
-  int h = take_handle();
+  int h = take_handle(HANDLE_RECEIVE);
   mpi_check(MPI_Irecv(buf, (int)cap, MPI_BYTE, node_sel < 0 ? MPI_ANY_SOURCE : node_sel,
                       type_sel < 0 ? MPI_ANY_TAG : (int)type_sel, comms[net], &requests[h]),
             "MPI_Irecv");
