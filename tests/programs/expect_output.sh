@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs a program (usually through splitc-run) and passes only if it exits 0 AND printed a line
+# matching the extended REGEX: expect_output.sh REGEX COMMAND [ARGS...]. For programs that
+# report rather than test (the benches' smoke runs): ctest's PASS_REGULAR_EXPRESSION alone
+# would ignore the exit status. The command runs under `timeout` (SPLITC_TEST_TIMEOUT
+# seconds, default 110, below ctest's TIMEOUT of 120), so a hung job is ended by its own
+# launcher rather than orphaned.
+set -u
+regex=$1
+shift
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+timeout --kill-after=5 "${SPLITC_TEST_TIMEOUT:-110}" "$@" > "$out" 2>&1
+status=$?
+cat "$out"
+if [[ $status -eq 124 ]]; then
+  echo "expect_output: '$*' did not finish within ${SPLITC_TEST_TIMEOUT:-110}s" >&2
+  exit 1
+elif [[ $status -ne 0 ]]; then
+  echo "expect_output: '$*' exited with status $status" >&2
+  exit 1
+fi
+if ! grep -Eq -- "$regex" "$out"; then
+  echo "expect_output: '$*' exited 0 but printed no line matching /$regex/" >&2
+  exit 1
+fi
+exit 0
