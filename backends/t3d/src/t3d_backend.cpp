@@ -11,6 +11,7 @@
 #include <splitc/port/segment.hpp>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -116,6 +117,36 @@ t3d_backend::t3d_backend(start_arguments args) {
   for (int d = 1; d < procs_; d *= 2) ++barrier_rounds_;
   if (barrier_rounds_ > static_cast<int>(barrier_words) - 2)
     detail::fail("{}: too many PEs ({})", name, procs_);
+  map_peers();
+}
+
+// The PEs whose segments the layer maps into this process (include/splitc/backends/t3d.hpp):
+// OpenSHMEM's shmem_ptr, for the whole segment in one piece; the same switches as the network
+// backends' same-host layer (SPLITC_SAME_HOST, SPLITC_SAME_HOST_MAX). The T3D's SHMEM maps none.
+void t3d_backend::map_peers() {
+  mapped_.assign(static_cast<std::size_t>(procs_), 0);
+#if defined(SPLITC_BACKEND_SHMEM)
+  if (!port::env::same_host.get()) return;
+  const long block = port::env::same_host_max.get();
+  if (block < 0) {
+    port::bad_env_value(port::env::same_host_max.name, *port::env::same_host_max.value(),
+                        "is not a number of processors (0: no limit)");
+  }
+  std::string shared;
+  for (proc_t q = 0; q < procs_; ++q) {
+    if (q != myproc_ && block != 0 && q / block != myproc_ / block) continue;
+    auto* first = static_cast<unsigned char*>(shmem_ptr(reinterpret_cast<void*>(segment_base_), q));
+    auto* last = static_cast<unsigned char*>(
+        shmem_ptr(reinterpret_cast<void*>(segment_base_ + segment_size_ - 1), q));
+    if (first == nullptr || last != first + (segment_size_ - 1)) continue;
+    if (q != myproc_) mapped_[static_cast<std::size_t>(q)] = reinterpret_cast<std::uintptr_t>(first);
+    shared += (shared.empty() ? "" : " ") + std::to_string(q);
+  }
+  if (port::env::verbose.get()) {
+    std::fprintf(stderr, "splitc: processor %d of %d: %s: shares memory with processors %s "
+                 "(shmem_ptr maps their segments)\n", myproc_, procs_, name, shared.c_str());
+  }
+#endif
 }
 
 t3d_backend::~t3d_backend() = default;

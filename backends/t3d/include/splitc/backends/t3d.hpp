@@ -25,6 +25,16 @@
 //    running byte count to the receiver into the receiver's word for this PE;
 //    the receiver's poll adds what each word grew by to its store counter
 //    (has_rma_store). No message, no handler, no copy at the receiver.
+//  * On OpenSHMEM, the segments of PEs that the library maps into this
+//    process (shmem_ptr: PEs on this host) are loaded and stored directly
+//    (direct_address), as the network backends' same-host layer does and as
+//    GASNet-EX's PSHM and UPC++'s local() do: a get or put to such a PE is a
+//    load or store, a bulk transfer a memcpy, a store a copy plus an atomic
+//    add to the receiver's byte counter, the collectives' mailboxes a copy.
+//    The one-sided calls above serve the PEs it does not map (other hosts;
+//    every PE with SPLITC_SAME_HOST=0). The T3D had no shmem_ptr (its
+//    remote loads went through the annex, which its SHMEM did not expose),
+//    so the emulation maps nothing.
 //  * On OpenSHMEM, atomics on the segment's 64-bit words are the layer's own
 //    (the native atomic members, below).
 //  * Active messages (targets outside the segment, unaligned transfers, the
@@ -97,12 +107,17 @@ class t3d_backend
   static constexpr const char* name = "t3d";
 #endif
   static constexpr int slots_per_pair = 32;
+#if defined(SPLITC_BACKEND_SHMEM)
+  static constexpr bool maps_peers = true;  ///< shmem_ptr (OpenSHMEM; not the T3D's SHMEM)
+#else
+  static constexpr bool maps_peers = false;
+#endif
   static constexpr capabilities caps{
       .max_args = am_max_args,
       .max_medium = mailbox_slot::payload_bytes,
       .max_long = mailbox_slot::payload_bytes,
       .ordered = true,  // one ring per pair, read in sequence
-      .direct_access = false,
+      .direct_access = maps_peers,  // the PEs shmem_ptr maps; nullptr for the others
   };
 
   explicit t3d_backend(start_arguments args);
@@ -158,7 +173,18 @@ class t3d_backend
   segment_info segment() const noexcept {
     return {reinterpret_cast<void*>(segment_base_), segment_size_};
   }
-  void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
+  /// Where this process loads and stores `addr` of PE p: inside p's segment
+  /// when the layer maps p here (maps_peers), else nullptr.
+  void* direct_address([[maybe_unused]] proc_t p, [[maybe_unused]] const void* addr) const noexcept {
+    if constexpr (maps_peers) {
+      const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(addr) - segment_base_;
+      if (off >= segment_size_) return nullptr;
+      const std::uintptr_t peer = mapped_[static_cast<std::size_t>(p)];
+      return peer == 0 ? nullptr : reinterpret_cast<void*>(peer + off);
+    } else {
+      return nullptr;
+    }
+  }
   void finish(int code);
 
   // ---- RMA members (PORTING.md 1.1, has_rma) ----------------------------------------
@@ -258,6 +284,7 @@ class t3d_backend
 #endif
   void complete_other_puts();
   void return_credit(proc_t source);
+  void map_peers();
   mailbox_slot& inbox(proc_t sender, std::uint64_t message) const noexcept {
     return slots_[static_cast<std::size_t>(sender) * slots_per_pair +
                   static_cast<std::size_t>(message % slots_per_pair)];
@@ -267,6 +294,8 @@ class t3d_backend
   proc_t procs_ = 1;
   std::uintptr_t segment_base_ = 0;
   std::size_t segment_size_ = 0;
+  /// Where each PE's segment is mapped here (shmem_ptr), 0 where it is not.
+  std::vector<std::uintptr_t> mapped_;
   // The symmetric mailbox area (shmalloc'd): slots_[sender * slots_per_pair + i]
   // are this PE's inboxes; credit_[r] is how many of our messages r has
   // consumed (put here by r); stored_from_[s] is how many bytes s has stored
