@@ -3,13 +3,15 @@
 //
 //   raw MPI     MPI_Send / MPI_Recv of 8 bytes on MPI_COMM_WORLD (the MPI the
 //               emulation runs on)
+//   MPI polled  the same with the receive posted ahead (MPI_Irecv) and tested
+//               (MPI_Test) until it is done: how NXAM receives, in raw MPI
 //   raw layer   NX csend / crecv of 8 bytes (MPL: mpc_bsend / mpc_brecv), on
 //               the emulation
 //   splitc      am_request of 4 words to processor 1, whose handler replies;
 //               processor 0 polls until the reply has run (splitc-bench's
 //               "AM round trip")
 //
-// Each run times --iters round trips of each in turn (MPI, layer, splitc);
+// Each run times --iters round trips of each in turn (MPI, MPI polled, layer, splitc);
 // the table gives medians over --runs runs and the per-run ratios' median
 // and range. The ratios answer issue 16's bar (AM round trip ÷ raw MPI
 // ping-pong, same run) and the seed's "the AM layer adds 13–35 % over
@@ -127,6 +129,26 @@ int main(int argc, char** argv) {
     MPI_Recv(&word, 8, MPI_BYTE, peer, ping_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Send(&word, 8, MPI_BYTE, peer, ping_tag, MPI_COMM_WORLD);
   };
+  // Polled: the next receive is posted before the send, then tested.
+  auto polled_receive = [&] {
+    MPI_Request r;
+    MPI_Irecv(&word, 8, MPI_BYTE, peer, ping_tag, MPI_COMM_WORLD, &r);
+    return r;
+  };
+  auto polled_wait = [](MPI_Request& r) {
+    int done = 0;
+    while (!done) MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+  };
+  auto polled_trip = [&](long) {
+    MPI_Request r = polled_receive();
+    MPI_Send(&word, 8, MPI_BYTE, peer, ping_tag, MPI_COMM_WORLD);
+    polled_wait(r);
+  };
+  auto polled_answer = [&](long) {
+    MPI_Request r = polled_receive();
+    polled_wait(r);
+    MPI_Send(&word, 8, MPI_BYTE, peer, ping_tag, MPI_COMM_WORLD);
+  };
   auto layer_trip = [&](long) {
     layer_send(&word, peer);
     layer_receive(&word, peer);
@@ -147,16 +169,20 @@ int main(int argc, char** argv) {
   // arrives there.
   auto serve = [](long) {};
 
-  std::vector<double> mpi, layer, am, am_mpi, am_layer, layer_mpi;
+  std::vector<double> mpi, polled, layer, am, polled_mpi, am_mpi, am_polled, am_layer, layer_mpi;
   for (int k = 0; k <= runs; ++k) {  // run 0 warms up
     const double a = timed(mpi_trip, mpi_answer);
+    const double d = timed(polled_trip, polled_answer);
     const double b = timed(layer_trip, layer_answer);
     const double c = timed(am_trip, serve);
     if (k == 0 || me != 0) continue;
     mpi.push_back(a);
+    polled.push_back(d);
     layer.push_back(b);
     am.push_back(c);
+    polled_mpi.push_back(d / a);
     am_mpi.push_back(c / a);
+    am_polled.push_back(c / d);
     am_layer.push_back(c / b);
     layer_mpi.push_back(b / a);
   }
@@ -166,8 +192,10 @@ int main(int argc, char** argv) {
                 splitc::backend_name(), runs, iters);
     std::printf("%-34s %10s   %s\n", "round trip", "ns", "ratio");
     std::printf("%-34s %10.1f\n", "MPI_Send/MPI_Recv, 8 bytes", median(mpi));
+    report("MPI_Send/MPI_Irecv+Test, 8 bytes", polled, polled_mpi, "(÷ MPI)");
     report(NXAM_BENCH_LAYER ", 8 bytes", layer, layer_mpi, "(÷ MPI)");
     report("splitc AM (4 words)", am, am_mpi, "(÷ MPI)");
+    report("splitc AM (4 words)", am, am_polled, "(÷ MPI polled)");
     report("splitc AM (4 words)", am, am_layer, "(÷ " NXAM_BENCH_LAYER ")");
   }
   splitc::finalize();

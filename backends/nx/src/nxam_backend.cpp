@@ -91,7 +91,7 @@ nxam_backend::nxam_backend(start_arguments args) {
   int rounds = 0;
   for (int d = 1; d < procs_; d *= 2) ++rounds;
   barrier_tokens_.assign(static_cast<std::size_t>(rounds) + 1, 0);
-  ring_.resize(8);
+  ring_.resize(ring_slots);
   for (slot& s : ring_) {
     s.buffer = static_cast<unsigned char*>(std::aligned_alloc(64, packet_bytes));
     if (s.buffer == nullptr) detail::fail("{}: out of memory for receive buffers", layer::vendor);
@@ -268,7 +268,7 @@ bool nxam_backend::arrived(slot& s) {
 // it re-posts, which keeps the re-post off the round trip (the mpi backend
 // measured the same, docs/mpi.md "Re-posting").
 void nxam_backend::repost_delivered() {
-  for (; unposted_ > 0; --unposted_) post(ring_[(head_ - unposted_) % ring_.size()]);
+  for (; unposted_ > 0; --unposted_) post(ring_[(head_ - unposted_) % ring_slots]);
 }
 
 int nxam_backend::poll(am_sink sink) {
@@ -276,7 +276,7 @@ int nxam_backend::poll(am_sink sink) {
   if (!sends_.empty()) reclaim_sends();
   int delivered = 0;
   for (std::size_t budget = ring_.size(); budget > 0; --budget) {
-    slot& s = ring_[head_ % ring_.size()];
+    slot& s = ring_[head_ % ring_slots];
     if (!arrived(s)) break;
     const auto* w = reinterpret_cast<const std::uint64_t*>(s.buffer);
     const unsigned flags = static_cast<unsigned>(w[0] >> 24) & 0xff;
@@ -305,6 +305,9 @@ int nxam_backend::poll(am_sink sink) {
       ++unposted_;
       sink.deliver(sink.context, m);
       ++delivered;
+      // A reply is what a waiting main line waits for: return to it rather
+      // than test the next slot first (a whole MPI_Test on the round trip).
+      if (!m.is_request) break;
       continue;
     }
     ++head_;

@@ -37,8 +37,11 @@ struct nx_node {
   int handler_count, handler_capacity, trap_masked, in_handler;
 };
 static void *nx_nodes;
+/* The node, once found, where this process is one (wire_nodes_in_process). */
+static struct nx_node *only_node;
 
 static struct nx_node *node(void) {
+  if (only_node) return only_node;
   wire_start();
   struct nx_node *n = wire_node_state(&nx_nodes, sizeof *n);
   if (!n->ready) {
@@ -47,6 +50,7 @@ static struct nx_node *node(void) {
     n->max_type = wire_max_type();
     n->last_type = n->last_count = n->last_node = n->last_ptype = -1;
   }
+  if (wire_nodes_in_process() == 1) only_node = n;
   return n;
 }
 
@@ -191,8 +195,10 @@ long _irecv(long typesel, char *buf, long count) {
   return _irecvx(typesel, buf, count, NX_ANY, NX_ANY, NULL);
 }
 
+/* A message id in use: noted, and not yet done or cancelled (which clear its
+ * kind when the wire gives its request back). */
 static int mid_ok(const struct nx_node *n, long mid) {
-  return mid >= 0 && mid < n->message_capacity && n->messages[mid].kind != 0 && wire_live((int)mid);
+  return mid >= 0 && mid < n->message_capacity && n->messages[mid].kind != 0;
 }
 
 long _msgdone(long mid) {

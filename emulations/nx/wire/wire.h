@@ -60,6 +60,11 @@ int wire_probe(int net, int node_sel, long type_sel, wire_status *st);
  * processes, suspend in the engine). `what` names the wait. */
 void wire_idle(const char *what);
 
+/* How many nodes this process holds: 1 on real processes (MPI), every node
+ * of the job on the engine. Where it is 1, an emulation may keep the pointer
+ * wire_node_state gave it and skip the call from then on. */
+int wire_nodes_in_process(void);
+
 /* A node's state in an emulation. On real processes each node is a process
  * with statics of its own; on the engine every simulated node shares them.
  * So an emulation keeps its state in one struct of `bytes` and reaches it

@@ -110,6 +110,7 @@ void *wire_node_state(void **all, size_t bytes) {
   return *all;
 }
 
+int wire_nodes_in_process(void) { return 1; }
 int wire_self(void) { return self_node; }
 int wire_procs(void) { return nodes; }
 double wire_seconds(void) { return MPI_Wtime(); }

@@ -94,6 +94,7 @@ void wire_start(void) {
   if (n->partials == NULL) wire_fail("wire", "out of memory");
 }
 
+int wire_nodes_in_process(void) { return splitc_sim_procs(); }
 int wire_self(void) { return splitc_sim_self(); }
 int wire_procs(void) { return splitc_sim_procs(); }
 double wire_seconds(void) { return splitc_sim_now_ns() * 1e-9; }

@@ -7,7 +7,8 @@
 //
 //  * One kind of receive: a ring of receives of one message type posted
 //    ahead into packet buffers; poll tests only the oldest (one test per
-//    idle poll); the first word names the handler, then the arguments and
+//    idle poll) and returns once it has delivered a reply (what a waiting
+//    main line waits for); the first word names the handler, then the arguments and
 //    a medium payload. Requests and replies share the type. A delivered
 //    slot's receive is posted again by the next poll, in ring order.
 //  * Small packets (up to 512 bytes) by the layer's blocking send (csend /
@@ -113,6 +114,9 @@ class nxam_backend
   void finish(int code);
 
  private:
+  /// Receives posted ahead: the ring's slots (a power of two, so that a
+  /// packet's slot is found with a mask).
+  static constexpr std::size_t ring_slots = 8;
   struct slot;       // a receive of the ring (src/nxam_backend.cpp)
   struct in_flight;  // a send not yet done
   am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
