@@ -21,10 +21,20 @@
 //   fetch-add by AM   shmem_long_atomic_fetch_add   | splitc::atomic(add-procedure): the active-
 //                                                     message round trip atomics took before
 //   barrier           shmem_barrier_all             | splitc::barrier
-// The raw store is the signalling put splitc's stores are (OpenSHMEM 1.4 has
-// no shmem_putmem_signal): the data, a fence, then a put of the sender's
-// running byte count, which the receiver polls. And, raw only, for
-// reference: the other signalling put, with an atomic add for the count.
+// The raw store is the signalling put splitc's stores are between PEs the
+// library does not map (OpenSHMEM 1.4 has no shmem_putmem_signal): the data,
+// a fence, then a put of the sender's running byte count, which the receiver
+// polls. And, raw only, for reference: the other signalling put, with an
+// atomic add for the count.
+//
+// Where OpenSHMEM maps the peer into this process (shmem_ptr, PEs on one
+// host), splitc's get, put and bulk transfers are loads, stores and memcpy
+// (the port's direct path), so three more rows hold them against what an
+// OpenSHMEM program can write there too:
+//   get / ptr load    a load through shmem_ptr      | splitc::get + sync
+//   put / ptr store   a store through shmem_ptr     | splitc::put + sync
+//   bulk_put / memcpy memcpy through shmem_ptr      | splitc::bulk_put + sync
+// Run with SPLITC_SAME_HOST=0 to measure the one-sided calls instead.
 #include <shmem.h>
 #include <splitc/splitc.hpp>
 
@@ -200,6 +210,24 @@ int main(int argc, char** argv) {
     row("fetch-add by AM", iters,
         [&] { got = shmem_long_atomic_fetch_add(raw_word + 1, 1, peer); },
         [&] { got = splitc::atomic(add_one, their_word + 2); });
+    if (auto* mapped = static_cast<volatile long*>(shmem_ptr(raw_word, peer))) {
+      auto* mapped_big = static_cast<char*>(shmem_ptr(raw_big, peer));
+      row("get / ptr load", iters, [&] { got = mapped[0]; },
+          [&] {
+            splitc::get(&got, their_word);
+            splitc::sync();
+          });
+      row("put / ptr store", iters, [&] { mapped[0] = value; },
+          [&] {
+            splitc::put(their_word, value);
+            splitc::sync();
+          });
+      row("bulk_put / memcpy", 20, [&] { std::memcpy(mapped_big, local_big, big); },
+          [&] {
+            splitc::bulk_put(their_big, local_big, big);
+            splitc::sync();
+          });
+    }
     raw_row("signalling put (raw)", iters, [&] {
       shmem_putmem(raw_word + 2, &value, 8, peer);
       shmem_fence();
