@@ -7,7 +7,7 @@
 // cross-core regimes; it prints the median time of each and the median of
 // the per-run ratios splitc / raw.
 //
-//   8-byte get        shmem_getmem                  | splitc::get + sync (the RMA member)
+//   8-byte get        shmem_getmem                  | splitc::get + sync (a load, or the RMA member)
 //   8-byte read       shmem_getmem                  | splitc::read
 //   8-byte put        shmem_putmem + shmem_quiet    | splitc::put + sync
 //   8-byte write      shmem_putmem + shmem_quiet    | splitc::write
