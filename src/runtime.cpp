@@ -78,7 +78,7 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
   mail.received.assign(nprocs, 0);
   mail.acked_seen.assign(nprocs, 0);
   handlers.assign(static_cast<std::size_t>(builtin::count), nullptr);
-  handlers_resized();
+  refresh_sink();
   register_global_memory_handlers(*this);
   register_mailbox_handlers(*this);
   register_heap_handlers(*this);
@@ -278,8 +278,7 @@ handler_id register_handler(handler_fn fn) {
   // Collective: everyone registers the same function at the same index. Each
   // processor adds it before taking part in the check, so once anyone has
   // finished the check, everyone has it and may be sent to it.
-  c.handlers.push_back(fn);
-  c.handlers_resized();
+  c.add_handler(fn);
   const std::int64_t offset = detail::function_offset(reinterpret_cast<const void*>(fn));
   const std::int64_t low = reduce_to_all(offset, ops::min{});
   const std::int64_t high = reduce_to_all(offset, ops::max{});

@@ -117,11 +117,17 @@ struct context : splitc_context_prefix {
   /// 16-byte load of two 8-byte stores just made -- a store-forwarding stall
   /// in every poll (docs/performance.md, "The poll's sink").
   am_sink sink() const noexcept { return sink_; }
-  /// After the handler table changes size (init, register_handler).
-  void handlers_resized() noexcept { sink_ = {this, &context::deliver, handlers.size()}; }
+  /// A handler at the end of the table (register_handler); the sink follows.
+  void add_handler(handler_fn fn) {
+    handlers.push_back(fn);
+    refresh_sink();
+  }
   static void deliver(void* self, const am_message& message);
 
  private:
+  /// The sink again, for the table's new size: only the constructor and
+  /// add_handler change it.
+  void refresh_sink() noexcept { sink_ = {this, &context::deliver, handlers.size()}; }
   am_sink sink_{};
 };
 
