@@ -129,8 +129,10 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--iters") == 0 && i + 1 < argc) iters = std::atoi(argv[++i]);
   }
   const int me = splitc::myproc();
-  if (splitc::procs() != 2) {
-    if (me == 0) std::fprintf(stderr, "splitc-shmem-bench: run it with 2 PEs\n");
+  // --iters: at least 100 (the x100 row runs iters / 100 batches).
+  if (splitc::procs() != 2 || runs < 1 || iters < 100) {
+    if (me == 0)
+      std::fprintf(stderr, "splitc-shmem-bench: run it with 2 PEs (--runs N >= 1, --iters N >= 100)\n");
     splitc::finalize();
     return 2;
   }
