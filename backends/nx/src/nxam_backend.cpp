@@ -37,6 +37,11 @@ constexpr std::size_t kind_words(unsigned flags) {
 
 constexpr std::size_t max_send_buffers = 1024;
 
+constexpr std::uint64_t header_word(handler_id h, int nargs, unsigned flags, proc_t source) {
+  return static_cast<std::uint64_t>(h) | std::uint64_t{static_cast<unsigned>(nargs)} << 16 |
+         std::uint64_t{flags} << 24 | std::uint64_t{static_cast<std::uint32_t>(source)} << 32;
+}
+
 }  // namespace
 
 struct nxam_backend::slot {
@@ -167,8 +172,7 @@ am_status nxam_backend::send(proc_t p, bool is_request, am_kind kind, handler_id
                                                                        : next + 1;
   }
   auto* w = reinterpret_cast<std::uint64_t*>(b);
-  w[0] = static_cast<std::uint64_t>(h) | std::uint64_t{static_cast<unsigned>(n)} << 16 |
-         std::uint64_t{flags} << 24 | std::uint64_t{static_cast<std::uint32_t>(myproc_)} << 32;
+  w[0] = header_word(h, n, flags, myproc_);
   if (kind == am_kind::medium_msg) {
     w[1] = len;
   } else if (kind == am_kind::long_msg) {
@@ -200,11 +204,26 @@ am_status nxam_backend::send(proc_t p, bool is_request, am_kind kind, handler_id
   return am_status::ok;
 }
 
+// The packet of send() for a short message, built without its branches for
+// the other kinds: the header word and the arguments, copied word by word
+// (no call of memcpy for at most am_max_args words), by the blocking send.
+am_status nxam_backend::send_short(proc_t p, bool is_request, handler_id h, const am_word* a,
+                                   int n) {
+  static_assert(8 * (1 + am_max_args) <= small_packet_bytes);
+  std::uint64_t w[1 + am_max_args];
+  w[0] = header_word(h, n, static_cast<unsigned>(am_kind::short_msg) | (is_request ? request_flag : 0u),
+                     myproc_);
+  for (int i = 0; i < n; ++i) w[1 + i] = a[i];
+  if (layer::send_now(w, 8 * (1 + static_cast<std::size_t>(n)), p, layer::am_type) < 0)
+    layer_failed(layer::send_now_call);
+  return am_status::ok;
+}
+
 bool nxam_backend::send_control(proc_t p, std::uint64_t round) {
   unsigned char* b = take_buffer();
   if (b == nullptr) return false;
   auto* w = reinterpret_cast<std::uint64_t*>(b);
-  w[0] = std::uint64_t{control_flag} << 24 | std::uint64_t{static_cast<std::uint32_t>(myproc_)} << 32;
+  w[0] = header_word(handler_id{}, 0, control_flag, myproc_);
   w[1] = round;
   const layer::msg_id id = layer::send(b, 16, p, layer::am_type);
   if (id < 0) layer_failed(layer::send_call);

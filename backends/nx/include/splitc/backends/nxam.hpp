@@ -79,7 +79,7 @@ class nxam_backend
   proc_t procs() const noexcept { return procs_; }
 
   am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+    return send_short(p, true, h, a, n);
   }
   am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
                            std::size_t len) {
@@ -90,7 +90,7 @@ class nxam_backend
     return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
   }
   am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
+    return send_short(t.source, false, h, a, n);
   }
   am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
                          const void* src, std::size_t len) {
@@ -121,6 +121,8 @@ class nxam_backend
   struct in_flight;  // a send not yet done
   am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
                  const void* src, std::size_t len, void* dst);
+  /// A short message (the round trip's): the header and the words, by the blocking send.
+  am_status send_short(proc_t p, bool is_request, handler_id h, const am_word* a, int n);
   bool send_control(proc_t p, std::uint64_t round);
   unsigned char* take_buffer();
   void reclaim_sends();
