@@ -17,14 +17,33 @@
 #include <time.h>
 
 static int started, owns_mpi, self_node, nodes = 1;
-/* A handle's state: free, or live for a send or a receive. */
-enum { HANDLE_FREE = 0, HANDLE_SEND = 1, HANDLE_RECEIVE = 2 };
+/* A handle's state: free, live for a send or a receive, or parked: a receive's
+ * persistent request, done and inactive, kept for the next receive of the same
+ * buffer and selectors (below). */
+enum { HANDLE_FREE = 0, HANDLE_SEND = 1, HANDLE_RECEIVE = 2, HANDLE_PARKED = 3 };
 static long max_type = 32767;
 static MPI_Comm comms[WIRE_NETWORKS];
 static MPI_Request *requests;
 static unsigned char *live;
 static int *free_list, free_count, capacity;
 static unsigned idle_rounds;
+
+/* Receives are persistent requests (MPI_Recv_init), started again when a
+ * receive of the same buffer, size, selectors and network is posted: NXAM
+ * posts its ring of packet receives over and over. A persistent request that
+ * completes only turns inactive, where a plain one is freed inside the
+ * MPI_Test that completes it -- on every round trip's critical path, on both
+ * sides (docs/ports.md). At most MAX_PARKED wait to be started again; beyond
+ * that the oldest is freed (one-off receives: a long message's data). */
+struct receive_key {
+  void *buf;
+  size_t cap;
+  int node_sel, net;
+  long type_sel;
+};
+enum { MAX_PARKED = 64 };
+static struct receive_key *keys; /* per handle, for receives */
+static int parked[MAX_PARKED], parked_count;
 
 static int mpi_up(void) {
   int initialized = 0, finalized = 0;
@@ -41,11 +60,16 @@ static void give_handle(int h);
  * returned to mpool". */
 static void withdraw_receives(void) {
   for (int h = 0; h < capacity; ++h) {
-    if (live[h] != HANDLE_RECEIVE) continue;
-    MPI_Cancel(&requests[h]);
-    MPI_Wait(&requests[h], MPI_STATUS_IGNORE);
-    give_handle(h);
+    if (live[h] == HANDLE_RECEIVE) {
+      MPI_Cancel(&requests[h]);
+      MPI_Wait(&requests[h], MPI_STATUS_IGNORE);
+    }
+    if (live[h] == HANDLE_RECEIVE || live[h] == HANDLE_PARKED) {
+      MPI_Request_free(&requests[h]);
+      give_handle(h);
+    }
   }
+  parked_count = 0;
 }
 
 static void at_exit(int status, void *unused) {
@@ -122,7 +146,8 @@ static int take_handle(int kind) {
     requests = realloc(requests, (size_t)grown * sizeof *requests);
     live = realloc(live, (size_t)grown);
     free_list = realloc(free_list, (size_t)grown * sizeof *free_list);
-    if (!requests || !live || !free_list) wire_fail("wire", "out of memory for requests");
+    keys = realloc(keys, (size_t)grown * sizeof *keys);
+    if (!requests || !live || !free_list || !keys) wire_fail("wire", "out of memory for requests");
     for (int i = grown - 1; i >= capacity; --i) {
       live[i] = HANDLE_FREE;
       requests[i] = MPI_REQUEST_NULL;
@@ -141,7 +166,28 @@ static void give_handle(int h) {
   free_list[free_count++] = h;
 }
 
-int wire_live(int req) { return req >= 0 && req < capacity && live[req]; }
+int wire_live(int req) {
+  return req >= 0 && req < capacity && (live[req] == HANDLE_SEND || live[req] == HANDLE_RECEIVE);
+}
+
+/* A receive's persistent request is done (completed or cancelled): keep it for
+ * the next receive of its key, freeing the oldest kept beyond MAX_PARKED. */
+static void park(int h) {
+  if (parked_count == MAX_PARKED) {
+    int oldest = parked[0];
+    memmove(parked, parked + 1, (MAX_PARKED - 1) * sizeof *parked);
+    --parked_count;
+    MPI_Request_free(&requests[oldest]);
+    give_handle(oldest);
+  }
+  live[h] = HANDLE_PARKED;
+  parked[parked_count++] = h;
+}
+
+static int same_key(const struct receive_key *a, const struct receive_key *b) {
+  return a->buf == b->buf && a->cap == b->cap && a->node_sel == b->node_sel &&
+         a->type_sel == b->type_sel && a->net == b->net;
+}
 
 int wire_isend(int net, const void *buf, size_t len, int node, long type) {
   int h = take_handle(HANDLE_SEND);
@@ -155,11 +201,38 @@ void wire_send_now(int net, const void *buf, size_t len, int node, long type) {
 }
 
 int wire_irecv(int net, void *buf, size_t cap, int node_sel, long type_sel) {
+  const struct receive_key key = {buf, cap, node_sel, net, type_sel};
+  for (int i = parked_count - 1; i >= 0; --i) {
+    int h = parked[i];
+    if (!same_key(&keys[h], &key)) continue;
+    memmove(parked + i, parked + i + 1, (size_t)(parked_count - i - 1) * sizeof *parked);
+    --parked_count;
+    live[h] = HANDLE_RECEIVE;
+    mpi_check(MPI_Start(&requests[h]), "MPI_Start");
+    return h;
+  }
   int h = take_handle(HANDLE_RECEIVE);
-  mpi_check(MPI_Irecv(buf, (int)cap, MPI_BYTE, node_sel < 0 ? MPI_ANY_SOURCE : node_sel,
-                      type_sel < 0 ? MPI_ANY_TAG : (int)type_sel, comms[net], &requests[h]),
-            "MPI_Irecv");
+  keys[h] = key;
+  mpi_check(MPI_Recv_init(buf, (int)cap, MPI_BYTE, node_sel < 0 ? MPI_ANY_SOURCE : node_sel,
+                          type_sel < 0 ? MPI_ANY_TAG : (int)type_sel, comms[net], &requests[h]),
+            "MPI_Recv_init");
+  mpi_check(MPI_Start(&requests[h]), "MPI_Start");
   return h;
+}
+
+/* A request done: a send's handle is free again, a receive's is parked. */
+static void done_with(int h) {
+  if (live[h] == HANDLE_RECEIVE)
+    park(h);
+  else
+    give_handle(h);
+}
+
+/* A request that ended in an error (a message longer than the receive) is
+ * not started again: freed, unless the MPI freed it already. */
+static void drop_errored(int h) {
+  if (requests[h] != MPI_REQUEST_NULL) MPI_Request_free(&requests[h]);
+  give_handle(h);
 }
 
 /* The bytes a completed receive's status says arrived: MPI_Get_count, or under
@@ -196,20 +269,28 @@ int wire_test(int req, wire_status *st) {
     st->length = received_bytes(&s);
     st->truncated = truncated;
   }
-  give_handle(req);
+  if (truncated)
+    drop_errored(req);
+  else
+    done_with(req);
   return 1;
 }
 
 int wire_cancel(int req) {
   int done = 0;
   MPI_Status s;
-  if (MPI_Test(&requests[req], &done, &s) == MPI_SUCCESS && done) {
-    give_handle(req);
+  const int rc = MPI_Test(&requests[req], &done, &s);
+  if (rc != MPI_SUCCESS) {
+    drop_errored(req);
+    return 0;
+  }
+  if (done) {
+    done_with(req);
     return 0;
   }
   MPI_Cancel(&requests[req]);
   MPI_Wait(&requests[req], &s);
-  give_handle(req);
+  done_with(req);
   return 1;
 }
 
