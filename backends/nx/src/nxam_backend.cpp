@@ -210,9 +210,10 @@ am_status nxam_backend::send(proc_t p, bool is_request, am_kind kind, handler_id
 am_status nxam_backend::send_short(proc_t p, bool is_request, handler_id h, const am_word* a,
                                    int n) {
   static_assert(8 * (1 + am_max_args) <= small_packet_bytes);
+  const unsigned flags =
+      static_cast<unsigned>(am_kind::short_msg) | (is_request ? request_flag : 0u);
   std::uint64_t w[1 + am_max_args];
-  w[0] = header_word(h, n, static_cast<unsigned>(am_kind::short_msg) | (is_request ? request_flag : 0u),
-                     myproc_);
+  w[0] = header_word(h, n, flags, myproc_);
   for (int i = 0; i < n; ++i) w[1 + i] = a[i];
   if (layer::send_now(w, 8 * (1 + static_cast<std::size_t>(n)), p, layer::am_type) < 0)
     layer_failed(layer::send_now_call);
