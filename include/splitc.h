@@ -261,6 +261,9 @@ int is_store_sync(int bytes_expected);
 void store_sync_ctr(int bytes_expected, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
 int is_store_sync_ctr(int bytes_expected, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
 void all_store_sync(void);
+/* Split-C's reset_store_sync: the bytes stored into this processor so far are
+ * forgotten (splitc::reset_store_sync; all_store_sync still balances). */
+void reset_store_sync(void);
 #ifdef SPLITC_SEED_NAMES
 /* POSIX declares `void sync(void)` in <unistd.h>; declared first, it is not
  * rewritten by the macro (its include guard keeps it from being read again).

@@ -114,6 +114,7 @@ int is_store_sync_ctr(int bytes, splitc_counter_t* rbytes, splitc_counter_t* sby
                                           cpp(rbytes), cpp(sbytes), "is_store_sync_ctr");
 }
 void all_store_sync(void) { splitc::all_store_sync(); }
+void reset_store_sync(void) { splitc::reset_store_sync(); }
 
 // The bulk operations, under their C names.
 void bulk_read(void* dst, __globPtrType src, int len) {

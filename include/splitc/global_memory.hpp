@@ -443,6 +443,12 @@ inline bool is_store_sync(std::int64_t bytes) {
 }
 /// Collective: returns once every store issued by any processor has arrived.
 void all_store_sync();
+/// Forget the bytes stored into this processor so far (Split-C's
+/// reset_store_sync): the received count the program sees goes to zero. The
+/// same bytes are taken off this processor's sent count, as store_sync takes
+/// them, so all_store_sync still balances (stores in flight at the reset
+/// are counted when they arrive).
+void reset_store_sync();
 
 // ---- dereference proxy ------------------------------------------------------
 

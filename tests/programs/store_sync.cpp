@@ -1,4 +1,5 @@
-// store_sync semantics (seed 003 §5.2): store_sync(k), all_store_sync, explicit counters.
+// store_sync semantics (seed 003 §5.2): store_sync(k), all_store_sync, explicit counters,
+// reset_store_sync between phases and with stores in flight.
 #include "harness.hpp"
 #include "value_types.hpp"
 
@@ -194,6 +195,49 @@ int main(int argc, char** argv) {
     check_all_to_all(a, seed(5, round, 0, 0), (round % 2) * kArea, "all_store_sync round");
     splitc::barrier();
   }
+
+  // 6. reset_store_sync (Split-C's sorting programs): receivers store_sync then reset, and
+  //    later everyone all_store_syncs a round of stores. The reset must not unbalance it.
+  const int left = (me + P - 1) % P;
+  for (int round = 0; round < 3; ++round) {
+    send_neighbour(a, right, seed(6, round, me, 0), 0);
+    if (me % 2 == 0 || round == 2) {  // receivers; in the last round, everyone
+      splitc::store_sync(kNeighbourBytes);
+      check_neighbour(a, seed(6, round, left, 0), 0, "before reset_store_sync");
+      splitc::reset_store_sync();
+    }
+    splitc::barrier();
+    send_all_to_all(a, seed(6, round, 0, 1), 2 * kArea);
+    splitc::all_store_sync();
+    check_all_to_all(a, seed(6, round, 0, 1), 2 * kArea, "all_store_sync after a reset");
+    // The odd processors never took their neighbour's bytes: all_store_sync did.
+    check_neighbour(a, seed(6, round, left, 0), 0, "all_store_sync after a reset");
+    CHECK(!splitc::is_store_sync(1));
+    splitc::barrier();
+  }
+  //    A reset while stores are in flight: what arrives later is counted, and
+  //    all_store_sync still waits for every byte.
+  send_neighbour(a, right, seed(6, 3, me, 0), kArea);
+  splitc::reset_store_sync();
+  send_all_to_all(a, seed(6, 3, 0, 1), 2 * kArea);
+  splitc::reset_store_sync();
+  splitc::all_store_sync();
+  check_neighbour(a, seed(6, 3, left, 0), kArea, "reset with stores in flight");
+  check_all_to_all(a, seed(6, 3, 0, 1), 2 * kArea, "reset with stores in flight");
+  splitc::barrier();
+  //    A reset between phases forgets what arrived; the next store_sync counts afresh.
+  send_neighbour(a, right, seed(6, 4, me, 0), 0);
+  splitc::all_store_sync();
+  splitc::reset_store_sync();
+  CHECK(!splitc::is_store_sync(1));
+  splitc::barrier();
+  send_neighbour(a, right, seed(6, 5, me, 0), kArea);
+  splitc::store_sync(kNeighbourBytes);
+  check_neighbour(a, seed(6, 5, left, 0), kArea, "store_sync after a reset");
+  CHECK(!splitc::is_store_sync(1));
+  splitc::barrier();
+  splitc::reset_store_sync();
+  splitc::all_store_sync();
 
   splitc::barrier();
   std::free(mine);
