@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <time.h>
@@ -245,6 +246,22 @@ void barrier() {
 }
 
 const char* backend_name() noexcept { return active_backend::name; }
+
+namespace {
+/// "splitc-linked-backend=<name>" (port::linked_backend_tag) as one string.
+constexpr auto make_linked_backend_tag() {
+  std::array<char, port::linked_backend_tag.size() + 64> tag{};
+  std::size_t n = 0;
+  for (const char ch : port::linked_backend_tag) tag[n++] = ch;
+  for (const char* name = active_backend::name; *name != '\0' && n + 1 < tag.size(); ++name)
+    tag[n++] = *name;
+  return tag;
+}
+}  // namespace
+/// In every program's file (this object is always linked): the default launcher
+/// reads it to start the program with its own backend's launcher.
+[[gnu::used]] extern const std::array<char, port::linked_backend_tag.size() + 64>
+    splitc_linked_backend_tag = make_linked_backend_tag();
 
 namespace {
 /// The layer's own clock where it has one (a template: `if constexpr` discards the call).

@@ -29,9 +29,9 @@ std::string own_directory() {
   return self.substr(0, self.rfind('/') + 1);
 }
 
-/// Where launchers are looked for: beside this one, then each directory of PATH.
-std::vector<std::string> launcher_directories() {
-  std::vector<std::string> dirs{own_directory()};
+/// Each directory of PATH (with a trailing '/').
+std::vector<std::string> launcher_directories_on_path() {
+  std::vector<std::string> dirs;
   const char* path = std::getenv("PATH");
   std::string rest = path ? path : "";
   while (!rest.empty()) {
@@ -40,6 +40,13 @@ std::vector<std::string> launcher_directories() {
     if (!dir.empty()) dirs.push_back(dir.back() == '/' ? dir : dir + '/');
     rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
   }
+  return dirs;
+}
+
+/// Where launchers are looked for: beside this one, then each directory of PATH.
+std::vector<std::string> launcher_directories() {
+  std::vector<std::string> dirs{own_directory()};
+  for (std::string& d : launcher_directories_on_path()) dirs.push_back(std::move(d));
   return dirs;
 }
 
@@ -112,6 +119,14 @@ int command_start(int argc, char** argv) {
   return argc;
 }
 
+/// The file a command names: itself with a '/', else the first match on PATH (as execvp).
+std::string command_file(const std::string& command) {
+  if (command.find('/') != std::string::npos) return command;
+  for (const std::string& dir : launcher_directories_on_path())
+    if (access((dir + command).c_str(), X_OK) == 0) return dir + command;
+  return command;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -166,6 +181,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (int i = start; i < argc; ++i) command.emplace_back(argv[i]);
+  // No --backend: the program's file says which backend it is linked with, and
+  // the default launcher hands it to that backend's launcher (as upcxx-run does).
+  if (SPLITC_DEFAULT_LAUNCHER && app.count("--backend") == 0)
+    if (auto linked = splitc::port::linked_backend(command_file(command[0])))
+      backend = *linked;
   if (backend != splitc::backend_name()) {
     if (SPLITC_DEFAULT_LAUNCHER) hand_over(backend, argv);
     std::fprintf(stderr, "splitc-run: this launcher is for backend '%s', not '%s'\n",

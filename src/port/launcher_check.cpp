@@ -3,6 +3,12 @@
 #include <splitc/port/env.hpp>
 #include <splitc/port/launcher_check.hpp>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -81,6 +87,30 @@ void check_launcher(const char* backend) {
       "this program is linked with backend '{}' but was started by {} as one of {} processes "
       "({}={}); it would run as separate jobs of one: start it with splitc-run --backend {}",
       backend, f.who, env_long(f.size), f.size, env_long(f.size), backend);
+}
+
+std::optional<std::string> linked_backend(const std::string& program_file) {
+  const int fd = ::open(program_file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  void* map = MAP_FAILED;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return std::nullopt;
+  const std::string_view file(static_cast<const char*>(map), static_cast<std::size_t>(st.st_size));
+  std::optional<std::string> found;
+  for (std::size_t at = file.find(linked_backend_tag); at != std::string_view::npos && !found;
+       at = file.find(linked_backend_tag, at + 1)) {
+    // A name of letters, digits and '_', then the NUL that ends the string.
+    std::size_t end = at + linked_backend_tag.size();
+    while (end < file.size() && (std::isalnum(static_cast<unsigned char>(file[end])) || file[end] == '_'))
+      ++end;
+    if (end < file.size() && file[end] == '\0' && end > at + linked_backend_tag.size())
+      found = std::string(file.substr(at + linked_backend_tag.size(), end - at - linked_backend_tag.size()));
+  }
+  ::munmap(map, static_cast<std::size_t>(st.st_size));
+  return found;
 }
 
 }  // namespace splitc::port

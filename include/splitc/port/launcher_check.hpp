@@ -6,9 +6,25 @@
 // Hydra, Slurm's srun) are recognised by their own environment variables. A
 // program started by a launcher that is not its backend's would otherwise run
 // as P separate jobs of one, or worse; init refuses it, naming both.
+//
+// A program's file also says which backend it is linked with: the runtime
+// puts "splitc-linked-backend=<name>" into it (src/runtime.cpp), and the
+// default launcher reads it (linked_backend), so that `splitc-run -n 4 ./prog`
+// hands a program linked with another backend to that backend's launcher.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 namespace splitc::port {
+
+/// What precedes the backend's name (and a NUL follows it) in a program's file.
+inline constexpr std::string_view linked_backend_tag = "splitc-linked-backend=";
+
+/// The backend a program's file says it is linked with (its first tag), or
+/// nothing when the file cannot be read or has no tag (a script, another program).
+std::optional<std::string> linked_backend(const std::string& program_file);
 
 /// Called by a launcher before it starts the job's processes (sets SPLITC_LAUNCHED_BY).
 void announce_launcher(const char* backend);
