@@ -1,7 +1,8 @@
 // splitcc-translate: one preprocessed Split-C file (.i) in, C out. The
 // driver (splitcc) runs the preprocessor before and the C compiler after.
 //
-//   splitcc-translate --interface FILE... --view FILE -o OUT.c IN.i
+//   splitcc-translate --interface FILE... --view FILE [--std C] -o OUT.c IN.i
+//       (--std: the C compiler's -std= value; the parse reads its GNU form)
 //   splitcc-translate --legacy-strings IN.sc OUT.sc
 //       (before preprocessing: multi-line string literals made standard;
 //        exit status 0 and OUT written when there were any, 3 otherwise)
@@ -214,6 +215,8 @@ struct job {
   std::size_t skip_begin = 0, skip_end = 0;
   std::string output, trailer;
   bool translated = false;
+  std::vector<std::size_t> unnamed_tags;  // this round's: tags to insert first?
+  int tags_named = 0;
   const consumer* diags = nullptr;  // this round's: casts to insert first?
 };
 
@@ -230,8 +233,8 @@ class action : public ASTFrontendAction {
         if (diags.hasErrorOccurred()) return;
         if (j.diags != nullptr && !j.diags->fixes.empty()) return;
         Rewriter rw(ctx.getSourceManager(), ctx.getLangOpts());
-        j.trailer = splitcc::translate(ctx, rw, {&j.pre, j.skip_begin, j.skip_end});
-        if (diags.hasErrorOccurred()) return;
+        j.trailer = splitcc::translate(ctx, rw, {&j.pre, j.skip_begin, j.skip_end, &j.unnamed_tags});
+        if (diags.hasErrorOccurred() || !j.unnamed_tags.empty()) return;
         const RewriteBuffer* buf = rw.getRewriteBufferFor(ctx.getSourceManager().getMainFileID());
         j.output = buf ? std::string(buf->begin(), buf->end())
                        : ctx.getSourceManager().getBufferData(ctx.getSourceManager().getMainFileID()).str();
@@ -245,54 +248,56 @@ class action : public ASTFrontendAction {
   job& job_;
 };
 
-/// Where to turn the file-scope declaration whose initializer holds offset
-/// `at` into a declaration and a start-up function, `T (*p) = e;` ->
-/// `T (*p); static void splitcc_deferred_init_p(void) { p = e; }` (text
-/// inserted only, so that lines and the other offsets keep their meaning):
-/// the '=' and the ';' after the initializer, and the variable's name. Empty
-/// when the text is not one declarator with a plain initializer (a list, a
-/// braced initializer): the error stands.
+/// A file-scope initializer Clang found no constant, at offset `at` (`int
+/// *spread p = &A[3];`: the spread array is a pointer variable in the parsed
+/// text), is wrapped as `= __builtin_choose_expr(/*@splitcc-deferred@*/0,
+/// (&A[3]), 0)`: a constant for Clang (the null chosen), whose other operand
+/// the translation assigns at start-up (translate.cpp). Text is only inserted,
+/// so lines and the other offsets keep their meaning. The extent found here:
+/// after the declarator's '=' up to the ',' or ';' that ends the initializer.
+/// Empty when it is not a plain initializer (a braced one): the error stands.
 struct deferral {
-  std::size_t eq = 0, semi = 0;
-  std::string name;
+  std::size_t begin = 0, end = 0;
 };
 std::optional<deferral> find_deferral(const std::string& t, std::size_t at) {
-  auto punct = [&](std::size_t i) { return std::string_view("=!<>").find(t[i]) != std::string_view::npos; };
-  deferral d;
-  int depth = 0;
-  if (at == 0) return std::nullopt;
-  std::size_t i = at - 1;  // `at` starts a token of the initializer (maybe a '(')
-  for (;; --i) {  // back to the declaration's '='
-    const char c = t[i];
-    if (c == ')' || c == ']' || c == '}') ++depth;
-    else if (c == '(' || c == '[' || c == '{') { if (--depth < 0) return std::nullopt; }
-    else if (depth == 0 && (c == ';' || c == ',')) return std::nullopt;
-    else if (depth == 0 && c == '=' && i > 0 && !punct(i - 1) && i + 1 < t.size() && t[i + 1] != '=') break;
-    if (i == 0) return std::nullopt;
+  auto punct = [&](std::size_t i) { return std::string_view("=!<>+-*/%&|^").find(t[i]) != std::string_view::npos; };
+  auto opens = [](char c) { return c == '(' || c == '[' || c == '{'; };
+  auto closes = [](char c) { return c == ')' || c == ']' || c == '}'; };
+  // Back to where the declaration starts: a ';' or '{' outside the groups
+  // passed over (the groups that hold `at` are left, not counted).
+  std::size_t start = std::min(at, t.size());
+  for (int depth = 0; start > 0; --start) {
+    const char c = t[start - 1];
+    if (closes(c)) ++depth;
+    else if (opens(c) && depth > 0) --depth;
+    else if (depth == 0 && (c == ';' || c == '{')) break;
   }
-  d.eq = i;
-  std::size_t n = i;  // the name: before '=', past blanks and the pre-pass's ')'
-  while (n > 0 && (std::isspace(static_cast<unsigned char>(t[n - 1])) || t[n - 1] == ')')) --n;
-  std::size_t b = n;
-  while (b > 0 && (std::isalnum(static_cast<unsigned char>(t[b - 1])) || t[b - 1] == '_')) --b;
-  if (b == n || std::isdigit(static_cast<unsigned char>(t[b]))) return std::nullopt;
-  d.name = t.substr(b, n - b);
-  depth = 0;
-  for (i = d.eq + 1; i < t.size(); ++i) {  // on to the ';' that ends it
+  // Forward: the declarator's '=' whose initializer (up to the ',' or ';'
+  // outside any group) holds `at`.
+  int depth = 0;
+  std::size_t begin = std::string::npos;
+  for (std::size_t i = start; i < t.size(); ++i) {
     const char c = t[i];
     if (c == '"' || c == '\'') {
       for (++i; i < t.size() && t[i] != c; ++i)
         if (t[i] == '\\') ++i;
       continue;
     }
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') { if (--depth < 0) return std::nullopt; }
-    else if (depth == 0 && c == ',') return std::nullopt;
-    else if (depth == 0 && c == ';') break;
+    if (opens(c)) ++depth;
+    else if (closes(c)) --depth;
+    else if (depth == 0 && c == '=' && !punct(i - 1) && i + 1 < t.size() && t[i + 1] != '=') begin = i + 1;
+    else if (depth == 0 && (c == ',' || c == ';')) {
+      if (begin != std::string::npos && begin <= at && at < i) {
+        std::size_t first = begin;
+        while (first < i && std::isspace(static_cast<unsigned char>(t[first]))) ++first;
+        if (t[first] == '{') return std::nullopt;  // a braced initializer: the error stands
+        return deferral{begin, i};
+      }
+      begin = std::string::npos;
+      if (c == ';' && i >= at) return std::nullopt;
+    }
   }
-  if (i >= t.size()) return std::nullopt;
-  d.semi = i;
-  return d;
+  return std::nullopt;
 }
 
 void shift(std::map<std::size_t, splitcc::assign_kind>& m, std::size_t at, std::size_t by) {
@@ -304,6 +309,20 @@ void shift(std::map<std::size_t, splitcc::spread_declarator>& m, std::size_t at,
   std::map<std::size_t, splitcc::spread_declarator> out;
   for (auto& [k, v] : m) out[k >= at ? k + by : k] = v;
   m = std::move(out);
+}
+
+/// The dialect of the parse for the C compiler's -std=: the GNU form of the
+/// same C standard, so that what changes meaning between standards (gnu89's
+/// `extern inline` beside the function's real definition, implicit int) is
+/// read as the C compiler will read it.
+std::string parse_dialect(const std::string& std) {
+  static const std::regex c89(R"((gnu|c|iso9899:)(89|90|1990|199409))"), c99(R"((gnu|c|iso9899:)(99|9x|1999))"),
+      c11(R"((gnu|c|iso9899:)(11|1x|2011))"), c17(R"((gnu|c|iso9899:)(17|18|2017|2018))");
+  if (std::regex_match(std, c89)) return "gnu89";
+  if (std::regex_match(std, c99)) return "gnu99";
+  if (std::regex_match(std, c11)) return "gnu11";
+  if (std::regex_match(std, c17)) return "gnu17";
+  return "gnu2x";
 }
 
 }  // namespace
@@ -318,16 +337,17 @@ int main(int argc, char** argv) {
     return o ? 0 : 1;
   }
   std::set<std::string> interface_files;
-  std::string view_path, out_path, in_path;
+  std::string view_path, out_path, in_path, parse_std = "gnu11";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--interface" && i + 1 < argc) interface_files.insert(argv[++i]);
     else if (a == "--view" && i + 1 < argc) view_path = argv[++i];
     else if (a == "-o" && i + 1 < argc) out_path = argv[++i];
+    else if (a == "--std" && i + 1 < argc) parse_std = parse_dialect(argv[++i]);
     else if (!a.empty() && a[0] != '-') in_path = a;
     else {
       std::cerr << "splitcc-translate: unknown argument " << a << "\n"
-                << "usage: splitcc-translate --interface FILE... --view FILE -o OUT.c IN.i\n";
+                << "usage: splitcc-translate --interface FILE... --view FILE [--std C] -o OUT.c IN.i\n";
       return 2;
     }
   }
@@ -369,21 +389,34 @@ int main(int argc, char** argv) {
     mem->addFile("splitcc-input.c", 0, llvm::MemoryBuffer::getMemBufferCopy(text));
     llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
     clang::tooling::ToolInvocation inv(
-        {"splitcc-translate", "-fsyntax-only", "-x", "c", "-std=gnu11", "-w", "-ferror-limit=50",
+        {"splitcc-translate", "-fsyntax-only", "-x", "c", "-std=" + parse_std, "-w", "-ferror-limit=50",
          "-fno-color-diagnostics", "-fno-caret-diagnostics", "splitcc-input.c"},
         std::make_unique<action>(j), files.get());
     inv.setDiagnosticConsumer(&diags);
     j.translated = false;
+    j.unnamed_tags.clear();
     j.diags = &diags;
     inv.run();
     // File-scope initializers that are no constants become start-up
     // functions (the translation checks the variable is a global or spread
     // pointer); the others' errors stand.
-    std::map<std::size_t, deferral> deferrals;  // by '='
+    std::map<std::size_t, deferral> deferrals;  // by where the initializer begins
     std::string unfixed;
     for (const auto& d : diags.deferred) {
-      if (auto f = round < 16 ? find_deferral(text, d.at) : std::nullopt) deferrals.emplace(f->eq, *f);
+      if (auto f = round < 16 ? find_deferral(text, d.at) : std::nullopt) deferrals.emplace(f->begin, *f);
       else unfixed += d.message;
+    }
+    if (!j.unnamed_tags.empty() && diags.fixes.empty() && deferrals.empty() && round < 16) {
+      // Structs defined without a name where the translation must name them.
+      std::sort(j.unnamed_tags.begin(), j.unnamed_tags.end());
+      for (auto it = j.unnamed_tags.rbegin(); it != j.unnamed_tags.rend(); ++it) {
+        const std::string tag = " splitcc_tag_" + std::to_string(++j.tags_named);
+        text.insert(*it, tag);
+        insertions.push_back({*it, tag.size()});
+        shift(j.pre.assignments, *it, tag.size());
+        shift(j.pre.spreads, *it, tag.size());
+      }
+      continue;
     }
     if ((!diags.fixes.empty() || !deferrals.empty()) && round < 16) {
       // Insert the casts (non-overlapping ones this round) and the deferrals,
@@ -397,9 +430,9 @@ int main(int argc, char** argv) {
           inserts.push_back({f.end, "))"});
           last_end = f.end;
         }
-      for (auto& [eq, d] : deferrals) {
-        inserts.push_back({d.eq, "; static void splitcc_deferred_init_" + d.name + "(void) { " + d.name + " "});
-        inserts.push_back({d.semi + 1, " }"});
+      for (auto& [begin, d] : deferrals) {
+        inserts.push_back({d.begin, " __builtin_choose_expr(/*@splitcc-deferred@*/0, ("});
+        inserts.push_back({d.end, "), 0)"});
       }
       std::stable_sort(inserts.begin(), inserts.end(), [](auto& a, auto& b) { return a.first < b.first; });
       for (auto it = inserts.rbegin(); it != inserts.rend(); ++it) {

@@ -108,6 +108,20 @@ prepass_result prepass(const std::string& src) {
 
   // Pending '?' per bracket depth: a ':-' that closes a '?' is ': -'.
   std::vector<int> questions(1, 0);
+  // Whether a ':' after token k, in the same brackets and before the
+  // statement ends, closes the '?' pending there (nested ?: counted).
+  auto colon_follows = [&](std::size_t k) {
+    int depth = 0, need = 1;
+    for (std::size_t j = k + 1; j < toks.size(); ++j) {
+      const std::string u = text(j);
+      if (u == "(" || u == "[") ++depth;
+      else if (u == ")" || u == "]") { if (--depth < 0) return false; }
+      else if (u == ";" || u == "{" || u == "}") return false;
+      else if (depth == 0 && u == "?") ++need;
+      else if (depth == 0 && (u == ":" || u == ":-") && --need == 0) return true;
+    }
+    return false;
+  };
   for (std::size_t k = 0; k < toks.size(); ++k) {
     const std::string t = text(k);
     if (t == "(" || t == "[" || t == "{") { questions.push_back(0); continue; }
@@ -122,7 +136,9 @@ prepass_result prepass(const std::string& src) {
       continue;
     }
     if (t == ":=" || t == ":-") {
-      if (t == ":-" && questions.back() > 0) { --questions.back(); continue; }  // a ? b :-c
+      // Inside a pending '?', ':-' closes it (`a ? b :-c` is `a ? b : -c`)
+      // unless a later ':' does: then it is a store (`a ? g :- v : w`).
+      if (t == ":-" && questions.back() > 0 && !colon_follows(k)) { --questions.back(); continue; }
       assign_at.push_back({edits.size(), t == ":=" ? assign_kind::split_phase : assign_kind::store});
       edits.push_back({toks[k].begin, toks[k].end, "= "});
       continue;

@@ -25,7 +25,7 @@ const char* const placeholder_name = "__splitcc_GP_";
 class translator : public RecursiveASTVisitor<translator> {
  public:
   translator(ASTContext& ctx, Rewriter& rw, const translation_input& in)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), rw_(rw), in_(in),
+      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), rw_(&rw), in_(in),
         policy_(ctx.getLangOpts()) {
     policy_.SuppressTagKeyword = false;
     for (Decl* d : ctx.getTranslationUnitDecl()->decls())
@@ -54,15 +54,22 @@ class translator : public RecursiveASTVisitor<translator> {
     if (isa<VarDecl>(d) || isa<FieldDecl>(d)) decls_.push_back(d);
     // A static global pointer initialized with anything but NULL: the
     // conversion is no constant expression, so it runs at start-up.
-    if (auto* v = dyn_cast<VarDecl>(d); v && v->hasGlobalStorage() && v->hasInit() && gp(v->getType()) &&
-                                         !v->getInit()->IgnoreParenImpCasts()->isNullPointerConstant(
-                                             ctx_, Expr::NPC_ValueDependentIsNull))
-      startup_inits_[v->getInit()] = v;
+    if (auto* v = dyn_cast<VarDecl>(d); v && v->hasGlobalStorage() && v->hasInit()) {
+      if (const ChooseExpr* later = deferred(v->getInit()); later && !gp(v->getType()))
+        error(later->getLHS()->IgnoreParens()->getBeginLoc(), "initializer element is not a compile-time constant");
+      else if (gp(v->getType()) && (deferred(v->getInit()) || !v->getInit()->IgnoreParenImpCasts()->isNullPointerConstant(
+                                                                   ctx_, Expr::NPC_ValueDependentIsNull)))
+        startup_inits_[v->getInit()] = v;
+    }
     return true;
   }
   bool VisitTagDecl(TagDecl* d) {
-    if (d->isEmbeddedInDeclarator() && d->isCompleteDefinition() && !skipped(d->getLocation()))
+    if (d->isEmbeddedInDeclarator() && d->isCompleteDefinition() && !skipped(d->getLocation())) {
       embedded_tags_[offset(d->getBeginLoc())] = end_offset(d->getBraceRange().getEnd());
+      // `typedef struct { ... } *global P;`: the struct has no name to print.
+      if (d->getIdentifier() == nullptr && d->getTypedefNameForAnonDecl() == nullptr && in_.unnamed_tags)
+        in_.unnamed_tags->push_back(end_offset(d->getBeginLoc()));
+    }
     return true;
   }
   bool VisitTypedefNameDecl(TypedefNameDecl* d) {
@@ -82,7 +89,7 @@ class translator : public RecursiveASTVisitor<translator> {
   ASTContext& ctx_;
   SourceManager& sm_;
   const LangOptions& lo_;
-  Rewriter& rw_;
+  Rewriter* rw_;  // the file's, or a statement expression's own (statement_expression)
   const translation_input& in_;
   PrintingPolicy policy_;
   QualType placeholder_;
@@ -246,8 +253,17 @@ class translator : public RecursiveASTVisitor<translator> {
   };
   const spread_declarator* spread_decl(const ValueDecl* v) const {
     if (v == nullptr || skipped(v->getLocation())) return nullptr;
-    auto it = in_.pre->spreads.find(offset(v->getLocation()));
-    return it == in_.pre->spreads.end() ? nullptr : &it->second;
+    if (auto it = in_.pre->spreads.find(offset(v->getLocation())); it != in_.pre->spreads.end())
+      return &it->second;
+    // Declared with a typedef of a spread-array type (`typedef int row_t[n]::; row_t A;`).
+    for (QualType t = v->getType(); const auto* tt = t->getAs<TypedefType>();
+         t = tt->getDecl()->getUnderlyingType()) {
+      const TypedefNameDecl* td = tt->getDecl();
+      if (skipped(td->getLocation())) break;
+      if (auto it = in_.pre->spreads.find(offset(td->getLocation())); it != in_.pre->spreads.end())
+        return &it->second;
+    }
+    return nullptr;
   }
   /// Where a pointer value comes from, when it is a spread array's (a
   /// pointer into its spread dimensions: arithmetic in whole blocks).
@@ -292,7 +308,7 @@ class translator : public RecursiveASTVisitor<translator> {
   bool needs(const Expr* e) {
     if (e == nullptr) return false;
     if (auto it = needs_cache_.find(e); it != needs_cache_.end()) return it->second;
-    bool n = gp(e->getType()) || remote(e) || marked(e);
+    bool n = gp(e->getType()) || remote(e) || marked(e) || locality_call(e) || isa<StmtExpr>(e);
     if (const auto* c = dyn_cast<CastExpr>(e); c && !n) n = gp(c->getSubExpr()->getType());
     if (const auto* u = dyn_cast<UnaryExprOrTypeTraitExpr>(e); u && !n)
       n = involves(u->getTypeOfArgument()) || ours(space(u->getTypeOfArgument()));
@@ -326,15 +342,30 @@ class translator : public RecursiveASTVisitor<translator> {
     if (offset(b) >= in_.skip_begin && offset(b) < in_.skip_end) return;
     if (!needs(e)) return;
     const SourceRange r = e->getSourceRange();
-    const std::string out = emit(e);
+    const ChooseExpr* later = deferred(e);
+    const std::string out = later != nullptr ? emit(later->getLHS()) : emit(e);
     if (auto it = startup_inits_.find(e); it != startup_inits_.end()) {
       initialize_at_startup(it->second, e, out);
       return;
     }
-    rw_.ReplaceText(CharSourceRange::getCharRange(sm_.getExpansionLoc(r.getBegin()),
+    rw_->ReplaceText(CharSourceRange::getCharRange(sm_.getExpansionLoc(r.getBegin()),
                                                   sm_.getExpansionLoc(r.getEnd()).getLocWithOffset(
                                                       Lexer::MeasureTokenLength(sm_.getExpansionLoc(r.getEnd()), sm_, lo_))),
                     out);
+  }
+
+  /// A file-scope initializer the driver deferred (main.cpp, find_deferral):
+  /// `__builtin_choose_expr(/*@splitcc-deferred@*/0, (value), 0)`, whose
+  /// value is computed at start-up.
+  const ChooseExpr* deferred(const Expr* init) const {
+    // (IgnoreParenImpCasts would look through the ChooseExpr to its chosen 0.)
+    while (const auto* ic = dyn_cast<ImplicitCastExpr>(init)) init = ic->getSubExpr();
+    const auto* c = dyn_cast<ChooseExpr>(init);
+    if (c == nullptr) return nullptr;
+    static const std::string marker = "__builtin_choose_expr(/*@splitcc-deferred@*/";
+    const StringRef buf = sm_.getBufferData(sm_.getMainFileID());
+    const std::size_t at = offset(c->getBeginLoc());
+    return buf.substr(at, marker.size()) == marker ? c : nullptr;
   }
 
   /// The node's text with the children that need it re-emitted.
@@ -371,11 +402,59 @@ class translator : public RecursiveASTVisitor<translator> {
       if (t->isVariablyModifiedType() && !involves(t)) return generic(e);
       return std::string(s->getKind() == UETT_SizeOf ? "sizeof" : "_Alignof") + "(" + print(t) + ")";
     }
+    if (const auto* call = locality_call(e)) return locality(call);
+    if (const auto* se = dyn_cast<StmtExpr>(e)) return statement_expression(se);
     if (remote(e) && !isa<DeclRefExpr>(e)) {
       error(e->getBeginLoc(), "this use of a global l-value is not supported by splitcc");
       return text(e->getSourceRange());
     }
     return generic(e);
+  }
+
+  /// A GNU statement expression of the program's, `({ int *global p = g; *p; })`:
+  /// its statements are translated as a function body's (declarations too)
+  /// into a rewriter of their own, whose text is the expression's.
+  std::string statement_expression(const StmtExpr* se) {
+    Rewriter own(sm_, lo_);
+    Rewriter* const outer = rw_;
+    std::vector<Decl*> outer_decls;
+    rw_ = &own;
+    std::swap(decls_, outer_decls);
+    RecursiveASTVisitor::TraverseStmt(const_cast<CompoundStmt*>(se->getSubStmt()));
+    rewrite_declarations();
+    std::swap(decls_, outer_decls);
+    rw_ = outer;
+    return own.getRewrittenText(SourceRange(sm_.getExpansionLoc(se->getBeginLoc()),
+                                            sm_.getExpansionLoc(se->getEndLoc())));
+  }
+
+  /// A call of tolocal or toproc, the C interface's (the view declares them
+  /// without a prototype, so that any argument reaches the translation).
+  const CallExpr* locality_call(const Expr* e) const {
+    const auto* call = dyn_cast<CallExpr>(e);
+    if (call == nullptr) return nullptr;
+    const FunctionDecl* f = call->getDirectCallee();
+    if (f == nullptr || !skipped(f->getLocation()) || f->getIdentifier() == nullptr) return nullptr;
+    return f->getName() == "tolocal" || f->getName() == "toproc" ? call : nullptr;
+  }
+  /// tolocal(x), toproc(x): x a global or spread pointer (the seed's use), a
+  /// local pointer (this processor's), or an l-value reached through a
+  /// global or spread pointer, which stands for its address: tolocal(A[MYPROC])
+  /// is tolocal(&A[MYPROC]). A plain value is an error.
+  std::string locality(const CallExpr* call) {
+    const std::string name = call->getDirectCallee()->getName().str();
+    if (call->getNumArgs() != 1) {
+      error(call->getBeginLoc(), name + " takes one argument, a global pointer");
+      return text(call->getSourceRange());
+    }
+    const Expr* arg = call->getArg(0);
+    if (gp(arg->getType())) return name + "(" + emit(arg) + ")";
+    if (arg->getType()->isPointerType()) return name + "(SPLITCC_TO_GLOBAL(" + emit(arg) + "))";
+    const Expr* lv = arg->IgnoreParenImpCasts();
+    if (remote(lv)) return name + "(" + address(lv) + ")";
+    error(arg->getBeginLoc(), name + " needs a global pointer or an l-value reached through one (here '" +
+                                  print(lv->getType()) + "', a value)");
+    return text(call->getSourceRange());
   }
 
   std::string implicit_cast(const ImplicitCastExpr* ic) {
@@ -505,7 +584,12 @@ class translator : public RecursiveASTVisitor<translator> {
       return false;
     }
     if (const auto* f = parents[0].get<ForStmt>()) return f->getInc() == e;
-    return parents[0].get<CompoundStmt>() != nullptr;
+    if (const auto* body = parents[0].get<CompoundStmt>()) {
+      // The last statement of a statement expression is its value.
+      const auto up = ctx_.getParents(*body);
+      return !(up.size() == 1 && up[0].get<StmtExpr>() != nullptr && body->body_back() == e);
+    }
+    return false;
   }
 
   /// Read, modify, write: `sub op= rhs` (or ++/--), on a global l-value or
@@ -642,17 +726,20 @@ class translator : public RecursiveASTVisitor<translator> {
         for (; open > 0; --open) {
           while (i < buf.size() && std::isspace(static_cast<unsigned char>(buf[i]))) ++i;
           if (i >= buf.size() || buf[i] != ')') break;
-          rw_.RemoveText(start.getLocWithOffset(i), 1);
+          rw_->RemoveText(start.getLocWithOffset(i), 1);
           ++i;
         }
-        rw_.ReplaceText(start.getLocWithOffset(b), e - b, print(f->getReturnType()) + " ");
+        rw_->ReplaceText(start.getLocWithOffset(b), e - b, print(f->getReturnType()) + " ");
       }
     }
-    if (f->getName().startswith("splitcc_deferred_init_") && f->doesThisDeclarationHaveABody())
-      register_deferred_init(f);
     if (f->getName() == "splitc_main" && f->doesThisDeclarationHaveABody()) {
-      rw_.ReplaceText(sm_.getExpansionLoc(f->getLocation()), std::string("splitc_main").size(), "splitcc_user_main");
+      rw_->ReplaceText(sm_.getExpansionLoc(f->getLocation()), std::string("splitc_main").size(), "splitcc_user_main");
       const bool returns = !f->getReturnType()->isVoidType();
+      // As C99's main: reaching the closing brace returns 0 (the era's
+      // programs declare it with implicit int and return nothing).
+      if (f->getReturnType()->isIntegerType())
+        if (const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody()))
+          rw_->InsertTextBefore(sm_.getExpansionLoc(body->getRBracLoc()), "return 0; ");
       const std::string call = "splitcc_user_main(" + std::string(f->getNumParams() >= 2 ? "argc, argv" : "") + ")";
       trailer_ += "\n/* splitcc: the entry point runs the spread-array allocations first */\n"
                   "int splitc_main(int argc, char **argv) {\n  (void)argc; (void)argv;\n  splitcc_run_initializers();\n  " +
@@ -707,7 +794,11 @@ class translator : public RecursiveASTVisitor<translator> {
         t.rewrite = involves(type);
         t.printed = storage(d) + print(type, name);
         if (const auto* v = dyn_cast<VarDecl>(d))
-          if (const auto* sd = spread_decl(v)) t.printed += spread_variable(v, *sd);
+          if (const auto* sd = spread_decl(v)) {
+            const std::string allocation = spread_variable(v, *sd);
+            t.printed += allocation;
+            t.rewrite |= !allocation.empty();  // a typedef's spread array in a block
+          }
       }
       all.push_back(t);
     }
@@ -725,14 +816,16 @@ class translator : public RecursiveASTVisitor<translator> {
           std::size_t from = all[k].begin;
           std::string repl = all[k].printed;
           if (k == i) {
-            // A struct defined in this declaration stays, as its own.
-            if (auto t = embedded_tags_.find(from); t != embedded_tags_.end()) {
+            // A struct defined in this declaration stays, as its own (without
+            // what precedes it: `typedef`, `static`).
+            if (auto t = embedded_tags_.lower_bound(from); t != embedded_tags_.end() && t->first < all[k].declarator_end) {
+              if (t->first > from) rw_->RemoveText(start.getLocWithOffset(from), t->first - from);
               from = t->second;
               repl = "; " + repl;
             }
           }
           if (k > i) {
-            from = buf.find(',', all[k - 1].full_end > all[k - 1].declarator_end ? all[k - 1].declarator_end : all[k - 1].full_end);
+            from = buf.find(',', std::max(all[k - 1].declarator_end, all[k - 1].full_end));
             if (from == StringRef::npos || from > all[k].declarator_end) {
               error(all[k].loc, "splitcc cannot split this declaration list: declare it separately");
               continue;
@@ -740,7 +833,7 @@ class translator : public RecursiveASTVisitor<translator> {
             repl = "; " + repl;
           }
           if (all[k].declarator_end <= from) continue;
-          rw_.ReplaceText(start.getLocWithOffset(from), all[k].declarator_end - from, repl);
+          rw_->ReplaceText(start.getLocWithOffset(from), all[k].declarator_end - from, repl);
         }
       }
       i = j;
@@ -793,7 +886,7 @@ class translator : public RecursiveASTVisitor<translator> {
     const std::size_t end = end_offset(init->getEndLoc());
     const std::size_t eq = buf.rfind('=', offset(init->getBeginLoc()));
     if (eq == StringRef::npos) return;
-    rw_.RemoveText(sm_.getLocForStartOfFile(sm_.getMainFileID()).getLocWithOffset(eq), end - eq);
+    rw_->RemoveText(sm_.getLocForStartOfFile(sm_.getMainFileID()).getLocWithOffset(eq), end - eq);
     const std::string name = v->getNameAsString();
     // After the spread arrays' allocations (constructors run in the order
     // of the file): the value may point into one of them.
@@ -801,28 +894,6 @@ class translator : public RecursiveASTVisitor<translator> {
                 "static void splitcc_initialize_" + name + "(void) { " + name + " = " + value + "; }\n"
                 "__attribute__((constructor)) static void splitcc_register_init_" + name +
                 "(void) {\n  static struct splitcc_initializer node = {splitcc_initialize_" + name +
-                ", 0};\n  splitcc_add_initializer(&node);\n}\n";
-  }
-
-  /// A file-scope initializer that Clang found no constant, made by the
-  /// driver into `static void splitcc_deferred_init_p(void) { p = e; }`
-  /// (main.cpp): run at start-up, after the spread arrays' allocations, if
-  /// p is a global or spread pointer (`int *spread p = &A[3];`); any other
-  /// variable keeps C's rule and its error.
-  void register_deferred_init(const FunctionDecl* f) {
-    const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
-    const auto* assign = body && body->size() == 1 ? dyn_cast<BinaryOperator>(body->body_front()) : nullptr;
-    const auto* target = assign ? dyn_cast<DeclRefExpr>(assign->getLHS()->IgnoreParenImpCasts()) : nullptr;
-    const auto* v = target ? dyn_cast<VarDecl>(target->getDecl()) : nullptr;
-    if (v == nullptr || !v->hasGlobalStorage() || !gp(v->getType())) {
-      error(assign ? assign->getRHS()->getBeginLoc() : f->getLocation(),
-            "initializer element is not a compile-time constant");
-      return;
-    }
-    const std::string name = f->getNameAsString();
-    pointer_inits_ += "\n/* splitcc: " + v->getNameAsString() + " is initialized at start-up (its value is computed) */\n"
-                "__attribute__((constructor)) static void splitcc_register_" + name +
-                "(void) {\n  static struct splitcc_initializer node = {" + name +
                 ", 0};\n  splitcc_add_initializer(&node);\n}\n";
   }
 

@@ -9,12 +9,18 @@
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <string>
+#include <vector>
 
 namespace splitcc {
 
 struct translation_input {
   const prepass_result* pre;        // side tables, offsets in the main buffer
   std::size_t skip_begin, skip_end; // the interface view: not translated
+  /// Out: where a struct or union defined in a declarator has no name (just
+  /// past its keyword). The translation must name such a type (`offsetof`,
+  /// `sizeof`), so the driver inserts a tag there and parses again, and the
+  /// output of this round is not used.
+  std::vector<std::size_t>* unnamed_tags;
 };
 
 /// Rewrites the translation unit in `rewriter`; errors go to the AST

@@ -6,7 +6,8 @@
  *   for_my_2d(i, j, n, m)     the (i, j) of an n x m spread index space
  *                             (row-major, cyclic) that MYPROC owns
  *   for_my_2D(i, j, l, n, m)  the same, l the linear index i*m + j
- *   on_one { ... }            the block runs on processor 0 only */
+ *   on_one { ... }            the block runs on processor 0 only
+ *   on_proc(p) { ... }        the block runs on processor p only */
 #ifndef SPLIT_C_CONTROL_H
 #define SPLIT_C_CONTROL_H
 
@@ -23,5 +24,6 @@
        (l) += PROCS)
 
 #define on_one if (MYPROC == 0)
+#define on_proc(p) if (MYPROC == (p))
 
 #endif /* SPLIT_C_CONTROL_H */

@@ -21,8 +21,10 @@ void splitc_poll(void);
 void barrier(void);
 
 void *global toglobal(int proc, void *addr);
-int toproc(void *global g);
-void *tolocal(void *global g);
+/* No prototype: the argument is a global pointer, or an l-value reached
+ * through one (its address); the translation checks which. */
+int toproc();
+void *tolocal();
 
 void splitc_sync(void);
 int is_sync(void);

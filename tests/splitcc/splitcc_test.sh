@@ -12,6 +12,13 @@
 #                                      FILE's first line names after "expect:"
 #   make PREFIX SRCDIR WORKDIR         an old-style Makefile through
 #                                      Make.split-c, run with splitc-run -n 4
+#   era PREFIX SRCDIR WORKDIR MPL      a Split-C program's own Makefile
+#                                      (MPL := CMMD) through Make.split-c, as
+#                                      written (MPL CMMD) or with MPL=...
+#   mpl-names PREFIX SRCDIR WORKDIR TABLE
+#                                      every historical MPL name of TABLE links
+#                                      for its backend, and splitc-run with no
+#                                      --backend runs it at P = 2
 #   warns PREFIX FILE REGEX FLAGS...   splitcc FLAGS -c FILE succeeds and
 #                                      warns with a line matching REGEX
 #   cmake PREFIX LIBDIR PROJECT PROGRAMS WORKDIR
@@ -70,6 +77,41 @@ case $step in
     out=$("$prefix/bin/splitc-run" -n 4 "./$target")
     echo "$out"
     grep -qx "PASS $target" <<<"$out"
+    ;;
+  era)
+    # era PREFIX SRC WORK MPL: the program's own Makefile, as written for CMMD, else with MPL=...
+    prefix=$1 src=$2 work=$3 mpl=$4
+    rm -rf "$work" && mkdir -p "$work" && cp "$src"/* "$work"/ && cd "$work"
+    if [[ $mpl == CMMD ]]; then make CASTLE="$prefix"; else make CASTLE="$prefix" MPL="$mpl"; fi
+    ;;
+  mpl-names)
+    # mpl-names PREFIX SRC WORK TABLE: each MPL name of the table links the program for its
+    # backend (read back from the program's file) and splitc-run with no --backend runs it.
+    prefix=$1 src=$2 work=$3 table=$4
+    rm -rf "$work" && mkdir -p "$work" && cp "$src"/* "$work"/ && cd "$work"
+    make CASTLE="$prefix" MPL=smp > /dev/null
+    pcdir=$(dirname "$(find "$prefix" -name splitc-smp.pc | head -1)")
+    failed=0
+    count=0
+    while read -r name backend _ <&3; do
+      [[ -z $name || $name == \#* ]] && continue
+      count=$((count + 1))
+      expect=$backend
+      [[ -f $pcdir/splitc-$backend.pc ]] || expect=smp
+      make CASTLE="$prefix" MPL="$name" TARGET="era_$name" > "build_$name.log" 2>&1 ||
+        { cat "build_$name.log"; echo "MPL=$name: the build failed"; failed=1; continue; }
+      linked=$(grep -a -o 'splitc-linked-backend=[A-Za-z0-9_]*' "era_$name" | sed 's/.*=//' | grep -v '^$' | head -1)
+      out=$(timeout --kill-after=5 120 "$prefix/bin/splitc-run" -n 2 "./era_$name" 2>&1) || true
+      if [[ $linked != "$expect" ]] || ! grep -qx "PASS sort" <<<"$out"; then
+        echo "$out"
+        echo "MPL=$name: linked with '$linked' (expected '$expect'), output above"
+        failed=1
+      else
+        echo "MPL=$name -> $linked: PASS sort"
+      fi
+    done 3< "$table"
+    ((count > 0)) || { echo "mpl-names: no MPL name in $table"; failed=1; }
+    exit $failed
     ;;
   warns)
     prefix=$1 file=$2 regex=$3
