@@ -13,6 +13,11 @@ splitc_add_program_test(runtime_basics runtime_basics.cpp NETWORK_ARGS ${_basics
 splitc_add_program_test(global_memory global_memory.cpp)
 splitc_add_program_test(counters counters.cpp)
 splitc_add_program_test(store_sync store_sync.cpp)
+# Again through udp's impairment layer on the network path (the same-host layer off): every
+# store path, reset_store_sync with stores in flight and all_store_sync under loss,
+# duplication and reordering.
+splitc_add_program_test(store_sync store_sync.cpp BACKENDS udp PROCS 2 4 VARIANT impair
+  ENVIRONMENT "SPLITC_SAME_HOST=0;SPLITC_UDP_IMPAIR=drop=0.05,dup=0.03,reorder=0.05,delay=50,jitter=100,window=400,seed=11")
 splitc_add_program_test(bulk bulk.cpp)
 splitc_add_program_test(bulk_large bulk_large.cpp LABELS large NETWORK_ARGS 16)
 splitc_add_program_test(bulk_huge bulk_huge.cpp PROCS 2 LABELS large
