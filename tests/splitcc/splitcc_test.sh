@@ -31,18 +31,23 @@
 #                                      same lines starting "result ", and
 #                                      at least one
 set -euo pipefail
+# The programs built here are run, never debugged: linked without the libraries' debug
+# information (a tenth of the disk and of the link's output).
+strip_debug=-Wl,--strip-debug
 step=$1
 shift
 case $step in
   install)
     rm -rf "$2"
     cmake --install "$1" --prefix "$2" > /dev/null
+    # (the libraries without their debug information, as in the packaging tests' install)
+    find "$2" -name '*.a' -exec strip --strip-debug {} +
     ;;
   build)
     prefix=$1 backend=$2 out=$3
     shift 3
     mkdir -p "$(dirname "$out")"
-    "$prefix/bin/splitcc" -backend "$backend" -Wall -O2 "$@" -o "$out"
+    "$prefix/bin/splitcc" -backend "$backend" -Wall -O2 "$@" -o "$out" $strip_debug
     ;;
   separate)
     prefix=$1 work=$2 src=$3
@@ -82,14 +87,15 @@ case $step in
     # era PREFIX SRC WORK MPL: the program's own Makefile, as written for CMMD, else with MPL=...
     prefix=$1 src=$2 work=$3 mpl=$4
     rm -rf "$work" && mkdir -p "$work" && cp "$src"/* "$work"/ && cd "$work"
-    if [[ $mpl == CMMD ]]; then make CASTLE="$prefix"; else make CASTLE="$prefix" MPL="$mpl"; fi
+    if [[ $mpl == CMMD ]]; then make CASTLE="$prefix" LDFLAGS=$strip_debug
+    else make CASTLE="$prefix" MPL="$mpl" LDFLAGS=$strip_debug; fi
     ;;
   mpl-names)
     # mpl-names PREFIX SRC WORK TABLE: each MPL name of the table links the program for its
     # backend (read back from the program's file) and splitc-run with no --backend runs it.
     prefix=$1 src=$2 work=$3 table=$4
     rm -rf "$work" && mkdir -p "$work" && cp "$src"/* "$work"/ && cd "$work"
-    make CASTLE="$prefix" MPL=smp > /dev/null
+    make CASTLE="$prefix" MPL=smp LDFLAGS=$strip_debug > /dev/null
     pcdir=$(dirname "$(find "$prefix" -name splitc-smp.pc | head -1)")
     failed=0
     count=0
@@ -98,7 +104,7 @@ case $step in
       count=$((count + 1))
       expect=$backend
       [[ -f $pcdir/splitc-$backend.pc ]] || expect=smp
-      make CASTLE="$prefix" MPL="$name" TARGET="era_$name" > "build_$name.log" 2>&1 ||
+      make CASTLE="$prefix" MPL="$name" TARGET="era_$name" LDFLAGS=$strip_debug > "build_$name.log" 2>&1 ||
         { cat "build_$name.log"; echo "MPL=$name: the build failed"; failed=1; continue; }
       linked=$(grep -a -o 'splitc-linked-backend=[A-Za-z0-9_]*' "era_$name" | sed 's/.*=//' | grep -v '^$' | head -1)
       out=$(timeout --kill-after=5 120 "$prefix/bin/splitc-run" -n 2 "./era_$name" 2>&1) || true

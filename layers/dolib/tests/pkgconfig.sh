@@ -13,3 +13,5 @@ export PKG_CONFIG_PATH=$libdir
 "$cc" -std=c11 -Wall -Wextra -Werror "$source" -o "$scratch/consumer" \
   $(pkg-config --cflags --libs dolib-smp) -lsplitc-main -lstdc++
 "$scratch/prefix/bin/splitc-run" -n 2 "$scratch/consumer"
+# Passed: the scratch install (half a gigabyte) goes; on a failure it stays to be looked at.
+rm -rf "$scratch/prefix"
