@@ -36,6 +36,14 @@ function(splitc_add_bench name)
   # Timings only mean something optimised, whatever the tree's build type.
   target_compile_options(${A_TARGET} PRIVATE -Wall -Wextra
     $<$<NOT:$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>:-O2>)
+  # In this tree's default build, without debug information (as the test programs: 21
+  # backends' copies took 630 MB); the long matrix (SPLITC_FULL_MATRIX) and a backend built
+  # outside the tree keep it.
+  if(NOT SPLITC_INSTALLED_PACKAGE AND NOT SPLITC_FULL_MATRIX
+     AND CMAKE_BUILD_TYPE MATCHES "RelWithDebInfo|Debug")
+    target_compile_options(${A_TARGET} PRIVATE -g0)
+    target_link_options(${A_TARGET} PRIVATE LINKER:--strip-debug)
+  endif()
   # The MPI reference program (this tree's bench/, when Open MPI is found).
   if(TARGET splitc-bench-mpi-reference)
     target_compile_definitions(${A_TARGET} PRIVATE
