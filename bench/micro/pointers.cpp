@@ -15,6 +15,21 @@ namespace {
 
 constexpr std::size_t kElements = 4096;
 
+// The reference: the same read through a plain pointer.
+void read_plain_pointer(benchmark::State& state) {
+  std::vector<int> data(kElements, 1);
+  const int* p = data.data();
+  long sum = 0;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    sum += p[i];
+    i = (i + 1) % kElements;
+  }
+  benchmark::DoNotOptimize(sum);
+}
+BENCHMARK(read_plain_pointer);
+
 void read_local_target(benchmark::State& state) {
   std::vector<int> data(kElements, 1);
   const auto g = splitc::toglobal(splitc::myproc(), data.data());

@@ -1,11 +1,12 @@
 // Single-process microbenchmarks of the spread heap's allocator (the
 // seed's spread_malloc/spread_free and the global heap), in a job of one on
-// smp: allocation and free of one object, and of a batch that fragments the
-// heap. A ctest runs each once (--benchmark_min_time=0).
+// smp: allocation and free of one object beside malloc/free of the same size,
+// and of a batch that fragments the heap. A ctest runs each once (--benchmark_min_time=0).
 #include <splitc/splitc.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -19,6 +20,17 @@ void spread_malloc_free(benchmark::State& state) {
   }
 }
 BENCHMARK(spread_malloc_free)->Arg(8)->Arg(4096)->Arg(1 << 20);
+
+// The reference: the C library's allocator, the same sizes.
+void malloc_free(benchmark::State& state) {
+  const auto size = static_cast<std::size_t>(state.range(0));
+  for (auto _ : state) {
+    void* p = std::malloc(size);
+    benchmark::DoNotOptimize(p);
+    std::free(p);
+  }
+}
+BENCHMARK(malloc_free)->Arg(8)->Arg(4096)->Arg(1 << 20);
 
 void global_malloc_free(benchmark::State& state) {
   for (auto _ : state) {
