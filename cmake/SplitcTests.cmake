@@ -95,45 +95,83 @@ function(splitc_test_flavour_properties test)
   endif()
 endfunction()
 
-# splitc_add_test_program(TARGET SOURCE BACKEND): the program TARGET_BACKEND, linked against
-# splitc::BACKEND (each backend needs its own executable: they link different libraries),
-# with the test harness (programs/harness.hpp) on its include path. A relative SOURCE is
-# taken from the directory of the file that calls this.
+# splitc_add_test_program(TARGET SOURCE BACKEND [INCLUDE_DIRECTORIES d...]): the program
+# TARGET_BACKEND, built against splitc::BACKEND with the test harness (programs/harness.hpp) on
+# its include path. A relative SOURCE is taken from the directory of the file that calls this.
+#
+# Every C++ test program of a backend is one executable, splitc-tests-BACKEND (in
+# ${CMAKE_BINARY_DIR}/splitc-tests): a backend selects itself by a -D of each program, so each
+# program was compiled and linked once per backend, the standard library's and the core's
+# headers parsed every time (about 35 programs on 21 backends, 1.2 s each with a precompiled
+# header). The driver compiles them in one source (each program in a namespace of its own,
+# programs/test_driver.cmake writes it at build time), and TARGET_BACKEND is a symbolic link to
+# it beside it, by which the driver knows which program to run (programs/test_driver.hpp): a
+# test runs it as it ran the program, under the same name. TARGET_BACKEND is an imported
+# executable, so $<TARGET_FILE:TARGET_BACKEND> names the link. INCLUDE_DIRECTORIES are added to
+# the driver's.
 function(splitc_add_test_program target source backend)
+  cmake_parse_arguments(P "" "" "INCLUDE_DIRECTORIES" ${ARGN})
   set(exe ${target}_${backend})
   if(TARGET ${exe})
     return()
   endif()
   get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_LIST_DIR}")
-  add_executable(${exe} ${source})
-  _splitc_test_compile_options(${exe})
-  target_include_directories(${exe} PRIVATE "${SPLITC_TESTS_DIR}/programs")
-  target_link_libraries(${exe} PRIVATE splitc-${backend})
-  if(source MATCHES "\\.cpp$")
-    _splitc_test_precompiled_headers(${backend})
-    target_precompile_headers(${exe} REUSE_FROM splitc-test-pch)
+  set(dir "${CMAKE_BINARY_DIR}/splitc-tests")
+  set(driver splitc-tests-${backend})
+  get_property(drivers GLOBAL PROPERTY SPLITC_TEST_DRIVERS)
+  if(NOT driver IN_LIST drivers)
+    set_property(GLOBAL APPEND PROPERTY SPLITC_TEST_DRIVERS ${driver})
+    set_property(GLOBAL PROPERTY SPLITC_TEST_DRIVER_BACKEND_${driver} ${backend})
+    set_property(GLOBAL PROPERTY SPLITC_TEST_DRIVER_INCLUDES_${driver} "")
+    set_property(GLOBAL PROPERTY SPLITC_TEST_DRIVER_PROGRAMS_${driver} "")
+    set_property(GLOBAL PROPERTY SPLITC_TEST_DRIVER_TESTS_DIR "${SPLITC_TESTS_DIR}")
+    if(NOT drivers)
+      cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _splitc_add_test_drivers)
+    endif()
   endif()
+  set_property(GLOBAL APPEND PROPERTY SPLITC_TEST_DRIVER_PROGRAMS_${driver} "${target} ${source}")
+  set_property(GLOBAL APPEND PROPERTY SPLITC_TEST_DRIVER_INCLUDES_${driver}
+               ${P_INCLUDE_DIRECTORIES})
+  file(MAKE_DIRECTORY "${dir}")
+  file(CREATE_LINK ${driver} "${dir}/${exe}" SYMBOLIC)
+  add_executable(${exe} IMPORTED GLOBAL)
+  set_target_properties(${exe} PROPERTIES IMPORTED_LOCATION "${dir}/${exe}")
 endfunction()
 
-# The standard library's and fmt's headers, parsed once and reused by every C++ test program of
-# every backend. It holds nothing of splitc's: a backend is selected by a -D of each program
-# (SPLITC_BACKEND_<NAME>), and GCC refuses a precompiled header made with another backend's
-# -D, so a header of the core's headers was one per backend, 92 MB each (1.8 GB for 19
-# backends). This one takes 69 MB, and a program compiles in about 1.2 s where the core's
-# own header took it to 0.9 s and none to 2.0 s. An executable with the programs' options
-# (-fPIE included), so that the compiler accepts its precompiled header for them.
-function(_splitc_test_precompiled_headers backend)
-  if(TARGET splitc-test-pch)
-    return()
-  endif()
-  add_executable(splitc-test-pch "${SPLITC_TESTS_DIR}/programs/precompiled.cpp")
-  _splitc_test_compile_options(splitc-test-pch)
-  target_compile_features(splitc-test-pch PRIVATE cxx_std_20)
-  target_link_libraries(splitc-test-pch PRIVATE fmt::fmt)
-  target_precompile_headers(splitc-test-pch PRIVATE
-    <algorithm> <array> <atomic> <compare> <concepts> <cstddef> <cstdint> <cstdio> <cstdlib>
-    <cstring> <deque> <functional> <iterator> <map> <memory> <optional> <ranges> <span> <string>
-    <string_view> <tuple> <type_traits> <unordered_map> <utility> <vector> <fmt/format.h>)
+# At the end of the top directory (deferred by the first splitc_add_test_program): each
+# backend's driver, from every program added for it.
+function(_splitc_add_test_drivers)
+  get_property(drivers GLOBAL PROPERTY SPLITC_TEST_DRIVERS)
+  get_property(tests_dir GLOBAL PROPERTY SPLITC_TEST_DRIVER_TESTS_DIR)
+  set(dir "${CMAKE_BINARY_DIR}/splitc-tests")
+  foreach(driver IN LISTS drivers)
+    get_property(backend GLOBAL PROPERTY SPLITC_TEST_DRIVER_BACKEND_${driver})
+    get_property(programs GLOBAL PROPERTY SPLITC_TEST_DRIVER_PROGRAMS_${driver})
+    get_property(includes GLOBAL PROPERTY SPLITC_TEST_DRIVER_INCLUDES_${driver})
+    set(list_file "${dir}/${driver}.programs")
+    string(REPLACE ";" "\n" lines "${programs}")
+    file(CONFIGURE OUTPUT "${list_file}" CONTENT "${lines}\n" @ONLY)
+    set(sources "")
+    foreach(program IN LISTS programs)
+      string(REGEX REPLACE "^[^ ]+ " "" source "${program}")
+      list(APPEND sources "${source}")
+    endforeach()
+    set(generated "${dir}/${driver}.cpp")
+    add_custom_command(OUTPUT "${generated}"
+      COMMAND ${CMAKE_COMMAND} -DPROGRAMS=${list_file} -DOUTPUT=${generated}
+              -P "${tests_dir}/programs/test_driver.cmake"
+      DEPENDS "${list_file}" ${sources} "${tests_dir}/programs/test_driver.cmake"
+      COMMENT "Writing the source of ${driver}" VERBATIM)
+    add_executable(${driver} "${generated}")
+    set_target_properties(${driver} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${dir}")
+    _splitc_test_compile_options(${driver})
+    # A program that falls off the end of its main() returned 0; as a function of the driver it
+    # would not.
+    target_compile_options(${driver} PRIVATE -Werror=return-type)
+    target_compile_definitions(${driver} PRIVATE SPLITC_TEST_DRIVER_BACKEND="${backend}")
+    target_include_directories(${driver} PRIVATE "${tests_dir}/programs" ${includes})
+    target_link_libraries(${driver} PRIVATE splitc-${backend})
+  endforeach()
 endfunction()
 
 # splitc_test_backends(OUT [b...]): the backends a test runs on: the given ones (all the test

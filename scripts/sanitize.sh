@@ -34,12 +34,12 @@ done
 # Tests of the default subset (ctest -R) and the targets they need.
 asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives)\.p2)$'
 tsan_tests='^(udp\.unit\..*|udp\.exact\.p2|udp\.atomics\.p2)$'
-programs=(runtime_basics global_memory bulk active_messages atomics collectives)
 unit_targets=(unit_global_ptr unit_spread_ptr unit_counter unit_shm_ring unit_backend_concept
               unit_local_ops unit_local_bulk unit_job_of_one unit_errors unit_not_initialized)
-asan_targets=(splitc-run splitc-run-udp udp_engine_test udp_exact "${unit_targets[@]}")
-for p in "${programs[@]}"; do asan_targets+=("tp_${p}_smp" "tp_${p}_udp"); done
-tsan_targets=(splitc-run-udp udp_engine_test udp_exact tp_atomics_udp)
+# The test programs of a backend are one executable, its test driver (cmake/SplitcTests.cmake).
+asan_targets=(splitc-run splitc-run-udp udp_engine_test udp_exact splitc-tests-smp splitc-tests-udp
+              "${unit_targets[@]}")
+tsan_targets=(splitc-run-udp udp_engine_test udp_exact splitc-tests-udp)
 
 status=0
 for s in "${which[@]}"; do

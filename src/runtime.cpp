@@ -13,6 +13,7 @@
 #include <splitc/runtime.hpp>
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
@@ -90,14 +91,27 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
 
 namespace {
 
+/// The program to start again on every processor: the path this one was started by, when it
+/// names this very executable (so that the processors see the same argv[0]: a program that
+/// is a link to another, as the test programs are to their backend's driver, may act on it),
+/// else /proc/self/exe.
+char* self_program(char* argv0) {
+  static char self[] = "/proc/self/exe";
+  struct stat named {}, running {};
+  if (argv0 != nullptr && std::strchr(argv0, '/') != nullptr && ::stat(argv0, &named) == 0 &&
+      ::stat(self, &running) == 0 && named.st_dev == running.st_dev &&
+      named.st_ino == running.st_ino)
+    return argv0;
+  return self;
+}
+
 /// Started plainly with SPLITC_PROCS=N (N > 1): launch the job from here.
 [[noreturn]] void launch_self(int procs, char** argv) {
   launch_options options;
   options.procs = procs;
   port::announce_launcher(active_backend::name);
   std::vector<char*> args;
-  static char self[] = "/proc/self/exe";
-  args.push_back(self);
+  args.push_back(self_program(argv[0]));
   for (char** a = argv + 1; *a != nullptr; ++a) args.push_back(*a);
   args.push_back(nullptr);
   std::exit(launch_job(options, args.data()));

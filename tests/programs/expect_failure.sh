@@ -70,10 +70,14 @@ parent_of() {
   echo "$ppid"
 }
 # Whether process PID runs the program NAME: its comm (the kernel keeps 15 characters of it)
-# and the file it executes (names longer than that share prefixes: xf_broadcast_root_smp, _mpi).
+# and the name it was started by, its argv[0] (names longer than that share prefixes:
+# xf_broadcast_root_smp, _mpi; a test program is a link to its backend's test driver, so the
+# file it executes is the driver's).
 runs_program() {  # runs_program PID NAME
-  [[ $(cat "/proc/$1/comm" 2>/dev/null) == "${2:0:15}" ]] &&
-    [[ $(basename "$(readlink "/proc/$1/exe" 2>/dev/null)") == "$2" ]]
+  local argv0
+  [[ $(cat "/proc/$1/comm" 2>/dev/null) == "${2:0:15}" ]] || return 1
+  IFS= read -r -d '' argv0 < "/proc/$1/cmdline" 2>/dev/null
+  [[ $(basename -- "$argv0") == "$2" ]]
 }
 # Live (not zombie) processes that run NAME. A process killed with its launcher is reparented
 # and stays a zombie until init reaps it: dead, so not an orphan.
