@@ -273,8 +273,16 @@ cmd_outoftree() {
   rm -rf -- "$work"
   mkdir -p "$work"
 
+  # Through the launcher of splitc's own build, if it has one (ccache): the copy's paths are
+  # made relative (CCACHE_BASEDIR=/), so the temporary directory's name does not matter.
+  local launcher=()
+  if [[ -n ${SPLITC_OUTOFTREE_LAUNCHER:-} ]]; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER="$SPLITC_OUTOFTREE_LAUNCHER"
+              -DCMAKE_CXX_COMPILER_LAUNCHER="$SPLITC_OUTOFTREE_LAUNCHER")
+    export CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=1
+  fi
   configure_against "$prefix" "$libdir" "$src" "$build" "$config" "$generator" \
-    -DCMAKE_INSTALL_PREFIX="$own" -DCMAKE_C_COMPILER="${CC:-cc}"
+    -DCMAKE_INSTALL_PREFIX="$own" -DCMAKE_C_COMPILER="${CC:-cc}" "${launcher[@]}"
   run "$CMAKE" --build "$build" --config "$config" -j 2
   local f
   for f in "libsplitc-$name.a" "splitc-run-$name" "splitc-bench-$name"; do

@@ -19,7 +19,16 @@ splitc_add_program_test(store_sync store_sync.cpp)
 splitc_add_program_test(store_sync store_sync.cpp BACKENDS udp PROCS 2 4 VARIANT impair
   ENVIRONMENT "SPLITC_SAME_HOST=0;SPLITC_UDP_IMPAIR=drop=0.05,dup=0.03,reorder=0.05,delay=50,jitter=100,window=400,seed=11")
 splitc_add_program_test(bulk bulk.cpp)
-splitc_add_program_test(bulk_large bulk_large.cpp LABELS large NETWORK_ARGS 16)
+# 64 MiB on smp, 16 MiB on the networks; 4 MiB on the CM-5 ports, whose packets carry four
+# words (262,144 packets a transfer, each a fiber switch on the sim engine: 16 MiB took 30 s).
+set(_bulk_large_backends ${SPLITC_TEST_BACKENDS})
+list(REMOVE_ITEM _bulk_large_backends cmam cmaml cmam_sim cmaml_sim)
+if(_bulk_large_backends)
+  splitc_add_program_test(bulk_large bulk_large.cpp LABELS large NETWORK_ARGS 16
+                          BACKENDS ${_bulk_large_backends})
+endif()
+splitc_add_program_test(bulk_large bulk_large.cpp LABELS large ARGS 4
+                        BACKENDS cmam cmaml cmam_sim cmaml_sim)
 splitc_add_program_test(bulk_huge bulk_huge.cpp PROCS 2 LABELS large
   ENVIRONMENT "SPLITC_SEGMENT_SIZE=1G")
 splitc_add_program_test(active_messages active_messages.cpp)
@@ -75,6 +84,13 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
     COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh program_args
             ${_plain_env} SPLITC_PROCS=3 ${exe} -n 5 --keep-aslr -- "two words" ""
             --backend=none)
+  # The backend's test driver, asked for a program it does not have, names the ones it has.
+  add_test(NAME ${backend}.test_driver.unknown_program
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh --status 2
+            --regex "splitc-tests-${backend}: no test program named 'no_such_program'; this driver has: .*tp_program_args"
+            -- $<TARGET_FILE:splitc-tests-${backend}> no_such_program)
+  set_tests_properties(${backend}.test_driver.unknown_program PROPERTIES
+    LABELS "programs;${backend};generic" TIMEOUT 60)
   set_tests_properties(${backend}.plain_start.procs3 ${backend}.plain_start.procs1
                        ${backend}.plain_start.unset ${backend}.program_args.p3
                        ${backend}.program_args.plain_procs3
