@@ -21,6 +21,7 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/port/am_forwarding.hpp>
 
 #if defined(SPLITC_SIM_SUBSTRATE)
 #include <splitc/port/on_sim.hpp>
@@ -39,12 +40,13 @@ inline constexpr std::size_t staged_header_bytes = 16;
 inline constexpr std::size_t max_payload_bytes =
     hpam_store_bytes - staged_header_bytes - am_max_args * sizeof(am_word);
 
-class hpam_backend
+class hpam_backend : public port::am_forwarding<hpam_backend>
 #if defined(SPLITC_SIM_SUBSTRATE)
-    : public port::sim_members
+    , public port::sim_members
 #endif
 {
  public:
+  friend class port::am_forwarding<hpam_backend>;
 #if defined(SPLITC_SIM_SUBSTRATE)
   static constexpr const char* name = "hpam_sim";
 #else
@@ -66,28 +68,7 @@ class hpam_backend
   proc_t myproc() const noexcept { return myproc_; }
   proc_t procs() const noexcept { return procs_; }
 
-  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
-  }
-  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                           std::size_t len) {
-    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                         std::size_t len, void* dst) {
-    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
-  }
-  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
-  }
-  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
-                         const void* src, std::size_t len) {
-    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
-                       const void* src, std::size_t len, void* dst) {
-    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
-  }
+  // request_/reply_ short, medium, long: port::am_forwarding, from send.
 
   int poll(am_sink sink);
   void bootstrap_barrier(am_sink sink);

@@ -49,6 +49,7 @@
 // backend's sources), so a program built against the backend needs MPI's
 // libraries but not its headers, unless it makes MPI calls itself.
 #include <splitc/am.hpp>
+#include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/same_host.hpp>
 
 #include <cstddef>
@@ -128,8 +129,9 @@ struct statistics {
   std::uint64_t compact_sent = 0;  ///< packets sent as argument words, header in the tag
 };
 
-class mpi_backend {
+class mpi_backend : public port::am_forwarding<mpi_backend> {
  public:
+  friend class port::am_forwarding<mpi_backend>;
 #if defined(SPLITC_BACKEND_MPICH)
   static constexpr const char* name = "mpich";
 #else
@@ -153,28 +155,7 @@ class mpi_backend {
   proc_t myproc() const noexcept { return myproc_; }
   proc_t procs() const noexcept { return procs_; }
 
-  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send_short(p, true, h, a, n);
-  }
-  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                           std::size_t len) {
-    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                         std::size_t len, void* dst) {
-    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
-  }
-  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send_short(t.source, false, h, a, n);
-  }
-  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
-                         const void* src, std::size_t len) {
-    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
-                       const void* src, std::size_t len, void* dst) {
-    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
-  }
+  // request_/reply_ short, medium, long: port::am_forwarding, from send and send_short.
 
   // ---- zero-copy long messages (PORTING.md 1.1, has_zero_copy_long) ----------------
   // A payload that goes by rendezvous is sent from `src` as it is and counted free

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/port/am_forwarding.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -38,12 +39,13 @@
 
 namespace splitc::backends::nxam {
 
-class nxam_backend
+class nxam_backend : public port::am_forwarding<nxam_backend>
 #if defined(SPLITC_SIM_SUBSTRATE)
-    : public port::sim_members
+    , public port::sim_members
 #endif
 {
  public:
+  friend class port::am_forwarding<nxam_backend>;
 #if defined(SPLITC_BACKEND_NX_MPICH)
   static constexpr const char* name = "nx_mpich";
 #elif defined(SPLITC_BACKEND_NX_SIM)
@@ -78,28 +80,7 @@ class nxam_backend
   proc_t myproc() const noexcept { return myproc_; }
   proc_t procs() const noexcept { return procs_; }
 
-  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send_short(p, true, h, a, n);
-  }
-  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                           std::size_t len) {
-    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                         std::size_t len, void* dst) {
-    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
-  }
-  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send_short(t.source, false, h, a, n);
-  }
-  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
-                         const void* src, std::size_t len) {
-    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
-                       const void* src, std::size_t len, void* dst) {
-    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
-  }
+  // request_/reply_ short, medium, long: port::am_forwarding, from send and send_short.
 
   int poll(am_sink sink);
 #if defined(SPLITC_SIM_SUBSTRATE)

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/port/am_forwarding.hpp>
 
 #include <cstddef>
 
@@ -24,8 +25,9 @@ namespace splitc::backends::sim {
 
 class world;  // src/world.hpp
 
-class sim_backend {
+class sim_backend : public port::am_forwarding<sim_backend> {
  public:
+  friend class port::am_forwarding<sim_backend>;
   static constexpr const char* name = "sim";
   static constexpr bool shared_process = true;
   static constexpr capabilities caps{
@@ -46,28 +48,7 @@ class sim_backend {
   proc_t myproc() const noexcept { return myproc_; }
   proc_t procs() const noexcept { return procs_; }
 
-  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
-  }
-  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                           std::size_t len) {
-    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                         std::size_t len, void* dst) {
-    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
-  }
-  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
-  }
-  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
-                         const void* src, std::size_t len) {
-    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
-                       const void* src, std::size_t len, void* dst) {
-    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
-  }
+  // request_/reply_ short, medium, long: port::am_forwarding, from send.
 
   int poll(am_sink sink);
   void bootstrap_barrier(am_sink sink);

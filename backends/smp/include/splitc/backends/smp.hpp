@@ -16,6 +16,7 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/ring_messages.hpp>
 
 #include <cstddef>
@@ -80,7 +81,7 @@ inline constexpr std::uint64_t job_magic = 0x73706c6974632d31ULL;  // "splitc-1"
 /// Reads SPLITC_SEGMENT_SIZE, SPLITC_SMP_RING_BYTES and SPLITC_SEGMENT_BASE.
 int create_job_memory(int procs);
 
-class smp_backend {
+class smp_backend : public port::am_forwarding<smp_backend> {
  public:
   static constexpr const char* name = "smp";
   static constexpr std::size_t max_payload = 128 * 1024;
@@ -100,27 +101,17 @@ class smp_backend {
   proc_t myproc() const noexcept { return myproc_; }
   proc_t procs() const noexcept { return procs_; }
 
-  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send(requests_[p], h, a, n, record_short, nullptr, 0, nullptr);
-  }
-  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                           std::size_t len) {
-    return send(requests_[p], h, a, n, record_medium, src, len, nullptr);
-  }
-  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                         std::size_t len, void* dst) {
-    return send_long(requests_[p], p, h, a, n, src, len, dst);
-  }
-  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send(replies_[t.source], h, a, n, record_short, nullptr, 0, nullptr);
-  }
-  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
-                         const void* src, std::size_t len) {
-    return send(replies_[t.source], h, a, n, record_medium, src, len, nullptr);
-  }
-  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
-                       const void* src, std::size_t len, void* dst) {
-    return send_long(replies_[t.source], t.source, h, a, n, src, len, dst);
+  // request_/reply_ short, medium, long: port::am_forwarding, from this send (the kind and
+  // direction are constants there, so each folds to its ring's send).
+  am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
+                 const void* src, std::size_t len, void* dst) {
+    ring_producer& ring = is_request ? requests_[p] : replies_[p];
+    switch (kind) {
+      case am_kind::short_msg: return send(ring, h, a, n, record_short, nullptr, 0, nullptr);
+      case am_kind::medium_msg: return send(ring, h, a, n, record_medium, src, len, nullptr);
+      case am_kind::long_msg: break;
+    }
+    return send_long(ring, p, h, a, n, src, len, dst);
   }
 
   int poll(am_sink sink);

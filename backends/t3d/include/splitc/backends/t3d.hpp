@@ -49,6 +49,7 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/port/am_forwarding.hpp>
 #include <splitc/counter.hpp>
 
 #include <cstddef>
@@ -93,12 +94,13 @@ struct mailbox_slot {
   am_word seq;     ///< 1 + the slot's message number on this pair; written last
 };
 
-class t3d_backend
+class t3d_backend : public port::am_forwarding<t3d_backend>
 #if defined(SPLITC_SIM_SUBSTRATE)
-    : public port::sim_members
+    , public port::sim_members
 #endif
 {
  public:
+  friend class port::am_forwarding<t3d_backend>;
 #if defined(SPLITC_BACKEND_SHMEM)
   static constexpr const char* name = "shmem";
 #elif defined(SPLITC_SIM_SUBSTRATE)
@@ -128,28 +130,7 @@ class t3d_backend
   proc_t myproc() const noexcept { return myproc_; }
   proc_t procs() const noexcept { return procs_; }
 
-  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
-  }
-  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
-  }
-  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                           std::size_t len) {
-    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
-                         const void* src, std::size_t len) {
-    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                         std::size_t len, void* dst) {
-    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
-  }
-  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
-                       const void* src, std::size_t len, void* dst) {
-    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
-  }
+  // request_/reply_ short, medium, long: port::am_forwarding, from send.
 
   int poll(am_sink sink) {
 #if defined(SPLITC_SIM_SUBSTRATE)

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <splitc/am.hpp>
+#include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/same_host.hpp>
 #include <splitc/backends/udp_engine.hpp>
 #include <splitc/backends/udp_wire.hpp>
@@ -58,8 +59,9 @@ static_assert(sizeof(endpoint) == 16);
 
 class impairment;  // SPLITC_UDP_IMPAIR (impair.cpp)
 
-class udp_backend {
+class udp_backend : public port::am_forwarding<udp_backend> {
  public:
+  friend class port::am_forwarding<udp_backend>;
   static constexpr const char* name = "udp";
   /// A long message is at most 16 loopback datagrams of 65,344 payload bytes.
   static constexpr std::size_t max_long_bytes = 16 * 65344;
@@ -80,28 +82,7 @@ class udp_backend {
   proc_t myproc() const noexcept { return myproc_; }
   proc_t procs() const noexcept { return procs_; }
 
-  am_status request_short(proc_t p, handler_id h, const am_word* a, int n) {
-    return send(p, true, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
-  }
-  am_status request_medium(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                           std::size_t len) {
-    return send(p, true, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status request_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
-                         std::size_t len, void* dst) {
-    return send(p, true, am_kind::long_msg, h, a, n, src, len, dst);
-  }
-  am_status reply_short(const am_message& t, handler_id h, const am_word* a, int n) {
-    return send(t.source, false, am_kind::short_msg, h, a, n, nullptr, 0, nullptr);
-  }
-  am_status reply_medium(const am_message& t, handler_id h, const am_word* a, int n,
-                         const void* src, std::size_t len) {
-    return send(t.source, false, am_kind::medium_msg, h, a, n, src, len, nullptr);
-  }
-  am_status reply_long(const am_message& t, handler_id h, const am_word* a, int n,
-                       const void* src, std::size_t len, void* dst) {
-    return send(t.source, false, am_kind::long_msg, h, a, n, src, len, dst);
-  }
+  // request_/reply_ short, medium, long: port::am_forwarding, from send.
 
   int poll(am_sink sink);
   void bootstrap_barrier(am_sink sink);
