@@ -151,11 +151,27 @@ endfunction()
 
 # splitc_add_launcher(NAME): splitc-run-NAME, the launcher of NAME's jobs (what
 # `splitc-run --backend NAME` runs: it looks beside itself, then on PATH).
+# Its command line (SPLITC_LAUNCHER_CLI_SOURCE, the CLI11 part, 8 s of compiling) is one
+# library for every launcher, splitc-launcher-cli; its main (SPLITC_LAUNCHER_SOURCE) names
+# the backend.
 function(splitc_add_launcher name)
   find_package(CLI11 CONFIG REQUIRED)
+  splitc_add_launcher_cli()
   add_executable(splitc-run-${name} "${SPLITC_LAUNCHER_SOURCE}")
-  target_link_libraries(splitc-run-${name} PRIVATE splitc-${name} CLI11::CLI11)
+  target_link_libraries(splitc-run-${name} PRIVATE splitc-launcher-cli splitc-${name})
   target_compile_definitions(splitc-run-${name} PRIVATE SPLITC_DEFAULT_LAUNCHER=0)
+endfunction()
+
+# splitc_add_launcher_cli(): the library splitc-launcher-cli (once).
+function(splitc_add_launcher_cli)
+  if(TARGET splitc-launcher-cli)
+    return()
+  endif()
+  find_package(CLI11 CONFIG REQUIRED)
+  add_library(splitc-launcher-cli STATIC "${SPLITC_LAUNCHER_CLI_SOURCE}")
+  get_filename_component(dir "${SPLITC_LAUNCHER_CLI_SOURCE}" DIRECTORY)
+  target_include_directories(splitc-launcher-cli PUBLIC "${dir}")
+  target_link_libraries(splitc-launcher-cli PRIVATE splitc::headers CLI11::CLI11)
 endfunction()
 
 # splitc_test_launcher(BACKEND OUT): the launcher of BACKEND's jobs, for tests and examples

@@ -81,7 +81,8 @@ _splitc_link_items(splitc_headers _splitc_header_items)
 # share/splitc/<same path as here>; the CMake functions beside splitcConfig.cmake.
 set(SPLITC_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/splitc")
 set(SPLITC_CONFIG_CORE_SOURCES "")
-foreach(_src IN LISTS SPLITC_CORE_SOURCES SPLITC_LAUNCHER_SOURCE)
+foreach(_src IN LISTS SPLITC_CORE_SOURCES SPLITC_LAUNCHER_SOURCE SPLITC_LAUNCHER_CLI_SOURCE
+                ITEMS "${PROJECT_SOURCE_DIR}/tools/launcher_cli.hpp")
   file(RELATIVE_PATH _rel "${PROJECT_SOURCE_DIR}" "${_src}")
   get_filename_component(_rel_dir "${_rel}" DIRECTORY)
   install(FILES "${_src}" DESTINATION "${SPLITC_INSTALL_DATADIR}/${_rel_dir}"
@@ -91,6 +92,8 @@ foreach(_src IN LISTS SPLITC_CORE_SOURCES SPLITC_LAUNCHER_SOURCE)
   endif()
 endforeach()
 file(RELATIVE_PATH SPLITC_CONFIG_LAUNCHER_SOURCE "${PROJECT_SOURCE_DIR}" "${SPLITC_LAUNCHER_SOURCE}")
+file(RELATIVE_PATH SPLITC_CONFIG_LAUNCHER_CLI_SOURCE "${PROJECT_SOURCE_DIR}"
+     "${SPLITC_LAUNCHER_CLI_SOURCE}")
 set(_splitc_source_excludes PATTERN "CMakeLists.txt" EXCLUDE PATTERN "*~" EXCLUDE
   PATTERN ".*" EXCLUDE)
 install(DIRECTORY "${SPLITC_BENCH_SOURCE_DIR}/" DESTINATION "${SPLITC_INSTALL_DATADIR}/bench"
