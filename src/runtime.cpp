@@ -196,7 +196,7 @@ void init(int& argc, char**& argv) {
   port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>() &&
                                 !has_shared_process<active_backend>);
   // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
-  port::check_launcher(active_backend::name);
+  port::check_launcher(active_backend::name, foreign_launchers<active_backend>);
   if (!port::env::job.is_set()) {
     if (const auto n = port::env::procs.value()) {
       const auto procs = port::parse_integer(*n);

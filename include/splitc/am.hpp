@@ -298,6 +298,18 @@ concept has_virtual_clock = requires(const B& cb) {
 template <class B>
 concept has_shared_process = requires { requires B::shared_process; };
 
+/// The foreign launchers (MPI's, Slurm's) that may start the backend's processes, or that its
+/// own launcher runs: `static constexpr unsigned foreign_launchers = ...`, an or of
+/// port::foreign_launcher_kind (port/launcher_check.hpp). Without it, a process that such a
+/// launcher started as one of several is refused, naming the backend's own launcher.
+template <class B>
+inline constexpr unsigned foreign_launchers = [] {
+  if constexpr (requires { B::foreign_launchers; })
+    return static_cast<unsigned>(B::foreign_launchers);
+  else
+    return 0u;
+}();
+
 /// The processors that share memory with this one (a same-host layer:
 /// port/same_host.hpp), in increasing order, this one included. The core
 /// groups its barrier by them: a gather to the group's first processor and a

@@ -28,7 +28,7 @@ struct foreign_launcher {
   const char* who = nullptr;   ///< for the message
   const char* size = nullptr;  ///< its job-size variable
   const char* rank = nullptr;  ///< its rank variable
-  const char* fits = nullptr;  ///< backends whose processes it starts, separated by '|'
+  unsigned kind = 0;           ///< which one (launcher_check.hpp)
 };
 
 foreign_launcher detect() {
@@ -36,18 +36,13 @@ foreign_launcher detect() {
   // set in a whole allocation (a batch script run once): only a job step
   // started by srun counts.
   if (env_long("SLURM_STEP_NUM_TASKS") > 1 && std::getenv("SLURM_PROCID") != nullptr)
-    return {"Slurm's srun", "SLURM_STEP_NUM_TASKS", "SLURM_PROCID", "mpi|mpich"};
+    return {"Slurm's srun", "SLURM_STEP_NUM_TASKS", "SLURM_PROCID", slurm};
   if (env_long("OMPI_COMM_WORLD_SIZE") > 1)
     return {"Open MPI's mpirun (or oshrun)", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK",
-            "mpi|shmem"};
+            open_mpi};
   if (env_long("PMI_SIZE") > 1)
-    return {"MPICH's mpiexec (Hydra) or another PMI launcher", "PMI_SIZE", "PMI_RANK", "mpich"};
+    return {"MPICH's mpiexec (Hydra) or another PMI launcher", "PMI_SIZE", "PMI_RANK", pmi};
   return {};
-}
-
-bool fits(const char* list, const char* backend) {
-  const std::string l = std::string("|") + list + "|";
-  return l.find(std::string("|") + backend + "|") != std::string::npos;
 }
 
 /// Before refusing a process that an MPI-style launcher started: let that launcher finish
@@ -64,7 +59,7 @@ void let_launcher_settle(const foreign_launcher& f) {
 
 void announce_launcher(const char* backend) { setenv(env::launched_by.name, backend, 1); }
 
-void check_launcher(const char* backend) {
+void check_launcher(const char* backend, unsigned foreign_launchers) {
   const std::string by = env::launched_by.get();
   const foreign_launcher f = detect();
   // Name this process by the foreign launcher's rank if ours has not (there is no other yet).
@@ -80,8 +75,8 @@ void check_launcher(const char* backend) {
   }
   // Started by our own launcher: that launcher may itself run under another
   // (an MPI backend's is mpirun, shmem's oshrun); it has said who it is.
-  if (!by.empty() && !fits("mpi|mpich|shmem", backend)) return;
-  if (f.who == nullptr || fits(f.fits, backend)) return;
+  if (!by.empty() && foreign_launchers == 0) return;
+  if (f.who == nullptr || (f.kind & foreign_launchers) != 0) return;
   let_launcher_settle(f);
   detail::fail(
       "this program is linked with backend '{}' but was started by {} as one of {} processes "

@@ -29,9 +29,19 @@ std::optional<std::string> linked_backend(const std::string& program_file);
 /// Called by a launcher before it starts the job's processes (sets SPLITC_LAUNCHED_BY).
 void announce_launcher(const char* backend);
 
+/// The foreign launchers a backend's processes may be started by: its own launcher runs one
+/// of them (mpirun, oshrun), or a user may start the program with one directly. A backend
+/// declares them, or'ed (`static constexpr unsigned foreign_launchers = port::open_mpi |
+/// port::slurm;`); the kit names no backend. Each is recognised by its own variables.
+enum foreign_launcher_kind : unsigned {
+  open_mpi = 1u << 0,  ///< Open MPI's mpirun, and its oshrun (OMPI_COMM_WORLD_SIZE)
+  pmi = 1u << 1,       ///< MPICH's Hydra and other PMI launchers (PMI_SIZE)
+  slurm = 1u << 2,     ///< Slurm's srun, a job step (SLURM_STEP_NUM_TASKS, SLURM_PROCID)
+};
+
 /// Called by init() first: ends the process with a message naming both
 /// backends (or the foreign launcher) if this process was started by a
-/// launcher that does not fit `backend`.
-void check_launcher(const char* backend);
+/// launcher that does not fit `backend`, which accepts `foreign_launchers`.
+void check_launcher(const char* backend, unsigned foreign_launchers);
 
 }  // namespace splitc::port

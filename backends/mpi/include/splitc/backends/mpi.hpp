@@ -50,6 +50,7 @@
 // libraries but not its headers, unless it makes MPI calls itself.
 #include <splitc/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
+#include <splitc/port/launcher_check.hpp>
 #include <splitc/port/same_host.hpp>
 
 #include <cstddef>
@@ -134,8 +135,12 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   friend class port::am_forwarding<mpi_backend>;
 #if defined(SPLITC_BACKEND_MPICH)
   static constexpr const char* name = "mpich";
+  // splitc-run-mpich runs MPICH's Hydra; a plain mpiexec.mpich or srun may start it too.
+  static constexpr unsigned foreign_launchers = port::pmi | port::slurm;
 #else
   static constexpr const char* name = "mpi";
+  // splitc-run-mpi runs Open MPI's mpirun; a plain mpirun or srun may start it too.
+  static constexpr unsigned foreign_launchers = port::open_mpi | port::slurm;
 #endif
   static constexpr std::size_t max_medium_bytes = 128 * 1024;
   static constexpr std::size_t max_long_bytes = SPLITC_MPI_MAX_LONG;

@@ -50,6 +50,7 @@
 
 #include <splitc/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
+#include <splitc/port/launcher_check.hpp>
 #include <splitc/counter.hpp>
 
 #include <cstddef>
@@ -103,6 +104,8 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   friend class port::am_forwarding<t3d_backend>;
 #if defined(SPLITC_BACKEND_SHMEM)
   static constexpr const char* name = "shmem";
+  // splitc-run-shmem runs Open MPI's oshrun (its mpirun); a plain oshrun or mpirun may too.
+  static constexpr unsigned foreign_launchers = port::open_mpi;
 #elif defined(SPLITC_SIM_SUBSTRATE)
   static constexpr const char* name = "t3d_sim";
 #else
