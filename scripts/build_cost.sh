@@ -42,7 +42,8 @@ if [[ ${1:-} == --report ]]; then
 fi
 dir=${1:-build-cost}
 rm -rf -- "$dir"
-times=$PWD/$dir.times
+[[ $dir == /* ]] || dir=$PWD/$dir
+times=$dir.times
 : > "$times"
 export SPLITC_BUILD_TIMES=$times CCACHE_DISABLE=1
 tool=$PWD/scripts/timed_tool.sh
