@@ -103,8 +103,9 @@ class smp_backend : public port::am_forwarding<smp_backend> {
 
   // request_/reply_ short, medium, long: port::am_forwarding, from this send (the kind and
   // direction are constants there, so each folds to its ring's send).
-  am_status send(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
-                 const void* src, std::size_t len, void* dst) {
+  [[gnu::always_inline]] am_status send(proc_t p, bool is_request, am_kind kind, handler_id h,
+                                        const am_word* a, int n, const void* src,
+                                        std::size_t len, void* dst) {
     ring_producer& ring = is_request ? requests_[p] : replies_[p];
     switch (kind) {
       case am_kind::short_msg: return send(ring, h, a, n, record_short, nullptr, 0, nullptr);
