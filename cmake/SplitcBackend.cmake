@@ -1,5 +1,5 @@
 # splitc_add_backend: the one CMake call that makes a backend, in this tree
-# (backends/<name>/CMakeLists.txt, found by the top-level CMakeLists.txt) and
+# (ports/<port>/CMakeLists.txt, found by the top-level CMakeLists.txt) and
 # outside it (after find_package(splitc), which brings this file and the
 # core's installed sources):
 #
@@ -7,13 +7,31 @@
 #                      HEADER <splitc/backends/x.hpp>   # declares CLASS
 #                      CLASS <ns::x_backend>            # satisfies splitc::backend
 #                      SOURCES <file>...                # the backend's own sources
+#                      [SUBSTRATE <s>]                  # what the layer runs on (below)
+#                      [LAYER <text>]                   # the message layer the port is written to
+#                      [SEED_MACHINE <text>]            # the seed's machine it ports (docs/ports.md)
+#                      [LAUNCH <text>]                  # how a job is started
+#                      [MPL_NAMES <NAME=text>...]       # historical layer names (Make.split-c)
 #                      [LIBRARIES <item>...]            # linked PUBLIC (vendor libraries)
 #                      [INCLUDE_DIRECTORIES <dir>...]   # SYSTEM PUBLIC (vendor headers)
 #                      [DEFINITIONS <d>...]             # PUBLIC compile definitions
 #                      [TEST_PROCS <p>...]              # process counts of the generic tests
 #                      [SINGLE_PROCESS]                 # runs jobs of one process only
 #                      [SEED_PORT]                      # a seed machine's port (docs/ports.md)
-#                      [TEST_VEHICLE])                  # boundary test vehicle (backends/narrow)
+#                      [TEST_VEHICLE])                  # boundary test vehicle (ports/smp: narrow)
+#
+# SUBSTRATE says what is below the layer, and brings it:
+#   processes (the default)  processes of this host, started by the port's own launch_job
+#   openmpi, mpich           that MPI (cmake/SplitcMPI.cmake: its wrapper's -I and -L/-l,
+#                            OMPI_SKIP_MPICXX and MPICH_SKIP_MPICXX, and the private
+#                            definition SPLITC_SUBSTRATE_LAUNCHER="<its mpirun>")
+#   oshmem                   OpenSHMEM (oshcc's flags; SPLITC_SUBSTRATE_LAUNCHER="<oshrun>")
+#   sim                      the sim engine (sim_engine/): its sources and launch_job compiled
+#                            in, SPLITC_SIM_SUBSTRATE=1; the processors share one process
+# A substrate this machine lacks is an error: ask splitc_substrate_found first.
+# SEED_MACHINE, LAYER, SUBSTRATE, LAUNCH and MPL_NAMES are the backend's declaration, from
+# which the backend tables of the documentation are written and checked
+# (splitc_write_backend_declarations, scripts/doc_tables.sh).
 #
 # It makes the static library splitc-<name> (alias splitc::<name>; the
 # launcher, bench and tests link splitc-<name> itself): the core
@@ -39,7 +57,7 @@
 # of one passes, a job of two fails with "no path to peer"), and the bench has
 # no smoke run.
 #
-# TEST_VEHICLE (backends/narrow: another backend's transport behind a different
+# TEST_VEHICLE (ports/smp's narrow boundaries: smp's transport behind a different
 # boundary): only the suites that exercise the boundary run on it -- the
 # generic programs, collectives, spread arrays, the C interface's program and
 # the conformance suite; its launcher, error paths and supervision are the
@@ -50,8 +68,9 @@ include(GNUInstallDirs)
 set(_SPLITC_BACKEND_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(splitc_add_backend)
-  cmake_parse_arguments(B "SINGLE_PROCESS;TEST_VEHICLE;SEED_PORT" "NAME;HEADER;CLASS"
-                        "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES;DEFINITIONS;TEST_PROCS" ${ARGN})
+  cmake_parse_arguments(B "SINGLE_PROCESS;TEST_VEHICLE;SEED_PORT"
+    "NAME;HEADER;CLASS;SUBSTRATE;LAYER;SEED_MACHINE;LAUNCH"
+    "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES;DEFINITIONS;TEST_PROCS;MPL_NAMES" ${ARGN})
   foreach(required NAME HEADER CLASS SOURCES)
     if(NOT B_${required})
       message(FATAL_ERROR "splitc_add_backend: ${required} is missing "
@@ -71,8 +90,12 @@ function(splitc_add_backend)
   endif()
   if(NOT SPLITC_CORE_SOURCES)
     message(FATAL_ERROR "splitc_add_backend(${B_NAME}): SPLITC_CORE_SOURCES is empty "
-      "(call it after find_package(splitc), or from this tree's backends/)")
+      "(call it after find_package(splitc), or from this tree's ports/)")
   endif()
+  if(NOT B_SUBSTRATE)
+    set(B_SUBSTRATE processes)
+  endif()
+  _splitc_substrate_flags(${B_NAME} ${B_SUBSTRATE})
   set(name ${B_NAME})
   string(TOUPPER "${name}" upper)
   string(REGEX REPLACE "^<(.*)>$" "\\1" header "${B_HEADER}")
@@ -85,7 +108,7 @@ function(splitc_add_backend)
   configure_file("${_SPLITC_BACKEND_MODULE_DIR}/splitc-backend-selection.hpp.in"
                  "${selection_dir}/splitc/backend_selection.hpp" @ONLY)
 
-  add_library(splitc-${name} STATIC ${SPLITC_CORE_SOURCES} ${B_SOURCES})
+  add_library(splitc-${name} STATIC ${SPLITC_CORE_SOURCES} ${B_SOURCES} ${substrate_sources})
   if(TARGET splitc::${name})
     # Outside the tree, an installed backend of the same name (a copy of the
     # template keeps its name): splitc::NAME stays the installed library;
@@ -95,16 +118,22 @@ function(splitc_add_backend)
   else()
     add_library(splitc::${name} ALIAS splitc-${name})
   endif()
-  target_compile_definitions(splitc-${name} PUBLIC SPLITC_BACKEND_${upper}=1 ${B_DEFINITIONS})
+  target_compile_definitions(splitc-${name} PUBLIC SPLITC_BACKEND_${upper}=1 ${B_DEFINITIONS}
+                             ${substrate_definitions})
+  if(substrate_launcher)
+    target_compile_definitions(splitc-${name} PRIVATE
+                               SPLITC_SUBSTRATE_LAUNCHER="${substrate_launcher}")
+  endif()
   target_include_directories(splitc-${name} PUBLIC
     $<BUILD_INTERFACE:${selection_dir}>
     $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/splitc-${name}>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  if(B_INCLUDE_DIRECTORIES)
-    target_include_directories(splitc-${name} SYSTEM PUBLIC ${B_INCLUDE_DIRECTORIES})
+  if(B_INCLUDE_DIRECTORIES OR substrate_includes)
+    target_include_directories(splitc-${name} SYSTEM PUBLIC ${B_INCLUDE_DIRECTORIES}
+                               ${substrate_includes})
   endif()
-  target_link_libraries(splitc-${name} PUBLIC splitc::headers ${B_LIBRARIES})
+  target_link_libraries(splitc-${name} PUBLIC splitc::headers ${B_LIBRARIES} ${substrate_libraries})
   target_compile_options(splitc-${name} PRIVATE -Wall -Wextra)
   if(NOT B_TEST_PROCS)
     set(B_TEST_PROCS 1 2 3 4)
@@ -115,7 +144,10 @@ function(splitc_add_backend)
     SPLITC_SELECTION_DIR "${selection_dir}"
     SPLITC_TEST_PROCS "${B_TEST_PROCS}"
     SPLITC_SINGLE_PROCESS ${B_SINGLE_PROCESS}
-    SPLITC_TEST_VEHICLE ${B_TEST_VEHICLE})
+    SPLITC_TEST_VEHICLE ${B_TEST_VEHICLE}
+    SPLITC_SHARED_PROCESS ${substrate_shared_process})
+  _splitc_declare_backend(${name} "${B_SUBSTRATE}" "${B_LAYER}" "${B_SEED_MACHINE}"
+                          "${B_LAUNCH}" "${B_MPL_NAMES}" ${B_TEST_VEHICLE} ${B_SINGLE_PROCESS})
   if(B_TEST_VEHICLE)
     set_property(GLOBAL APPEND PROPERTY SPLITC_TEST_VEHICLES ${name})
   endif()
@@ -137,6 +169,101 @@ function(splitc_add_backend)
       cmake_language(DEFER CALL enable_testing)
     endif()
   endif()
+endfunction()
+
+# splitc_substrate_found(SUBSTRATE OUT): whether SUBSTRATE (processes, openmpi, mpich,
+# oshmem, sim) is there to build on.
+function(splitc_substrate_found substrate out)
+  set(found FALSE)
+  if(substrate STREQUAL "processes")
+    set(found TRUE)
+  elseif(substrate STREQUAL "sim")
+    if(SPLITC_SIM_ENGINE_SOURCES)
+      set(found TRUE)
+    endif()
+  elseif(substrate STREQUAL "oshmem")
+    if(SPLITC_OSHMEM_FOUND)
+      set(found TRUE)
+    endif()
+  elseif(substrate IN_LIST SPLITC_MPI_FLAVOURS)
+    set(found TRUE)
+  endif()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
+# _splitc_substrate_flags(NAME SUBSTRATE): in the caller, substrate_sources,
+# substrate_includes, substrate_libraries, substrate_definitions, substrate_launcher and
+# substrate_shared_process for SUBSTRATE.
+macro(_splitc_substrate_flags _name _substrate)
+  set(substrate_sources "")
+  set(substrate_includes "")
+  set(substrate_libraries "")
+  set(substrate_definitions "")
+  set(substrate_launcher "")
+  set(substrate_shared_process OFF)
+  splitc_substrate_found(${_substrate} _found)
+  if(NOT _found)
+    message(FATAL_ERROR "splitc_add_backend(${_name}): the substrate '${_substrate}' is not "
+      "available here (processes, sim, oshmem or one of the MPIs found: "
+      "'${SPLITC_MPI_FLAVOURS}'); test it first with splitc_substrate_found")
+  endif()
+  if(${_substrate} STREQUAL "sim")
+    set(substrate_sources ${SPLITC_SIM_ENGINE_SOURCES} ${SPLITC_SIM_LAUNCH_SOURCE})
+    set(substrate_libraries splitc-sim-engine Boost::context)
+    set(substrate_definitions SPLITC_SIM_SUBSTRATE=1)
+    set(substrate_shared_process ON)
+  elseif(${_substrate} STREQUAL "oshmem")
+    set(substrate_includes ${SPLITC_OSHMEM_INCLUDES})
+    set(substrate_libraries ${SPLITC_OSHMEM_LINK})
+    set(substrate_definitions OMPI_SKIP_MPICXX=1)
+    set(substrate_launcher ${SPLITC_OSHRUN})
+  elseif(NOT ${_substrate} STREQUAL "processes")
+    set(substrate_includes ${SPLITC_MPI_INCLUDES_${_substrate}})
+    set(substrate_libraries ${SPLITC_MPI_LINK_${_substrate}})
+    # A program that includes <mpi.h> itself gets MPI's C interface only (the C++ bindings
+    # would need libmpi_cxx).
+    set(substrate_definitions OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
+    set(substrate_launcher ${SPLITC_MPIRUN_${_substrate}})
+  endif()
+endmacro()
+
+# _splitc_declare_backend(NAME SUBSTRATE LAYER SEED_MACHINE LAUNCH MPL_NAMES VEHICLE SINGLE):
+# the backend's declaration, one record of the global property SPLITC_BACKEND_DECLARATIONS.
+function(_splitc_declare_backend name substrate layer seed launch mpl_names vehicle single)
+  get_filename_component(port "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  set(role backend)
+  if(vehicle)
+    set(role vehicle)
+  elseif(single)
+    set(role template)
+  endif()
+  if(SPLITC_FULL_MATRIX_ONLY)
+    set(role long_matrix)
+  endif()
+  string(REPLACE ";" "," mpl "${mpl_names}")
+  foreach(field IN ITEMS layer seed launch mpl)
+    string(REPLACE "\t" " " ${field} "${${field}}")
+  endforeach()
+  set_property(GLOBAL APPEND_STRING PROPERTY SPLITC_BACKEND_DECLARATIONS
+    "${name}\t${port}\t${role}\t${substrate}\t${layer}\t${seed}\t${launch}\t${mpl}\n")
+endfunction()
+
+# splitc_write_backend_declarations(FILE [MISSING <what>...]): every backend declared here,
+# one line each, fields separated by tabs: name, port (its directory), role (backend,
+# vehicle, template, long_matrix), substrate, layer, seed machine, launch, historical names
+# (NAME=text, separated by commas); first a line "# complete: yes", or "# complete: no
+# (<what is missing>)" when MISSING names what this build lacks (a substrate, a port left
+# out), so that a check of the docs' tables knows it cannot judge.
+function(splitc_write_backend_declarations file)
+  cmake_parse_arguments(W "" "" "MISSING" ${ARGN})
+  if(W_MISSING)
+    list(JOIN W_MISSING ", " missing)
+    set(head "# complete: no (missing: ${missing})\n")
+  else()
+    set(head "# complete: yes\n")
+  endif()
+  get_property(records GLOBAL PROPERTY SPLITC_BACKEND_DECLARATIONS)
+  file(WRITE "${file}" "${head}${records}")
 endfunction()
 
 # splitc_backend_is_single_process(NAME OUT): whether NAME was declared SINGLE_PROCESS.

@@ -26,7 +26,7 @@ endif()
 
 # --- headers -----------------------------------------------------------------
 # include/ holds include/splitc/** (and include/splitc.h, the C interface, when
-# it exists); each backend adds backends/<name>/include/**.
+# it exists); each backend adds ports/<port>/include/**.
 set(_splitc_header_excludes PATTERN "CMakeLists.txt" EXCLUDE PATTERN "*~" EXCLUDE
   PATTERN ".*" EXCLUDE)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/"

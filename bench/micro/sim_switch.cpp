@@ -4,7 +4,7 @@
 // receiver next runs). Run as a sim job of two (splitc-run-sim -n 2): processor
 // 0 runs the benchmarks, processor 1 serves in a barrier. A ctest runs each
 // once (--benchmark_min_time=0). Beside them, the reference: a round trip between two
-// Boost.Context fibers. backends/sim/tests/switch_cost.cpp (sim_switch_cost) measures the
+// Boost.Context fibers. ports/sim/tests/switch_cost.cpp (sim_switch_cost) measures the
 // read's switches as issue 44's bar states them; this puts them beside the reference.
 #include <splitc/splitc.hpp>
 

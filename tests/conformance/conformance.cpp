@@ -481,7 +481,7 @@ void rma() {
       splitc::barrier();
     }
     // The core's get and put into the segment take the one-sided path where the
-    // backend counts its operations (backends/narrow's onesided does), unless
+    // backend counts its operations (ports/smp's onesided does), unless
     // the segment is mapped here (direct_address), whose loads and stores go first.
     if constexpr (requires { b.rma_operations(); }) {
       const std::size_t before = b.rma_operations();

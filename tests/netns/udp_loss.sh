@@ -1,6 +1,6 @@
 # Loss of UDP datagrams in a network namespace, for the tests that run jobs
-# under loss (tests/packaging/check_packaging.sh, backends/hpam/tests/netns_loss.sh,
-# backends/udp/tests/netns_hosts.sh). Sourced, not run.
+# under loss (tests/packaging/check_packaging.sh, ports/hpam/tests/netns_loss.sh,
+# ports/udp/tests/netns_hosts.sh). Sourced, not run.
 #
 #   add_udp_loss NAMESPACE LOSS   nftables drops LOSS % of the UDP datagrams arriving in
 #                                 the namespace: every (100 / LOSS)-th, from the first (a

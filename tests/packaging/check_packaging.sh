@@ -23,7 +23,7 @@
 #       each with PREFIX/bin/splitc-run --backend BACKEND -n 4 and require
 #       exit 0 and its "PASS <program>" line.
 #   check_packaging.sh outoftree PREFIX LIBDIR BACKEND_SRC C_PROGRAM WORK [CONFIG] [GENERATOR]
-#       a backend outside the splitc tree: copy BACKEND_SRC (backends/template)
+#       a backend outside the splitc tree: copy BACKEND_SRC (ports/template)
 #       to a fresh temporary directory, configure it with its own
 #       CMakeLists.txt (find_package(splitc) and one splitc_add_backend call)
 #       against PREFIX, build it (library, launcher, splitc-bench, tests), run

@@ -91,16 +91,17 @@ case $step in
     else make CASTLE="$prefix" MPL="$mpl" LDFLAGS=$strip_debug; fi
     ;;
   mpl-names)
-    # mpl-names PREFIX SRC WORK TABLE: each MPL name of the table links the program for its
-    # backend (read back from the program's file) and splitc-run with no --backend runs it.
+    # mpl-names PREFIX SRC WORK MAKEFILE: each MPL name of MAKEFILE's splitc_mpl_map (NAME:backend
+    # pairs: Make.split-c) links the program for its backend (read back from the program's
+    # file) and splitc-run with no --backend runs it.
     prefix=$1 src=$2 work=$3 table=$4
     rm -rf "$work" && mkdir -p "$work" && cp "$src"/* "$work"/ && cd "$work"
     make CASTLE="$prefix" MPL=smp LDFLAGS=$strip_debug > /dev/null
     pcdir=$(dirname "$(find "$prefix" -name splitc-smp.pc | head -1)")
     failed=0
     count=0
-    while read -r name backend _ <&3; do
-      [[ -z $name || $name == \#* ]] && continue
+    while IFS=: read -r name backend <&3; do
+      [[ -z $name ]] && continue
       count=$((count + 1))
       expect=$backend
       [[ -f $pcdir/splitc-$backend.pc ]] || expect=smp
@@ -115,7 +116,7 @@ case $step in
       else
         echo "MPL=$name -> $linked: PASS sort"
       fi
-    done 3< "$table"
+    done 3< <(sed -n 's/^splitc_mpl_map :=//p' "$table" | tr ' ' '\n')
     ((count > 0)) || { echo "mpl-names: no MPL name in $table"; failed=1; }
     exit $failed
     ;;

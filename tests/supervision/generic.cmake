@@ -13,7 +13,7 @@ set(_expect_pass ${SPLITC_TESTS_DIR}/programs/expect_pass.sh)
 foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_add_test_program(sv_probe sv_probe.cpp ${backend})
   # Processors sharing one process (sim): no process to stop or lose; its scheduler reports
-  # every stuck processor instead (backends/sim/tests). The launcher checks below still apply.
+  # every stuck processor instead (ports/sim/tests). The launcher checks below still apply.
   get_target_property(shared splitc-${backend} SPLITC_SHARED_PROCESS)
   if(shared)
     continue()
@@ -48,7 +48,7 @@ endforeach()
 
 # A program started by a foreign MPI launcher is refused, naming both: Open MPI's mpirun for
 # every backend but mpi and shmem (Open MPI's oshrun is its mpirun: a plain oshrun or mpirun
-# starts shmem programs, backends/shmem/tests), MPICH's for every backend but mpich. (A program started by another
+# starts shmem programs, ports/t3d/tests), MPICH's for every backend but mpich. (A program started by another
 # backend's launcher: tests/supervision/CMakeLists.txt, every pair of backends built here.)
 find_program(SPLITC_MPIRUN_OPENMPI mpirun.openmpi)
 find_program(SPLITC_MPIRUN_MPICH mpirun.mpich)

@@ -1,0 +1,71 @@
+// Launching and starting the shmem backend (the T3D port on OpenSHMEM):
+// `splitc-run --backend shmem -n P prog` (and `SPLITC_PROCS=P prog`) run
+// oshrun -np P under the porting kit's supervision (external_launch.hpp: a
+// dead PE is named, the status is 128 + signal); a program started plainly
+// with `oshrun -np P prog` works too, taking its identity from OpenSHMEM.
+#include <splitc/detail/launch.hpp>
+#include <splitc/port/address_space.hpp>
+#include <splitc/port/env.hpp>
+#include <splitc/port/mpi_launcher.hpp>
+
+#include <cstdlib>
+#include <string>
+
+#include "layer_start.hpp"
+
+#ifndef SPLITC_SUBSTRATE_LAUNCHER
+#define SPLITC_SUBSTRATE_LAUNCHER "oshrun"
+#endif
+
+namespace splitc {
+namespace {
+
+long oshrun_job_size() {
+  const char* v = std::getenv("OMPI_COMM_WORLD_SIZE");
+  return v != nullptr && *v != '\0' ? std::atol(v) : 0;
+}
+
+/// Open MPI's settings for OpenSHMEM on this host, unless the environment
+/// says otherwise: without the first, every OpenSHMEM process crashes in
+/// shmem_finalize here (UCX's memory hooks); the second is the symmetric
+/// heap's size.
+void set_layer_defaults(std::size_t symmetric_bytes) {
+  setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
+  setenv("SHMEM_SYMMETRIC_HEAP_SIZE", std::to_string(symmetric_bytes).c_str(), 0);
+}
+
+}  // namespace
+
+namespace backends::t3d {
+
+void prepare_layer(start_arguments args, std::size_t symmetric_bytes) {
+  // Static data at the same address on every PE: splitc-run turned
+  // randomisation off for the job; under a plain oshrun re-execute without it.
+  if (oshrun_job_size() > 1 && args.argv != nullptr) port::reexec_without_randomisation(*args.argv);
+  set_layer_defaults(symmetric_bytes);
+}
+
+std::size_t segment_bytes(std::size_t wanted, std::size_t) { return wanted; }
+
+}  // namespace backends::t3d
+
+namespace detail {
+
+int launch_job(const launch_options& options, char** argv) {
+  // The processes' defaults (the heap size is each process's own choice, in prepare_layer);
+  // set here too so that oshrun's own start sees them.
+  setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
+  return port::launch_with_mpirun(
+      options, argv,
+      {.backend = "shmem",
+       .launcher = std::string(port::env::oshrun.value().value_or(SPLITC_SUBSTRATE_LAUNCHER)),
+       .launcher_name = "oshrun",
+       .family = port::mpirun_family::open_mpi,
+       .extra_args = port::env::oshrun_args.get(),
+       .verbose = port::env::shmem_verbose.get(),
+       .private_dir_variable = "OMPI_MCA_btl_vader_backing_directory",
+       .hint = " (install openmpi-bin libopenmpi-dev, or name the launcher with SPLITC_OSHRUN)"});
+}
+
+}  // namespace detail
+}  // namespace splitc
