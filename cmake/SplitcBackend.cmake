@@ -26,8 +26,8 @@
 #                            OMPI_SKIP_MPICXX and MPICH_SKIP_MPICXX, and the private
 #                            definition SPLITC_SUBSTRATE_LAUNCHER="<its mpirun>")
 #   oshmem                   OpenSHMEM (oshcc's flags; SPLITC_SUBSTRATE_LAUNCHER="<oshrun>")
-#   sim                      the sim engine (sim_engine/): its sources and launch_job compiled
-#                            in, SPLITC_SIM_SUBSTRATE=1; the processors share one process
+#   sim                      the sim engine (sim_engine/): its objects and launch_job in the
+#                            library, SPLITC_SIM_SUBSTRATE=1; the processors share one process
 # A substrate this machine lacks is an error: ask splitc_substrate_found first.
 # SEED_MACHINE, LAYER, SUBSTRATE, LAUNCH and MPL_NAMES are the backend's declaration, from
 # which the backend tables of the documentation are written and checked
@@ -178,7 +178,7 @@ function(splitc_substrate_found substrate out)
   if(substrate STREQUAL "processes")
     set(found TRUE)
   elseif(substrate STREQUAL "sim")
-    if(SPLITC_SIM_ENGINE_SOURCES)
+    if(TARGET splitc-sim-engine-objects)
       set(found TRUE)
     endif()
   elseif(substrate STREQUAL "oshmem")
@@ -208,7 +208,7 @@ macro(_splitc_substrate_flags _name _substrate)
       "'${SPLITC_MPI_FLAVOURS}'); test it first with splitc_substrate_found")
   endif()
   if(${_substrate} STREQUAL "sim")
-    set(substrate_sources ${SPLITC_SIM_ENGINE_SOURCES} ${SPLITC_SIM_LAUNCH_SOURCE})
+    set(substrate_sources $<TARGET_OBJECTS:splitc-sim-engine-objects> ${SPLITC_SIM_LAUNCH_SOURCE})
     set(substrate_libraries splitc-sim-engine Boost::context)
     set(substrate_definitions SPLITC_SIM_SUBSTRATE=1)
     set(substrate_shared_process ON)

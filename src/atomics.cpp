@@ -35,7 +35,7 @@ void copy_small(void* dst, const void* src, std::size_t len) noexcept {
 template <class T>
 std::uint64_t apply_bits(void* target, atomic_op op, std::uint64_t a, std::uint64_t b) {
   using U = std::make_unsigned_t<T>;
-  const T old = apply_atomic(static_cast<T*>(target), op, static_cast<T>(static_cast<U>(a)),
+  const T old = port::apply_atomic(static_cast<T*>(target), op, static_cast<T>(static_cast<U>(a)),
                              static_cast<T>(static_cast<U>(b)));
   return static_cast<U>(old);
 }

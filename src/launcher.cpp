@@ -4,10 +4,10 @@
 // and watches them: the first that dies or exits non-zero is named on stderr
 // and the rest of the job is ended (SIGTERM, then SIGKILL half a second
 // later), so nothing hangs and nothing is orphaned.
-#include <splitc/detail/launch.hpp>
+#include <splitc/port/launch.hpp>
 #include <splitc/port/supervisor.hpp>
 
-namespace splitc::detail {
+namespace splitc::port {
 
 int run_job(const launch_options& options, char** argv, const job_plan& plan) {
   port::job_spec spec;
@@ -19,4 +19,4 @@ int run_job(const launch_options& options, char** argv, const job_plan& plan) {
   return port::supervise_job(spec, argv);
 }
 
-}  // namespace splitc::detail
+}  // namespace splitc::port

@@ -1,7 +1,7 @@
 // The progress engine: delivering messages to handlers (enforcing the
 // handler rules), and the pending queue that holds messages the backend had
 // no room for. The backend never blocks; the core owns the waiting.
-#include <splitc/detail/backoff.hpp>
+#include <splitc/port/backoff.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/errors.hpp>
 #include <splitc/global_memory.hpp>
@@ -98,7 +98,7 @@ void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token,
     return;
   }
   // Main line: queued messages go first, then wait for room, polling.
-  backoff wait;
+  port::backoff wait;
   while (!c.pending.empty()) {
     if (progress(c) != 0) wait.reset();
     wait.pause();

@@ -1,6 +1,6 @@
 // Start-up and shut-down of a splitc process, and the small runtime calls
 // that are not inlined (poll, barrier, handler registration).
-#include <splitc/detail/launch.hpp>
+#include <splitc/port/launch.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/errors.hpp>
@@ -107,14 +107,14 @@ char* self_program(char* argv0) {
 
 /// Started plainly with SPLITC_PROCS=N (N > 1): launch the job from here.
 [[noreturn]] void launch_self(int procs, char** argv) {
-  launch_options options;
+  port::launch_options options;
   options.procs = procs;
   port::announce_launcher(active_backend::name);
   std::vector<char*> args;
   args.push_back(self_program(argv[0]));
   for (char** a = argv + 1; *a != nullptr; ++a) args.push_back(*a);
   args.push_back(nullptr);
-  std::exit(launch_job(options, args.data()));
+  std::exit(port::launch_job(options, args.data()));
 }
 
 /// Has the program initialised the backend's layer itself (MPI_Init before init)?
@@ -187,10 +187,28 @@ void exit_without_finalize(int status, void*) {
          "it forever");
 }
 
+/// The core's half of a processor switch (port/am.hpp, processor_switch): the one pointer
+/// to the runtime's state follows the running processor.
+processor_switch processor_switch_of_the_core() {
+  return {
+      .save = []() -> void* {
+        void* state = splitc_current_context;
+        splitc_current_context = nullptr;
+        return state;
+      },
+      .restore =
+          [](void* state) { splitc_current_context = static_cast<splitc_context_prefix*>(state); },
+      .ended = [] { exit_without_finalize(0, nullptr); },
+  };
+}
+
 }  // namespace detail
 
 void init(int& argc, char**& argv) {
   if (splitc_current_context != nullptr) detail::fail("init called twice");
+  // Processors sharing one process: their layer switches this processor's state with it.
+  if constexpr (has_shared_process<active_backend>)
+    active_backend::install_processor_switch(detail::processor_switch_of_the_core());
   // Under a foreign launcher started by splitc-run: a supervisor that names our death.
   // (Not for processors sharing one process: their backend names who fails.)
   port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>() &&

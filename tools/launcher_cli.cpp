@@ -2,7 +2,7 @@
 // splitc-run but the backend it launches for, compiled once for every splitc-run-<backend>.
 #include "launcher_cli.hpp"
 
-#include <splitc/detail/launch.hpp>
+#include <splitc/port/launch.hpp>
 #include <splitc/port/launcher_check.hpp>
 
 #include <CLI/CLI.hpp>
@@ -141,7 +141,7 @@ int run_launcher(int argc, char** argv, const launcher& self) {
       "described in docs/environment.md.\n"
       "A program started without splitc-run runs as one process, or as N if SPLITC_PROCS=N.",
       "splitc-run"};
-  splitc::detail::launch_options options;
+  splitc::port::launch_options options;
   std::string backend = self.backend;
   std::vector<std::string> command;
   app.add_option("-n,--procs", options.procs, "number of processes (processors)")
@@ -198,7 +198,7 @@ int run_launcher(int argc, char** argv, const launcher& self) {
   args.push_back(nullptr);
   // Every process learns which backend's launcher started it (init checks it).
   splitc::port::announce_launcher(self.backend);
-  return splitc::detail::launch_job(options, args.data());
+  return splitc::port::launch_job(options, args.data());
 }
 
 }  // namespace splitc::tools

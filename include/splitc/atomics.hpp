@@ -18,7 +18,7 @@
 #pragma once
 
 #include <splitc/counter.hpp>
-#include <splitc/detail/cpu_atomic.hpp>
+#include <splitc/port/cpu_atomic.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/global_memory.hpp>
@@ -73,11 +73,11 @@ inline T atomic_at(global_ptr<T> g, atomic_op op, T a, T b, const char* what) {
   if (p == c.myproc) [[likely]] {
     if (target == nullptr) [[unlikely]] null_target(c, p, what);
     if (native_atomic_at(c.backend, p, target, op, a, b, old)) return old;
-    return apply_atomic(target, op, a, b);
+    return port::apply_atomic(target, op, a, b);
   }
   check_remote(c, p, target, what);
   if (native_atomic_at(c.backend, p, target, op, a, b, old)) return old;
-  if (void* d = direct(c, p, target, sizeof(T))) return apply_atomic(static_cast<T*>(d), op, a, b);
+  if (void* d = direct(c, p, target, sizeof(T))) return port::apply_atomic(static_cast<T*>(d), op, a, b);
   return from_atomic_bits<T>(atomic_am(c, p, target, op, sizeof(T), atomic_bits(a), atomic_bits(b)));
 }
 

@@ -4,7 +4,7 @@
 // backend's header and names its class splitc::active_backend.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #if __has_include(<splitc/backend_selection.hpp>)
 #include <splitc/backend_selection.hpp>

@@ -11,7 +11,7 @@
 #pragma once
 
 #include <splitc/counter.hpp>
-#include <splitc/detail/backoff.hpp>
+#include <splitc/port/backoff.hpp>
 #include <splitc/detail/context.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
@@ -55,7 +55,7 @@ inline void* direct(context& c, proc_t p, const void* addr, std::size_t len) noe
 // wait for a layer's room). The slow paths wait for room, polling.
 template <class Attempt>
 [[gnu::noinline]] void rma_retry(context& c, Attempt attempt) {
-  backoff wait;
+  port::backoff wait;
   while (attempt() != am_status::ok) {
     if (progress(c) != 0) wait.reset();
     wait.pause();

@@ -12,7 +12,7 @@
 // pointer to const.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #include <compare>
 #include <cstddef>

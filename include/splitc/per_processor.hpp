@@ -6,7 +6,7 @@
 // shared, and this keeps one T per processor, indexed by MYPROC.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/backend.hpp>
 #include <splitc/c_context.h>
 

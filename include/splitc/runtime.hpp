@@ -2,7 +2,7 @@
 // and the user-visible active-message interface.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/detail/context.hpp>
 #include <splitc/detail/messaging.hpp>
 

@@ -1,7 +1,7 @@
 // splitc for C++ programs: include this one header.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/atomics.hpp>
 #include <splitc/bulk.hpp>
 #include <splitc/collectives.hpp>

@@ -1,7 +1,7 @@
 // Guarded fiber stacks and the fault handler (fiber_stacks.hpp).
 #include <splitc/sim_engine/fiber_stacks.hpp>
 
-#include <splitc/errors.hpp>
+#include <splitc/port/fail.hpp>
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -68,9 +68,9 @@ boost::context::stack_context guarded_stack::allocate() {
   void* low = mmap(nullptr, total, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (low == MAP_FAILED)
-    detail::fail("sim: cannot map a processor's stack of {} bytes: {}", total, std::strerror(errno));
+    port::fail("sim: cannot map a processor's stack of {} bytes: {}", total, std::strerror(errno));
   if (mprotect(low, guard_bytes, PROT_NONE) != 0)
-    detail::fail("sim: cannot protect a stack's guard: {}", std::strerror(errno));
+    port::fail("sim: cannot protect a stack's guard: {}", std::strerror(errno));
   if (guard_count < max_stacks) {
     const auto g = reinterpret_cast<std::uintptr_t>(low);
     guards[guard_count++] = {g, g + guard_bytes};

@@ -2,7 +2,7 @@
 // SPLITC_SIM_MACHINE selects.
 #include <splitc/sim_engine/machine_model.hpp>
 
-#include <splitc/errors.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 
 #include <array>
@@ -26,7 +26,7 @@ const machine_model& selected_machine() {
   if (name == "cm5") name = "cm5_cmam";  // the implementation the seed describes (Luna 1994, §4)
   for (const machine_model& m : models)
     if (m.id == name) return m;
-  detail::fail("SPLITC_SIM_MACHINE={}: no such machine in the sim's table", name);
+  port::fail("SPLITC_SIM_MACHINE={}: no such machine in the sim's table", name);
 }
 
 }  // namespace splitc::backends::sim

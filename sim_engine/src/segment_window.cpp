@@ -1,7 +1,7 @@
 // The window onto the sim's segments, and access to any of them (segment_window.hpp).
 #include <splitc/sim_engine/segment_window.hpp>
 
-#include <splitc/errors.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
 
@@ -32,10 +32,10 @@ segment_window::segment_window(int procs) : procs_(procs) {
   const port::segment_geometry g = geometry(procs);
   size_ = g.size;
   fd_ = memfd_create("splitc-sim", MFD_CLOEXEC);
-  if (fd_ < 0) detail::fail("sim: memfd_create failed: {}", std::strerror(errno));
+  if (fd_ < 0) port::fail("sim: memfd_create failed: {}", std::strerror(errno));
   const std::size_t total = size_ * static_cast<std::size_t>(procs);
   if (ftruncate(fd_, static_cast<off_t>(total)) != 0)
-    detail::fail("sim: cannot size the segments to {} bytes ({} × {}): {}", total, procs, size_,
+    port::fail("sim: cannot size the segments to {} bytes ({} × {}): {}", total, procs, size_,
                  std::strerror(errno));
   window_ = static_cast<unsigned char*>(port::reserve_segment("sim", g, 1, false));
 }
@@ -56,14 +56,14 @@ void segment_window::show(proc_t p) {
 void segment_window::write(proc_t p, std::size_t offset, const void* src, std::size_t len) {
   const off_t at = static_cast<off_t>(static_cast<std::size_t>(p) * size_ + offset);
   if (len != 0 && pwrite(fd_, src, len, at) != static_cast<ssize_t>(len))
-    detail::fail("sim: cannot write {} bytes of processor {}'s segment: {}", len, p,
+    port::fail("sim: cannot write {} bytes of processor {}'s segment: {}", len, p,
                  std::strerror(errno));
 }
 
 void segment_window::read(proc_t p, std::size_t offset, void* dst, std::size_t len) const {
   const off_t at = static_cast<off_t>(static_cast<std::size_t>(p) * size_ + offset);
   if (len != 0 && pread(fd_, dst, len, at) != static_cast<ssize_t>(len))
-    detail::fail("sim: cannot read {} bytes of processor {}'s segment: {}", len, p,
+    port::fail("sim: cannot read {} bytes of processor {}'s segment: {}", len, p,
                  std::strerror(errno));
 }
 

@@ -4,7 +4,7 @@
 
 #include <splitc/sim_engine/world.hpp>
 
-#include <splitc/errors.hpp>
+#include <splitc/port/fail.hpp>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -127,6 +127,10 @@ void splitc_sim_get(int from, size_t offset, void* dst, size_t len) {
 }
 
 void splitc_sim_land_puts(void) { running_world("splitc_sim_land_puts").land_puts(); }
+
+void splitc_sim_set_switch_hooks(const splitc_sim_switch_hooks* hooks) {
+  world::switch_hooks = hooks != nullptr ? *hooks : splitc_sim_switch_hooks{};
+}
 
 void splitc_sim_fail(const char* layer, const char* message) {
   const world* w = world::current();

@@ -3,7 +3,7 @@
 // run_external_launcher: it names a death by signal and passes SIGINT and
 // SIGTERM on). The program's init() then runs every processor as a fiber.
 #include <splitc/backend.hpp>
-#include <splitc/detail/launch.hpp>
+#include <splitc/port/launch.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/external_launch.hpp>
 #include <splitc/port/launcher_check.hpp>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace splitc::detail {
+namespace splitc::port {
 
 int launch_job(const launch_options& options, char** argv) {
   setenv(port::env::procs.name, std::to_string(options.procs).c_str(), 1);
@@ -24,4 +24,4 @@ int launch_job(const launch_options& options, char** argv) {
   return port::run_external_launcher(command, "", "");
 }
 
-}  // namespace splitc::detail
+}  // namespace splitc::port

@@ -2,8 +2,7 @@
 // and the reports of a job that cannot go on.
 #include <splitc/sim_engine/world.hpp>
 
-#include <splitc/detail/context.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 
 #include <fmt/format.h>
@@ -23,6 +22,7 @@ int splitc_sim_program_main(int argc, char** argv) __asm__("main");
 namespace splitc::backends::sim {
 
 world* world::current_ = nullptr;  // per process: the one job it runs
+splitc_sim_switch_hooks world::switch_hooks{};  // per process: installed by the runtime
 
 namespace {
 
@@ -41,7 +41,7 @@ std::uint64_t thread_cpu_ns() noexcept {
 
 double fraction(const port::env_var<port::env_type::number>& v) {
   const double f = v.get();
-  if (f >= 1.0) detail::fail("{}={} is not a fraction below 1", v.name, f);
+  if (f >= 1.0) port::fail("{}={} is not a fraction below 1", v.name, f);
   return f;
 }
 
@@ -58,7 +58,7 @@ void on_process_exit(int status, void*) {
     return;
   }
   // exit(0) before finalize leaves the others waiting: the same error as a return.
-  detail::exit_without_finalize(0, nullptr);
+  if (world::switch_hooks.ended != nullptr) world::switch_hooks.ended();
 }
 
 }  // namespace
@@ -80,12 +80,12 @@ world::world(int procs, int argc, char** argv)
       delay_ns_(port::env::sim_delay_ns.get(10 * machine_.latency_ns)),
       retransmit_ns_(port::env::sim_retransmit_ns.get(20 * machine_.latency_ns)) {
   if (stack_size_ < 64 * 1024)
-    detail::fail("SPLITC_SIM_STACK_SIZE={} is too small: a processor needs at least 64 KiB",
+    port::fail("SPLITC_SIM_STACK_SIZE={} is too small: a processor needs at least 64 KiB",
                  stack_size_);
   if (const auto path = port::env::sim_trace.value()) {
     trace_ = std::fopen(std::string(*path).c_str(), "w");
     if (trace_ == nullptr)
-      detail::fail("SPLITC_SIM_TRACE={}: cannot write it: {}", *path, std::strerror(errno));
+      port::fail("SPLITC_SIM_TRACE={}: cannot write it: {}", *path, std::strerror(errno));
   }
   for (auto& p : procs_state_) {
     p.arguments.assign(argv, argv + argc);
@@ -128,7 +128,7 @@ void world::start_fiber(proc_t p) {
         const int status = splitc_sim_program_main(static_cast<int>(me.argv.size()) - 1,
                                                    me.argv.data());
         if (status != 0) std::exit(status);  // names the processor (on_process_exit)
-        if (splitc_current_context != nullptr) detail::exit_without_finalize(0, nullptr);
+        if (switch_hooks.ended != nullptr) switch_hooks.ended();
         me.state = run_state::finished;
         return std::move(me.scheduler);
       });
@@ -186,11 +186,10 @@ void world::resume(proc_t p) {
   segments_.show(p);
   running_ = p;
   land_puts(p);
-  splitc_current_context = me.context;
+  if (switch_hooks.restore != nullptr) switch_hooks.restore(me.runtime_state);
   if (measured_) me.cpu_mark_ns = thread_cpu_ns();
   me.fiber = std::move(me.fiber).resume();
-  me.context = splitc_current_context;
-  splitc_current_context = nullptr;
+  me.runtime_state = switch_hooks.save != nullptr ? switch_hooks.save() : nullptr;
   running_ = -1;
   switch (me.state) {
     case run_state::runnable: set_ready(p, me.clock_ns); break;

@@ -38,7 +38,7 @@ bool started_by_mpi_launcher() noexcept {
   return false;
 }
 
-int launch_with_mpirun(const detail::launch_options& options, char** argv, const mpirun_job& job) {
+int launch_with_mpirun(const launch_options& options, char** argv, const mpirun_job& job) {
   if (options.procs < 1) detail::fail("splitc-run: the job needs at least one process");
   if (started_by_mpi_launcher()) {
     detail::fail("SPLITC_PROCS asks for a job of {} processes, but this process was itself "
@@ -84,7 +84,7 @@ int launch_with_mpirun(const detail::launch_options& options, char** argv, const
   return run_external_launcher(cmd, job.private_dir_variable, job.hint);
 }
 
-int launch_on_mpi(const detail::launch_options& options, char** argv, const char* backend,
+int launch_on_mpi(const launch_options& options, char** argv, const char* backend,
                   const char* built_with, mpirun_family family) {
   mpirun_job job{.backend = backend,
                  .launcher = std::string(env::mpirun.value().value_or(built_with)),

@@ -1,5 +1,5 @@
 // The porting boundary: smp and template satisfy splitc::backend; incomplete types do not.
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/backends/smp.hpp>
 #include <splitc/backends/template.hpp>
 

@@ -12,7 +12,7 @@
 // engine, like any message a handler sends when the backend has no room.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/backend.hpp>
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 // globals.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/backend.hpp>
 #include <splitc/c_context.h>
 #include <splitc/detail/compose.hpp>

@@ -14,7 +14,7 @@
 // the owner. The algorithms above do not know the difference.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #include <atomic>
 #include <cstddef>

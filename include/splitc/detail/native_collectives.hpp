@@ -14,7 +14,7 @@
 // usual words. Otherwise all took the same decision about the native path.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/detail/context.hpp>
 #include <splitc/detail/messaging.hpp>
 

@@ -3,7 +3,7 @@
 // from spinning to yielding to sleeping when nothing arrives.
 #pragma once
 
-#include <splitc/detail/backoff.hpp>
+#include <splitc/port/backoff.hpp>
 #include <splitc/detail/messaging.hpp>
 
 namespace splitc::detail {
@@ -14,7 +14,7 @@ namespace splitc::detail {
 /// where it has one (am.hpp, has_idle_wait), else back off. A template, so
 /// that `if constexpr` discards the member a backend does not have.
 template <class B>
-inline void pause_waiting(B& backend, context& c, backoff& b, const char* what) {
+inline void pause_waiting(B& backend, context& c, port::backoff& b, const char* what) {
   if constexpr (has_idle_wait<B>)
     backend.wait_idle(c.sink(), what);
   else
@@ -25,7 +25,7 @@ template <class Done>
 inline void wait_until(context& c, const char* what, Done done) {
   if (done()) return;
   if (c.frame.active) [[unlikely]] wait_in_handler(c, what);
-  backoff b;
+  port::backoff b;
   for (;;) {
     // A processor that is serving others' messages while it waits must not
     // doze off: back off only while nothing arrives.

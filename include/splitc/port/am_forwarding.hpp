@@ -17,7 +17,7 @@
 // am_send_overhead 4.9 -> 6.0 ns).
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #include <cstddef>
 

@@ -6,7 +6,7 @@
 // (external_launch.hpp).
 #pragma once
 
-#include <splitc/detail/launch.hpp>
+#include <splitc/port/launch.hpp>
 
 #include <string>
 #include <vector>
@@ -37,7 +37,7 @@ bool started_by_mpi_launcher() noexcept;
 /// Run `argv` (argv[0] may be /proc/self/exe) as `options.procs` processes through
 /// `job.launcher` and return the job's status (run_external_launcher's). Fails, naming the
 /// cause, when the job is empty or when this process was itself started by such a launcher.
-int launch_with_mpirun(const detail::launch_options& options, char** argv, const mpirun_job& job);
+int launch_with_mpirun(const launch_options& options, char** argv, const mpirun_job& job);
 
 /// launch_with_mpirun for a port whose layer is MPI itself (or runs on it): the launcher that
 /// SPLITC_MPIRUN names, else `built_with` (the mpirun of the MPI the port was compiled
@@ -45,7 +45,7 @@ int launch_with_mpirun(const detail::launch_options& options, char** argv, const
 /// Open MPI, its shared-memory files go into the job's private directory, and the fast
 /// single-host setup (ob1 over shared memory, osc rdma for windows) is the default unless the
 /// environment says otherwise.
-int launch_on_mpi(const detail::launch_options& options, char** argv, const char* backend,
+int launch_on_mpi(const launch_options& options, char** argv, const char* backend,
                   const char* built_with, mpirun_family family);
 
 }  // namespace splitc::port

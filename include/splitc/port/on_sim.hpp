@@ -11,7 +11,7 @@
 #error "splitc/port/on_sim.hpp is for ports built on the sim engine (link splitc::sim_engine)"
 #endif
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/sim_engine.h>
 
 #include <cstddef>
@@ -23,6 +23,10 @@ namespace splitc::port {
 /// (has_idle_wait), the processor's virtual clock (has_virtual_clock).
 struct sim_members {
   static constexpr bool shared_process = true;
+  static void install_processor_switch(const processor_switch& hooks) {
+    const splitc_sim_switch_hooks engine{hooks.save, hooks.restore, hooks.ended};
+    splitc_sim_set_switch_hooks(&engine);
+  }
   void wait_idle(am_sink, const char* what) { splitc_sim_wait(what); }
   double virtual_seconds() const noexcept { return splitc_sim_now_ns() * 1e-9; }
 };

@@ -13,7 +13,7 @@
 // delivered (port/same_host.hpp).
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/shm_ring.hpp>
 
 #include <cstddef>

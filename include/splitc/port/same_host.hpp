@@ -27,7 +27,7 @@
 // who shares with whom.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/ring_messages.hpp>
 #include <splitc/port/segment.hpp>
 

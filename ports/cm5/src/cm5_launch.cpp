@@ -3,8 +3,8 @@
 // emulation's CMMD_partition_create) inherited by every process through
 // CMMD_PARTITION_FD, and the processes through the porting kit's supervisor
 // (run_job), which numbers them; each enrolls as the node of its number.
-#include <splitc/detail/launch.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/launch.hpp>
+#include <splitc/port/fail.hpp>
 
 #include <cmmd.h>
 
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <string>
 
-namespace splitc::detail {
+namespace splitc::port {
 
 int launch_job(const launch_options& options, char** argv) {
   const int fd = CMMD_partition_create(options.procs);
@@ -21,4 +21,4 @@ int launch_job(const launch_options& options, char** argv) {
   return run_job(options, argv, job_plan{{{"CMMD_PARTITION_FD", std::to_string(fd)}}, {fd}});
 }
 
-}  // namespace splitc::detail
+}  // namespace splitc::port

@@ -2,7 +2,7 @@
 // the layer, the segment and its staging buffers, sending, the HPAM handlers
 // that deliver to the core, the bootstrap barrier, leaving.
 #include <splitc/backends/hpam.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
 
@@ -62,7 +62,7 @@ void deliver_staged(vnn_t src, bool request, void* addr, int nbytes) {
   std::memcpy(&h, bytes, sizeof h);
   const std::size_t words = h.nargs * sizeof(am_word);
   if (h.nargs > am_max_args || sizeof h + words + h.length != static_cast<std::size_t>(nbytes))
-    detail::fail("hpam: a staged message from processor {} is malformed ({} bytes)", src, nbytes);
+    port::fail("hpam: a staged message from processor {} is malformed ({} bytes)", src, nbytes);
   am_word args[am_max_args];
   std::memcpy(args, bytes + sizeof h, words);
   am_message m{};
@@ -97,25 +97,25 @@ void on_barrier_release(vnn_t, long epoch) {
     b.barrier_released_ = static_cast<std::uint64_t>(epoch);
 }
 
-[[noreturn]] void hpam_failed(const char* message) { detail::fail("hpam: {}", message); }
+[[noreturn]] void hpam_failed(const char* message) { port::fail("hpam: {}", message); }
 
 }  // namespace
 
 hpam_backend::hpam_backend(start_arguments) {
   am_set_fatal(&hpam_failed);
   if (am_enable() != 0)
-    detail::fail("hpam: cannot start HPAM: {} (start hpam programs with splitc-run --backend hpam)",
+    port::fail("hpam: cannot start HPAM: {} (start hpam programs with splitc-run --backend hpam)",
                  am_error_string(am_errno));
   am_set_blocking(0);  // a send that would wait answers no_resource instead
   myproc_ = am_my_proc();
   procs_ = am_procs();
   if (procs_ > max_processors)
-    detail::fail("hpam: {} processors; this backend handles at most {}", procs_, max_processors);
+    port::fail("hpam: {} processors; this backend handles at most {}", procs_, max_processors);
   if (port::env::procs.is_set() && port::env::procs.get(1) != procs_)
-    detail::fail("hpam: HPAM's job has {} nodes but SPLITC_PROCS={}", procs_,
+    port::fail("hpam: HPAM's job has {} nodes but SPLITC_PROCS={}", procs_,
                  port::env::procs.get(1));
   if (static_cast<std::size_t>(am_max_size()) < hpam_store_bytes)
-    detail::fail("hpam: am_max_size() is {} bytes; this port needs {}", am_max_size(),
+    port::fail("hpam: am_max_size() is {} bytes; this port needs {}", am_max_size(),
                  hpam_store_bytes);
   instances[static_cast<std::size_t>(myproc_)] = this;
   map_segment();
@@ -140,7 +140,7 @@ void hpam_backend::map_segment() {
   const std::size_t size = g.size;
 #endif
   if (size < 2 * staging_bytes_)
-    detail::fail("hpam: the segment ({} bytes) is too small for {} bytes of staging buffers", size,
+    port::fail("hpam: the segment ({} bytes) is too small for {} bytes of staging buffers", size,
                  staging_bytes_);
   segment_base_ = base;
   segment_size_ = size - staging_bytes_;
@@ -159,7 +159,7 @@ void hpam_backend::deliver(const am_message& m) {
 am_status hpam_backend::refused(proc_t p, bool request) {
   const int e = am_errno;
   if (e == AM_EBUSY || e == AM_EINHANDLER) return am_status::no_resource;
-  detail::fail("hpam: {} to processor {} refused: {}", request ? "request" : "reply", p,
+  port::fail("hpam: {} to processor {} refused: {}", request ? "request" : "reply", p,
                am_error_string(e));
 }
 
@@ -191,7 +191,7 @@ am_status hpam_backend::send(proc_t p, bool request, am_kind kind, handler_id h,
   const std::size_t words = static_cast<std::size_t>(n) * sizeof(am_word);
   const std::size_t total = sizeof hd + words + len;
   if (total > sizeof staged_)
-    detail::fail("hpam: a message of {} bytes to processor {} exceeds one HPAM packet", total, p);
+    port::fail("hpam: a message of {} bytes to processor {} exceeds one HPAM packet", total, p);
   std::memcpy(staged_, &hd, sizeof hd);
   if (words > 0) std::memcpy(staged_ + sizeof hd, a, words);
   if (len > 0) std::memcpy(staged_ + sizeof hd + words, src, len);
@@ -205,7 +205,7 @@ int hpam_backend::poll_packets(am_sink sink) {
   sink_ = sink;
   delivered_ = 0;
   const int handled = am_poll();
-  if (handled < 0) detail::fail("hpam: am_poll: {}", am_error_string(am_errno));
+  if (handled < 0) port::fail("hpam: am_poll: {}", am_error_string(am_errno));
   return handled;
 }
 
@@ -246,7 +246,7 @@ void hpam_backend::finish(int) {
   finished_ = true;
   // HPAM waits until everything we sent is answered, then keeps answering
   // the others' retransmissions for a while (our last replies may be lost).
-  if (am_disable() != 0) detail::fail("hpam: am_disable: {}", am_error_string(am_errno));
+  if (am_disable() != 0) port::fail("hpam: am_disable: {}", am_error_string(am_errno));
 }
 
 static_assert(splitc::backend<hpam_backend>);

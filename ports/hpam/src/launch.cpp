@@ -3,8 +3,8 @@
 // variables naming them (emulations/hp/README.md): HPAM_ENDPOINTS,
 // HPAM_SOCKETS and HPAM_NODE_FROM=SPLITC_MYPROC, which the porting kit's
 // supervisor sets per process. Then the kit runs and supervises the job.
-#include <splitc/detail/launch.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/launch.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 
 #include <arpa/inet.h>
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace splitc::detail {
+namespace splitc::port {
 
 int launch_job(const launch_options& options, char** argv) {
   if (options.procs < 1) fail("splitc-run: the job needs at least one process");
@@ -51,4 +51,4 @@ int launch_job(const launch_options& options, char** argv) {
   return status;
 }
 
-}  // namespace splitc::detail
+}  // namespace splitc::port

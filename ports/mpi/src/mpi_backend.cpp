@@ -1,8 +1,8 @@
 // The mpi backend: active messages over MPI (see the header for the design).
 #include <mpi.h>
 #include <splitc/backends/mpi.hpp>
-#include <splitc/detail/backoff.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/backoff.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/address_space.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/failing_exit.hpp>
@@ -59,16 +59,16 @@ void read_tuning(tuning& t, int procs) {
   t.packet_bytes = env::mpi_packet_bytes.get(t.packet_bytes);
   const std::size_t smallest = wire::prefix_bytes(am_kind::long_msg, am_max_args) + 64;
   if (t.packet_bytes < smallest || t.packet_bytes > (std::size_t{1} << 20)) {
-    detail::fail("SPLITC_MPI_PACKET_BYTES={} must be between {} and 1M", t.packet_bytes, smallest);
+    port::fail("SPLITC_MPI_PACKET_BYTES={} must be between {} and 1M", t.packet_bytes, smallest);
   }
   t.packet_bytes = round_up(t.packet_bytes, 64);
   // Fewer credits per peer in large jobs, so the ring stays a few MiB.
   const long peers = std::max(1, procs - 1);
   const long fair = std::clamp(2048L / peers, 4L, static_cast<long>(t.credits));
   t.credits = static_cast<int>(env::mpi_credits.get(fair));
-  if (t.credits < 1) detail::fail("SPLITC_MPI_CREDITS must be at least 1");
+  if (t.credits < 1) port::fail("SPLITC_MPI_CREDITS must be at least 1");
   t.ring = static_cast<int>(env::mpi_ring.get(t.ring));
-  if (t.ring < 0 || t.ring > (1 << 20)) detail::fail("SPLITC_MPI_RING must be between 0 and 1M");
+  if (t.ring < 0 || t.ring > (1 << 20)) port::fail("SPLITC_MPI_RING must be between 0 and 1M");
   const std::string_view mode = env::mpi_long.get();
   if (mode == "auto") t.long_mode = long_protocol::automatic;
   else if (mode == "inline" || mode == "staged") t.long_mode = long_protocol::staged;
@@ -131,7 +131,7 @@ bool mpi_is_up() noexcept {
 [[noreturn, gnu::cold]] void foreign_message(const MPI_Status& st, int me) {
   int count = -1;
   MPI_Get_count(&st, MPI_BYTE, &count);
-  detail::fail(
+  port::fail(
       "mpi: processor {} received a message on the backend's communicator that is not a valid "
       "splitc packet (from processor {}, tag {}, {} bytes); only the backend may send on its "
       "communicator",
@@ -195,7 +195,7 @@ void mpi_backend::mpi_failed(int rc, const char* what) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int n = 0;
   MPI_Error_string(rc, text, &n);
-  detail::fail("mpi: {} failed: {}", what, std::string_view(text, static_cast<std::size_t>(n)));
+  port::fail("mpi: {} failed: {}", what, std::string_view(text, static_cast<std::size_t>(n)));
 }
 
 mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>()) {
@@ -203,7 +203,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (finalized != 0) {
-    detail::fail("mpi: MPI was finalized before splitc::init; initialise splitc first and call "
+    port::fail("mpi: MPI was finalized before splitc::init; initialise splitc first and call "
                  "MPI_Finalize after splitc::finalize");
   }
   if (initialized == 0) reexec_without_aslr(args);
@@ -221,7 +221,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   if (initialized == 0) {
     int provided = 0;
     if (MPI_Init_thread(args.argc, args.argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
-      detail::fail("mpi: MPI_Init_thread failed");
+      port::fail("mpi: MPI_Init_thread failed");
     owns_mpi_ = true;
   }
   // A process that leaves with a non-zero status while MPI is up ends the
@@ -235,7 +235,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   check(MPI_Comm_size(m_->comm, &size), "MPI_Comm_size");
   if (size == 1 && launcher_job_size() > 1) {
     // Another MPI's launcher: each process would be a job of its own.
-    detail::fail("mpi: the launcher started {} processes but {} sees a job of one: this program was "
+    port::fail("mpi: the launcher started {} processes but {} sees a job of one: this program was "
                  "started by another MPI's launcher; start it with splitc-run --backend {}",
                  launcher_job_size(), name, name);
   }
@@ -334,7 +334,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
     while (n < first) n *= 2;
     for (int i = 0; i < 16; ++i) {  // send buffers; more are made when needed
       auto* b = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes));
-      if (b == nullptr) detail::fail("mpi: out of memory for send buffers");
+      if (b == nullptr) port::fail("mpi: out of memory for send buffers");
       all_buffers_.push_back(b);
       free_buffers_.push_back(b);
     }
@@ -353,7 +353,7 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
 void mpi_backend::open_slot(recv_slot& s) {
   static_assert(wire::header_room <= 64);
   s.buffer = static_cast<unsigned char*>(std::aligned_alloc(64, tuning_.packet_bytes + 64));
-  if (s.buffer == nullptr) detail::fail("mpi: out of memory for receive buffers");
+  if (s.buffer == nullptr) port::fail("mpi: out of memory for receive buffers");
   m_->buffers.push_back(s.buffer);
   check(MPI_Recv_init(s.buffer + wire::header_room, static_cast<int>(tuning_.packet_bytes),
                       MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, m_->comm, &s.request),
@@ -446,7 +446,7 @@ void mpi_backend::arrived(recv_slot& s) {
 
 void mpi_backend::bad_packet(const void* header) const {
   const auto& h = *static_cast<const packet_header*>(header);
-  detail::fail(
+  port::fail(
       "mpi: processor {} received a message on the backend's communicator that is not a valid "
       "splitc packet (source field {}, type 0x{:02x}, {} argument words, length {}); only the "
       "backend may send on its communicator",
@@ -470,7 +470,7 @@ void mpi_backend::preprocess(recv_slot& s) {
     std::memcpy(&into, s.packet + sizeof(packet_header), 8);
   } else {
     s.data_buffer = std::malloc(std::max<std::size_t>(len, 1));
-    if (s.data_buffer == nullptr) detail::fail("mpi: out of memory for a {}-byte message", len);
+    if (s.data_buffer == nullptr) port::fail("mpi: out of memory for a {}-byte message", len);
     into = s.data_buffer;
   }
   check(MPI_Irecv(into, static_cast<int>(len), MPI_BYTE, s.source, data_tag, m_->data_comm,
@@ -797,7 +797,7 @@ void mpi_backend::wait_request(void* request_ptr) {
     check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
     if (done != 0) break;
     if (round < 2000) {
-      detail::cpu_relax();
+      port::cpu_relax();
     } else if (round < 200000) {
       sched_yield();
     } else {
@@ -1006,7 +1006,7 @@ am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, hand
                                    const am_word* a, int n, const void* src, std::size_t len,
                                    void* dst, counter* source_free) {
   if (static_cast<unsigned>(n) > static_cast<unsigned>(am_max_args)) [[unlikely]]
-    detail::fail("mpi: a message with {} argument words (at most {})", n, am_max_args);
+    port::fail("mpi: a message with {} argument words (at most {})", n, am_max_args);
   if (p == myproc_) {
     const am_status s = send_self(is_request, kind, h, a, n, src, len, dst);  // copies src
     if (s == am_status::ok && source_free != nullptr) source_free->add_local(-1);
@@ -1142,7 +1142,7 @@ void mpi_backend::barrier_dissemination(am_sink sink) {
   std::size_t round = 0;
   for (proc_t distance = 1; distance < procs_; distance *= 2, ++round) {
     const proc_t to = (myproc_ + distance) % procs_;
-    detail::backoff wait;
+    port::backoff wait;
     while (!send_control(to, wire::control_barrier, round)) {
       poll(sink);
       wait.pause();
@@ -1169,7 +1169,7 @@ void mpi_backend::bootstrap_barrier(am_sink sink) {
 // receives meanwhile), then all agree, so no one still needs another's
 // receives; then the ring is cancelled.
 void mpi_backend::quiesce() {
-  detail::backoff wait;
+  port::backoff wait;
   while (!m_->send_requests.empty()) {
     look_ahead();
     reclaim_sends();

@@ -7,7 +7,7 @@
 // its identity from MPI, not from splitc-run.
 #include <mpi.h>  // OPEN_MPI or MPICH_VERSION: which launcher and flags
 #include <splitc/backends/mpi.hpp>
-#include <splitc/detail/launch.hpp>
+#include <splitc/port/launch.hpp>
 #include <splitc/port/mpi_launcher.hpp>
 
 #ifndef SPLITC_SUBSTRATE_LAUNCHER
@@ -18,16 +18,16 @@
 #endif
 #endif
 
-namespace splitc::detail {
+namespace splitc::port {
 
 int launch_job(const launch_options& options, char** argv) {
 #if defined(OPEN_MPI)
-  constexpr auto family = port::mpirun_family::open_mpi;
+  constexpr auto family = mpirun_family::open_mpi;
 #else
-  constexpr auto family = port::mpirun_family::hydra;
+  constexpr auto family = mpirun_family::hydra;
 #endif
-  return port::launch_on_mpi(options, argv, backends::mpi::mpi_backend::name,
+  return launch_on_mpi(options, argv, backends::mpi::mpi_backend::name,
                              SPLITC_SUBSTRATE_LAUNCHER, family);
 }
 
-}  // namespace splitc::detail
+}  // namespace splitc::port

@@ -24,7 +24,7 @@
 // their buffer), so the rest of the backend sees an ordinary packet.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -2,8 +2,8 @@
 // include/splitc/backends/nxam.hpp). The layer's calls come from
 // <nxam_layer.hpp>: NX for the nx ports, MPL for the mpl ports.
 #include <splitc/backends/nxam.hpp>
-#include <splitc/detail/backoff.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/backoff.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/address_space.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/failing_exit.hpp>
@@ -60,7 +60,7 @@ struct nxam_backend::in_flight {
 };
 
 void nxam_backend::layer_failed(const char* call) const {
-  detail::fail("{}: {} failed on processor {}: {}", layer::vendor, call, myproc_,
+  port::fail("{}: {} failed on processor {}: {}", layer::vendor, call, myproc_,
                layer::error_text());
 }
 
@@ -99,7 +99,7 @@ nxam_backend::nxam_backend(start_arguments args) {
   ring_.resize(ring_slots);
   for (slot& s : ring_) {
     s.buffer = static_cast<unsigned char*>(std::aligned_alloc(64, packet_bytes));
-    if (s.buffer == nullptr) detail::fail("{}: out of memory for receive buffers", layer::vendor);
+    if (s.buffer == nullptr) port::fail("{}: out of memory for receive buffers", layer::vendor);
     post(s);
   }
 }
@@ -244,7 +244,7 @@ void nxam_backend::post(slot& s) {
 void nxam_backend::bad_packet(const slot& s, std::size_t length) const {
   std::uint64_t w0 = 0;
   std::memcpy(&w0, s.buffer, length < 8 ? length : 8);
-  detail::fail(
+  port::fail(
       "{}: processor {} received a message of NXAM's type {} that is not an NXAM packet "
       "({} bytes, first word {:#x}); only the port may send that type",
       layer::vendor, myproc_, layer::am_type, length, w0);
@@ -349,7 +349,7 @@ void nxam_backend::bootstrap_barrier(am_sink sink) {
   ++barrier_epoch_;
   std::uint64_t round = 0;
   for (int d = 1; d < procs_; d *= 2, ++round) {
-    detail::backoff wait;
+    port::backoff wait;
     while (!send_control((myproc_ + d) % procs_, round)) {
       poll(sink);
       wait.pause();
@@ -373,7 +373,7 @@ void nxam_backend::bootstrap_barrier(am_sink sink) {
 void nxam_backend::finish(int) {
   if (finished_) return;
   finished_ = true;
-  detail::backoff wait;
+  port::backoff wait;
   while (!sends_.empty()) {
     reclaim_sends();
     wait.pause();

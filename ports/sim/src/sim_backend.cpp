@@ -26,6 +26,11 @@ am_status sim_backend::send(proc_t to, bool is_request, am_kind kind, handler_id
   return am_status::ok;
 }
 
+void sim_backend::install_processor_switch(const processor_switch& hooks) {
+  const splitc_sim_switch_hooks engine{hooks.save, hooks.restore, hooks.ended};
+  splitc_sim_set_switch_hooks(&engine);
+}
+
 int sim_backend::poll(am_sink sink) { return world_->poll(sink); }
 
 void sim_backend::bootstrap_barrier(am_sink sink) { world_->bootstrap_barrier(sink); }

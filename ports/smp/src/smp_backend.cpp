@@ -1,8 +1,8 @@
 // The smp backend's out-of-line parts: attaching to the job's shared memory,
 // mapping the segments, polling the rings, the bootstrap barrier.
 #include <splitc/backends/smp.hpp>
-#include <splitc/detail/backoff.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/backoff.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
 
@@ -31,12 +31,12 @@ smp_backend::smp_backend(start_arguments) {
   job_header header{};
   if (pread(fd_, &header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
       header.magic != job_magic) {
-    detail::fail("smp: descriptor {} does not hold a splitc job (started by another launcher?)",
+    port::fail("smp: descriptor {} does not hold a splitc job (started by another launcher?)",
                  fd_);
   }
   procs_ = static_cast<proc_t>(header.procs);
   if (myproc_ < 0 || myproc_ >= procs_) {
-    detail::fail("smp: SPLITC_MYPROC={} is outside the job's {} processors", myproc_, procs_);
+    port::fail("smp: SPLITC_MYPROC={} is outside the job's {} processors", myproc_, procs_);
   }
   layout_.procs = procs_;
   layout_.segment_size = header.segment_size;
@@ -84,7 +84,7 @@ int smp_backend::poll(am_sink sink) {
 
 void smp_backend::wait_flag(const std::atomic<std::uint64_t>& flag, std::uint64_t at_least,
                             am_sink sink) {
-  detail::backoff wait;
+  port::backoff wait;
   while (flag.load(std::memory_order_acquire) < at_least) {
     if (poll(sink) != 0) {
       wait.reset();

@@ -4,7 +4,7 @@
 // src/shmem_launch.cpp on OpenSHMEM) defines these.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #include <cstddef>
 

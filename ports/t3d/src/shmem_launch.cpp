@@ -3,7 +3,7 @@
 // oshrun -np P under the porting kit's supervision (external_launch.hpp: a
 // dead PE is named, the status is 128 + signal); a program started plainly
 // with `oshrun -np P prog` works too, taking its identity from OpenSHMEM.
-#include <splitc/detail/launch.hpp>
+#include <splitc/port/launch.hpp>
 #include <splitc/port/address_space.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/mpi_launcher.hpp>
@@ -49,23 +49,23 @@ std::size_t segment_bytes(std::size_t wanted, std::size_t) { return wanted; }
 
 }  // namespace backends::t3d
 
-namespace detail {
+namespace port {
 
 int launch_job(const launch_options& options, char** argv) {
   // The processes' defaults (the heap size is each process's own choice, in prepare_layer);
   // set here too so that oshrun's own start sees them.
   setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
-  return port::launch_with_mpirun(
+  return launch_with_mpirun(
       options, argv,
       {.backend = "shmem",
-       .launcher = std::string(port::env::oshrun.value().value_or(SPLITC_SUBSTRATE_LAUNCHER)),
+       .launcher = std::string(env::oshrun.value().value_or(SPLITC_SUBSTRATE_LAUNCHER)),
        .launcher_name = "oshrun",
-       .family = port::mpirun_family::open_mpi,
-       .extra_args = port::env::oshrun_args.get(),
-       .verbose = port::env::shmem_verbose.get(),
+       .family = mpirun_family::open_mpi,
+       .extra_args = env::oshrun_args.get(),
+       .verbose = env::shmem_verbose.get(),
        .private_dir_variable = "OMPI_MCA_btl_vader_backing_directory",
        .hint = " (install openmpi-bin libopenmpi-dev, or name the launcher with SPLITC_OSHRUN)"});
 }
 
-}  // namespace detail
+}  // namespace port
 }  // namespace splitc

@@ -4,8 +4,8 @@
 // atomics (the native atomic members; the T3D had shmem_swap only).
 #include <mpp/shmem.h>
 #include <splitc/backends/t3d.hpp>
-#include <splitc/detail/backoff.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/backoff.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/failing_exit.hpp>
 #include <splitc/port/segment.hpp>
@@ -72,7 +72,7 @@ t3d_backend::t3d_backend(start_arguments args) {
   const std::size_t size = segment_bytes(geometry.size, mailbox_bytes(procs_));
   void* seg = shmalloc(size);
   if (seg == nullptr) {
-    detail::fail("{}: shmalloc of the {}-byte segment failed (the symmetric heap is too small; "
+    port::fail("{}: shmalloc of the {}-byte segment failed (the symmetric heap is too small; "
                  "SPLITC_SEGMENT_SIZE sets the segment)",
                  name, size);
   }
@@ -85,7 +85,7 @@ t3d_backend::t3d_backend(start_arguments args) {
   const std::size_t area_bytes = mailbox_bytes(procs_) + line;
   mailbox_area_ = shmalloc(area_bytes);
   if (mailbox_area_ == nullptr)
-    detail::fail("{}: shmalloc of {} bytes of mailboxes failed", name, area_bytes);
+    port::fail("{}: shmalloc of {} bytes of mailboxes failed", name, area_bytes);
   std::memset(mailbox_area_, 0, area_bytes);
   const std::uintptr_t area = reinterpret_cast<std::uintptr_t>(mailbox_area_);
   slots_ = reinterpret_cast<mailbox_slot*>((area + line - 1) / line * line);
@@ -103,7 +103,7 @@ t3d_backend::t3d_backend(start_arguments args) {
   shmem_get(zero_bases, words(barrier_ + barrier_words - 2), 2, 0);
   if (static_cast<std::uintptr_t>(zero_bases[0]) != segment_base_ ||
       static_cast<std::uintptr_t>(zero_bases[1]) != reinterpret_cast<std::uintptr_t>(mailbox_area_)) {
-    detail::fail("{}: the symmetric heap is not at the same address on every PE (segment at {:#x} "
+    port::fail("{}: the symmetric heap is not at the same address on every PE (segment at {:#x} "
                  "here, {:#x} on PE 0); splitc's global pointers need one address",
                  name, segment_base_, static_cast<std::uintptr_t>(zero_bases[0]));
   }
@@ -116,7 +116,7 @@ t3d_backend::t3d_backend(start_arguments args) {
   stored_seen_.assign(static_cast<std::size_t>(procs_), 0);
   for (int d = 1; d < procs_; d *= 2) ++barrier_rounds_;
   if (barrier_rounds_ > static_cast<int>(barrier_words) - 2)
-    detail::fail("{}: too many PEs ({})", name, procs_);
+    port::fail("{}: too many PEs ({})", name, procs_);
   map_peers();
 }
 
@@ -275,7 +275,7 @@ int t3d_backend::receive(am_sink sink) {
       m.length = s.length;
       if (m.nargs > am_max_args || m.length > mailbox_slot::payload_bytes ||
           handler >= sink.handler_count) [[unlikely]] {
-        detail::fail("{}: a mailbox record from processor {} is not a splitc message (handler {}, "
+        port::fail("{}: a mailbox record from processor {} is not a splitc message (handler {}, "
                      "{} words, {} bytes)",
                      name, q, handler, m.nargs, m.length);
       }
@@ -311,7 +311,7 @@ void t3d_backend::bootstrap_barrier(am_sink sink) {
   for (int k = 0; k < barrier_rounds_; ++k) {
     const proc_t to = (myproc_ + (proc_t{1} << k)) % procs_;
     shmem_put(words(&barrier_[k]), &epoch, 1, to);
-    [[maybe_unused]] detail::backoff wait;
+    [[maybe_unused]] port::backoff wait;
     while (static_cast<long>(load_acquire(barrier_[k])) < epoch) {
       if (poll(sink) != 0) {
         wait.reset();

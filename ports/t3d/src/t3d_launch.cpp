@@ -6,8 +6,8 @@
 // kit's supervisor (port/supervisor.hpp), as smp does: a PE that dies or
 // fails is named and the rest of the job ends.
 #include <mpp/mppexec.h>
-#include <splitc/detail/launch.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/launch.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/segment.hpp>
 
 #include <cstdlib>
@@ -27,7 +27,7 @@ std::size_t segment_bytes(std::size_t wanted, std::size_t) { return wanted; }
 
 }  // namespace backends::t3d
 
-namespace detail {
+namespace port {
 
 int launch_job(const launch_options& options, char** argv) {
   const std::size_t heap = port::segment_from_environment().size + backends::t3d::mailbox_reserve;
@@ -36,5 +36,5 @@ int launch_job(const launch_options& options, char** argv) {
   return run_job(options, argv, job_plan{{{T3D_JOB_FD_ENV, std::to_string(fd)}}, {fd}});
 }
 
-}  // namespace detail
+}  // namespace port
 }  // namespace splitc

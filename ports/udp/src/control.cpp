@@ -1,6 +1,6 @@
 // The udp backend's control channel and environment helpers (udp_control.hpp).
 #include <splitc/backends/udp_control.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/fail.hpp>
 
 #include <sodium.h>
 #include <sys/socket.h>

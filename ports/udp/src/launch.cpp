@@ -9,8 +9,8 @@
 // SPLITC_UDP_LABEL).
 #include <splitc/backends/udp.hpp>
 #include <splitc/backends/udp_control.hpp>
-#include <splitc/detail/launch.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/launch.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/supervisor.hpp>
 
@@ -53,7 +53,7 @@ class rendezvous {
     a.sin_addr.s_addr = listen_ip;
     a.sin_port = htons(static_cast<std::uint16_t>(port::env::udp_port.get()));
     if (bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listen_, 1024) != 0)
-      detail::fail("splitc-run: cannot listen for the udp rendezvous on {}: {}", inet_ntoa(a.sin_addr),
+      port::fail("splitc-run: cannot listen for the udp rendezvous on {}: {}", inet_ntoa(a.sin_addr),
                    std::strerror(errno));
     socklen_t l = sizeof a;
     getsockname(listen_, reinterpret_cast<sockaddr*>(&a), &l);
@@ -220,7 +220,7 @@ std::uint32_t outward_address() {
 }  // namespace
 }  // namespace splitc::backends::udp
 
-namespace splitc::detail {
+namespace splitc::port {
 
 int launch_job(const launch_options& options, char** argv) {
   using namespace backends::udp;
@@ -265,4 +265,4 @@ int launch_job(const launch_options& options, char** argv) {
   return status;
 }
 
-}  // namespace splitc::detail
+}  // namespace splitc::port

@@ -6,9 +6,8 @@
 #include <splitc/backends/udp.hpp>
 #include <splitc/backends/udp_control.hpp>
 #include <splitc/backends/udp_impair.hpp>
-#include <splitc/detail/backoff.hpp>
-#include <splitc/detail/context.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/backoff.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
 #include <splitc/port/watchdog.hpp>
@@ -83,7 +82,7 @@ udp_backend::udp_backend(start_arguments) {
 
   map_segment();
   void* buffers = std::aligned_alloc(4096, recv_slot);
-  if (buffers == nullptr) detail::fail("udp: cannot allocate receive buffers");
+  if (buffers == nullptr) port::fail("udp: cannot allocate receive buffers");
   recv_buffers_ = static_cast<unsigned char*>(buffers);
   barrier_arrivals_.assign(max_rounds, 0);
 
@@ -92,12 +91,12 @@ udp_backend::udp_backend(start_arguments) {
   } else {
     // Started plainly: a job of one. Messages to ourselves need no socket.
     if (env::job.is_set() && env::procs.is_set() && env::procs.get(1) > 1) {
-      detail::fail(
+      port::fail(
           "udp: this process belongs to a job of {} but has no rendezvous (SPLITC_UDP_RENDEZVOUS); "
           "start udp programs with splitc-run --backend udp",
           env::procs.get(1));
     }
-    if (sodium_init() < 0) detail::fail("udp: libsodium cannot start");
+    if (sodium_init() < 0) port::fail("udp: libsodium cannot start");
     randombytes_buf(secret_.data(), secret_.size());
     randombytes_buf(&job_, sizeof job_);
     keys_ = derive_keys(secret_);
@@ -125,7 +124,7 @@ udp_backend::udp_backend(start_arguments) {
       try {
         impair_ = std::make_unique<impairment>(impairment::parse(std::string(*spec)), myproc_);
       } catch (const std::invalid_argument& e) {
-        detail::fail("SPLITC_UDP_IMPAIR={}: {}", *spec, e.what());
+        port::fail("SPLITC_UDP_IMPAIR={}: {}", *spec, e.what());
       }
     }
   }
@@ -138,7 +137,7 @@ udp_backend::udp_backend(start_arguments) {
   static constexpr am_sink not_yet{
       nullptr,
       [](void*, const am_message& m) {
-        detail::fail("udp: a message from processor {} arrived before the job had started",
+        port::fail("udp: a message from processor {} arrived before the job had started",
                      m.source);
       },
       0};
@@ -158,17 +157,17 @@ void udp_backend::map_segment() {
 
 void udp_backend::connect_to_job() {
   if (!env::myproc.is_set() || !env::procs.is_set())
-    detail::fail("udp: SPLITC_MYPROC and SPLITC_PROCS must be set");
+    port::fail("udp: SPLITC_MYPROC and SPLITC_PROCS must be set");
   const long me = env::myproc.get(), n = env::procs.get();
   if (n < 1 || n > 65535 || me < 0 || me >= n)
-    detail::fail("udp: SPLITC_MYPROC={} SPLITC_PROCS={} is not a place in a job", me, n);
+    port::fail("udp: SPLITC_MYPROC={} SPLITC_PROCS={} is not a place in a job", me, n);
   myproc_ = static_cast<proc_t>(me);
   procs_ = static_cast<proc_t>(n);
   const std::string secret = env::udp_secret.get();
   const std::string job = env::udp_job.get();
   if (!from_hex(secret, secret_.data(), secret_.size()) ||
       !from_hex(job, reinterpret_cast<unsigned char*>(&job_), sizeof job_))
-    detail::fail("udp: SPLITC_UDP_SECRET/SPLITC_UDP_JOB are missing or malformed");
+    port::fail("udp: SPLITC_UDP_SECRET/SPLITC_UDP_JOB are missing or malformed");
   unsetenv(env::udp_secret.name);  // not for programs this one starts
   keys_ = derive_keys(secret_);
 
@@ -179,7 +178,7 @@ void udp_backend::connect_to_job() {
   server.sin_family = AF_INET;
   if (colon == std::string::npos ||
       inet_pton(AF_INET, rv.substr(0, colon).c_str(), &server.sin_addr) != 1)
-    detail::fail("udp: SPLITC_UDP_RENDEZVOUS={} is not an IPv4 address:port", rv);
+    port::fail("udp: SPLITC_UDP_RENDEZVOUS={} is not an IPv4 address:port", rv);
   server.sin_port = htons(static_cast<std::uint16_t>(std::atoi(rv.c_str() + colon + 1)));
   control_ = -1;
   for (int attempt = 0; attempt < 100 && control_ < 0; ++attempt) {
@@ -191,7 +190,7 @@ void udp_backend::connect_to_job() {
       usleep(50000);
     }
   }
-  if (control_ < 0) detail::fail("udp: cannot reach the launcher's rendezvous at {}", rv);
+  if (control_ < 0) port::fail("udp: cannot reach the launcher's rendezvous at {}", rv);
 
   // Our UDP endpoint: on the interface that reaches the launcher.
   sockaddr_in local{};
@@ -199,16 +198,16 @@ void udp_backend::connect_to_job() {
   getsockname(control_, reinterpret_cast<sockaddr*>(&local), &ll);
   if (const auto bind_to = env::udp_bind.value()) {
     if (inet_pton(AF_INET, std::string(*bind_to).c_str(), &local.sin_addr) != 1)
-      detail::fail("udp: SPLITC_UDP_BIND={} is not an IPv4 address", *bind_to);
+      port::fail("udp: SPLITC_UDP_BIND={} is not an IPv4 address", *bind_to);
   }
   local.sin_port = 0;
   fd_ = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd_ < 0) detail::fail("udp: cannot create a socket: {}", std::strerror(errno));
+  if (fd_ < 0) port::fail("udp: cannot create a socket: {}", std::strerror(errno));
   const int want = static_cast<int>(std::min<std::size_t>(env::udp_socket_buffer.get(), 1 << 30));
   set_buffer(fd_, SO_RCVBUFFORCE, SO_RCVBUF, want);
   set_buffer(fd_, SO_SNDBUFFORCE, SO_SNDBUF, want);
   if (bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0)
-    detail::fail("udp: cannot bind a UDP socket to {}: {}", inet_ntoa(local.sin_addr),
+    port::fail("udp: cannot bind a UDP socket to {}: {}", inet_ntoa(local.sin_addr),
                  std::strerror(errno));
   ll = sizeof local;
   getsockname(fd_, reinterpret_cast<sockaddr*>(&local), &ll);
@@ -220,7 +219,7 @@ void udp_backend::connect_to_job() {
                 static_cast<std::uint32_t>(getpid())};
   if (!write_control(control_, keys_, job_, control_type::hello,
                      static_cast<std::uint32_t>(myproc_), &mine, sizeof mine))
-    detail::fail("udp: the launcher's rendezvous closed the connection");
+    port::fail("udp: the launcher's rendezvous closed the connection");
   timeval tv{300, 0};
   setsockopt(control_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   control_frame f{};
@@ -228,14 +227,14 @@ void udp_backend::connect_to_job() {
   if (!read_control(control_, keys_, job_, f, table) ||
       f.type != static_cast<std::uint32_t>(control_type::table) ||
       table.size() != sizeof(endpoint) * static_cast<std::size_t>(procs_))
-    detail::fail("udp: no valid endpoint table from the launcher's rendezvous");
+    port::fail("udp: no valid endpoint table from the launcher's rendezvous");
   tv = timeval{0, 0};
   setsockopt(control_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   endpoints_.resize(static_cast<std::size_t>(procs_));
   std::memcpy(endpoints_.data(), table.data(), table.size());
   const endpoint& echo = endpoints_[static_cast<std::size_t>(myproc_)];
   if (echo.ip != mine.ip || echo.port != mine.port)
-    detail::fail("udp: the endpoint table does not hold this process's endpoint");
+    port::fail("udp: the endpoint table does not hold this process's endpoint");
 
   addresses_.resize(endpoints_.size());
   datagram_.assign(endpoints_.size(), max_datagram);
@@ -444,7 +443,7 @@ int udp_backend::poll(am_sink sink) {
 
 template <class Done>
 void udp_backend::wait_for(am_sink sink, Done done) {
-  detail::backoff wait;
+  port::backoff wait;
   while (!done()) {
     if (poll(sink) != 0) {
       wait.reset();
@@ -456,7 +455,7 @@ void udp_backend::wait_for(am_sink sink, Done done) {
 
 am_status udp_backend::send_internal(proc_t p, int opcode, const am_word* a, int n,
                                      const void* src, std::size_t len, am_sink sink) {
-  detail::backoff wait;
+  port::backoff wait;
   for (;;) {
     const am_status s = engine_->send(p, true, am_kind::medium_msg, true,
                                       static_cast<std::uint16_t>(opcode), a, n, src, len, nullptr,
@@ -508,7 +507,7 @@ void udp_backend::finish(int) {
     wait_for(sink, [&] { return engine_->all_acknowledged(); });
     if (!write_control(control_, keys_, job_, control_type::done,
                        static_cast<std::uint32_t>(myproc_), nullptr, 0))
-      detail::fail("udp: lost the connection to the launcher while leaving the job");
+      port::fail("udp: lost the connection to the launcher while leaving the job");
     wait_for(sink, [&] { return released_.load(std::memory_order_acquire); });
   }
   if (stats_at_exit_) {
@@ -528,7 +527,7 @@ void udp_backend::set_impairment(const std::string& spec) {
   try {
     impair_ = std::make_unique<impairment>(impairment::parse(spec), myproc_);
   } catch (const std::invalid_argument& e) {
-    detail::fail("udp impairment '{}': {}", spec, e.what());
+    port::fail("udp impairment '{}': {}", spec, e.what());
   }
 }
 
@@ -552,7 +551,7 @@ std::string udp_backend::stats_line() const {
 
 void udp_backend::start_helper() {
   wake_ = eventfd(0, EFD_CLOEXEC);
-  if (wake_ < 0) detail::fail("udp: eventfd: {}", std::strerror(errno));
+  if (wake_ < 0) port::fail("udp: eventfd: {}", std::strerror(errno));
   helper_ = std::thread([this] { helper_main(); });
 }
 

@@ -94,6 +94,20 @@ void splitc_sim_exchange(const void *mine, size_t len, void *all, double cost_ns
  * segment there (it remaps on each switch). */
 void *splitc_sim_segment(size_t *size);
 
+/* The switch of the runtime's own per-processor state, which the engine does not know:
+ * `save` takes the running processor's state off as its fiber stops and returns it (the
+ * engine keeps it for that processor), `restore` puts it back as the fiber runs again, and
+ * `ended` is called on the fiber when the processor's program has returned, or called
+ * exit(0), without the runtime's end (it reports that and ends the job). splitc's core
+ * installs them through its backend (am.hpp, has_shared_process) at every processor's start;
+ * until then the engine switches only its own state. */
+struct splitc_sim_switch_hooks {
+  void *(*save)(void);
+  void (*restore)(void *state);
+  void (*ended)(void);
+};
+void splitc_sim_set_switch_hooks(const struct splitc_sim_switch_hooks *hooks);
+
 /* One-sided access to another processor's segment, for emulations of
  * remote memory (T3D SHMEM): `offset` is from the segment's start.
  * splitc_sim_put charges the sender o_s + len * G and writes the bytes into

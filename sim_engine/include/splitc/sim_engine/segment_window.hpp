@@ -8,7 +8,7 @@
 // tolocal() names the running processor's own memory, as the seed requires.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #include <cstddef>
 #include <cstdint>

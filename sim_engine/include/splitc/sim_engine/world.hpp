@@ -14,8 +14,7 @@
 #include <splitc/sim_engine/machine_model.hpp>
 #include <splitc/sim_engine/segment_window.hpp>
 
-#include <splitc/am.hpp>
-#include <splitc/c_context.h>
+#include <splitc/port/am.hpp>
 #include <splitc/sim_engine.h>
 
 #include <fmt/format.h>
@@ -98,7 +97,7 @@ struct processor {
   double next_send_ns = 0;  ///< the gap: no send starts before this
   inbox_queue inbox[queues];
   const char* waiting_for = "";
-  splitc_context_prefix* context = nullptr;  ///< its runtime context while suspended
+  void* runtime_state = nullptr;  ///< the runtime's state while suspended (the switch hooks')
   bool in_barrier = false;  ///< in the bootstrap barrier
   bool in_exchange = false;  ///< in a control-network exchange
   std::uint64_t cpu_mark_ns = 0;  ///< measured mode: CPU time at the last charge
@@ -111,6 +110,8 @@ class world {
  public:
   /// The job of this process (one per process), or nullptr before it starts.
   static world* current() noexcept { return current_; }
+  /// The runtime's switch hooks (splitc_sim_set_switch_hooks); all null until installed.
+  static splitc_sim_switch_hooks switch_hooks;
 
   /// Run a job of `procs` processors, each calling the program's main with
   /// `argv`, to its end (a failing processor ends the process itself).

@@ -14,7 +14,7 @@
 // as requests marked as replies.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #ifdef SPLITC_SIM_SUBSTRATE
 #include <splitc/port/on_sim.hpp>
 #endif

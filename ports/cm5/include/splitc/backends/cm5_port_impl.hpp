@@ -4,8 +4,8 @@
 #pragma once
 
 #include <splitc/backends/cm5_port.hpp>
-#include <splitc/detail/backoff.hpp>
-#include <splitc/errors.hpp>
+#include <splitc/port/backoff.hpp>
+#include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 #ifdef SPLITC_SIM_SUBSTRATE
 #include <splitc/port/on_sim.hpp>
@@ -44,14 +44,14 @@ cm5_backend<Layer>& cm5_backend<Layer>::here() {
 
 template <class Layer>
 cm5_backend<Layer>::cm5_backend(start_arguments) {
-  Layer::set_error_hook([](const char* message) { detail::fail("{}: {}", Layer::name, message); });
+  Layer::set_error_hook([](const char* message) { port::fail("{}: {}", Layer::name, message); });
 #ifndef SPLITC_SIM_SUBSTRATE
   const long me = port::env::myproc.get(-1);
   if (me >= 0) Layer::enroll(static_cast<int>(me));
 #endif
   myproc_ = Layer::self();
   procs_ = Layer::nodes();
-  if (procs_ > 0xffff) detail::fail("{}: at most 65535 processors ({} asked for)", Layer::name, procs_);
+  if (procs_ > 0xffff) port::fail("{}: at most 65535 processors ({} asked for)", Layer::name, procs_);
   auto& table = instances();
   if (table.size() < static_cast<std::size_t>(procs_)) table.resize(static_cast<std::size_t>(procs_));
   table[static_cast<std::size_t>(myproc_)] = this;
@@ -77,7 +77,7 @@ template <class Layer>
 am_status cm5_backend<Layer>::send(proc_t p, handler_id h, const am_word* a, int n,
                                    bool is_request, bool reply_network) {
   if (p < 0 || p >= procs_)
-    detail::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
+    port::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
   std::uint64_t word = static_cast<std::uint64_t>(h) |
                        static_cast<std::uint64_t>(myproc_) << header::source_shift |
                        static_cast<std::uint64_t>(n) << header::nargs_shift;
@@ -136,7 +136,7 @@ am_status cm5_backend<Layer>::send_long(proc_t p, handler_id h, const am_word* a
                                         const void* src, std::size_t len, void* dst,
                                         bool is_request) {
   if (p < 0 || p >= procs_)
-    detail::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
+    port::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
   // Not from a handler: the round trip below waits for the receiver.
   if (delivering_ > 0) {
     refused_since_poll_ = true;
@@ -206,7 +206,7 @@ template <class Layer>
 void cm5_backend<Layer>::on_opened(long ticket, long port, long, long) {
   cm5_backend& b = here();
   if ((static_cast<std::uint64_t>(ticket) >> 16) != static_cast<std::uint64_t>(b.open_ticket_))
-    detail::fail("{}: an answer to landing request {} while waiting for {}", Layer::name,
+    port::fail("{}: an answer to landing request {} while waiting for {}", Layer::name,
                  static_cast<std::uint64_t>(ticket) >> 16, b.open_ticket_);
   b.open_port_ = static_cast<int>(port);
   b.open_done_ = 1;
@@ -264,7 +264,7 @@ void cm5_backend<Layer>::first_half(long word_in, const long* w, bool reply_netw
   const int n = static_cast<int>((word >> header::nargs_shift) & 7);
   const auto source = static_cast<proc_t>((word >> header::source_shift) & 0xffff);
   if (n > 4 || source >= procs_)
-    detail::fail("{}: a packet with a bad splitc header ({:#x})", Layer::name, word);
+    port::fail("{}: a packet with a bad splitc header ({:#x})", Layer::name, word);
   if (word & header::two_part) {
     const std::uint64_t tag = (word >> header::extra_shift) & header::tag_mask;
     const std::uint64_t key = static_cast<std::uint64_t>(source) | tag << 16 |
@@ -350,7 +350,7 @@ template <class Layer>
 void cm5_backend<Layer>::after_delivery() {
   if (!in_control_ || in_progress_hook_ || progress_.run == nullptr) return;
   in_progress_hook_ = true;
-  detail::backoff idle;
+  port::backoff idle;
   for (;;) {
     const bool queued = progress_.run(progress_.context);
     if (!queued && stored_.empty()) break;

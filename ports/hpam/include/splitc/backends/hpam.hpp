@@ -20,7 +20,7 @@
 // answered no_resource and the core queues it.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 
 #if defined(SPLITC_SIM_SUBSTRATE)

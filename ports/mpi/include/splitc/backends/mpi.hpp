@@ -48,7 +48,7 @@
 // This header does not include <mpi.h> (the MPI state is private to the
 // backend's sources), so a program built against the backend needs MPI's
 // libraries but not its headers, unless it makes MPI calls itself.
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/launcher_check.hpp>
 #include <splitc/port/same_host.hpp>

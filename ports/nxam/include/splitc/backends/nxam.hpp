@@ -26,7 +26,7 @@
 //    barrier of our own packets, served by poll while it waits.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 
 #include <cstddef>

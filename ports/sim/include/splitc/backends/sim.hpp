@@ -16,7 +16,7 @@
 // splitc::per_processor keeps a value per processor.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 
 #include <cstddef>
@@ -30,6 +30,8 @@ class sim_backend : public port::am_forwarding<sim_backend> {
   friend class port::am_forwarding<sim_backend>;
   static constexpr const char* name = "sim";
   static constexpr bool shared_process = true;
+  /// The core's state switched with the running fiber (the engine's switch hooks).
+  static void install_processor_switch(const processor_switch& hooks);
   static constexpr capabilities caps{
       .max_args = am_max_args,
       .max_medium = 64 * 1024,

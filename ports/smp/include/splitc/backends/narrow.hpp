@@ -15,8 +15,8 @@
 // withholds or adds members.
 #pragma once
 
-#include <splitc/am.hpp>
-#include <splitc/detail/cpu_atomic.hpp>
+#include <splitc/port/am.hpp>
+#include <splitc/port/cpu_atomic.hpp>
 #include <splitc/backends/smp.hpp>
 
 #include <atomic>
@@ -131,10 +131,10 @@ class onesided_backend : public narrow_base {
                               std::uint64_t operand, std::uint64_t desired) {
     ++native_atomic_operations_;
     void* word = smp_.direct_address(p, target);
-    return size == 4 ? detail::apply_atomic(static_cast<std::uint32_t*>(word), op,
+    return size == 4 ? port::apply_atomic(static_cast<std::uint32_t*>(word), op,
                                             static_cast<std::uint32_t>(operand),
                                             static_cast<std::uint32_t>(desired))
-                     : detail::apply_atomic(static_cast<std::uint64_t*>(word), op, operand,
+                     : port::apply_atomic(static_cast<std::uint64_t*>(word), op, operand,
                                             desired);
   }
   /// Native atomics so far (tests check that atomics took this path).

@@ -15,7 +15,7 @@
 // that needs the owner to act.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/ring_messages.hpp>
 

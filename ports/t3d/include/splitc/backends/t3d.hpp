@@ -48,10 +48,9 @@
 //    it waits (never the layer's blocking barrier()).
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/launcher_check.hpp>
-#include <splitc/counter.hpp>
 
 #include <cstddef>
 #include <cstdint>

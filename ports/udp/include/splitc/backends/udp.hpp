@@ -18,7 +18,7 @@
 // other hosts, and every message to them, goes over UDP.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/same_host.hpp>
 #include <splitc/backends/udp_engine.hpp>

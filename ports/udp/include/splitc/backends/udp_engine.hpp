@@ -15,7 +15,7 @@
 // the last one is in.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 #include <splitc/backends/udp_wire.hpp>
 
 #include <cstddef>

@@ -20,7 +20,7 @@
 // dropped and counted; nothing is written anywhere before it passes.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #include <array>
 #include <cstddef>

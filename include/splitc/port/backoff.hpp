@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace splitc::detail {
+namespace splitc::port {
 
 inline void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -69,4 +69,4 @@ class backoff {
   std::uint64_t sleep_ns_ = first_sleep_ns;
 };
 
-}  // namespace splitc::detail
+}  // namespace splitc::port

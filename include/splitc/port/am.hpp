@@ -290,13 +290,31 @@ concept has_virtual_clock = requires(const B& cb) {
   { cb.virtual_seconds() } noexcept -> std::same_as<double>;
 };
 
+/// The core's half of a processor switch on a layer whose processors share one process:
+/// `save` takes the running processor's runtime state off (returns it) as the layer stops
+/// running it, `restore` puts it back as the layer runs it again, and `ended` is called on the
+/// processor when its program returned (or called exit(0)) without `finalize()` (the core
+/// reports it and ends the job). The layer keeps the saved state per processor.
+struct processor_switch {
+  void* (*save)();
+  void (*restore)(void* state);
+  void (*ended)();
+};
+
 /// Processors sharing one OS process (the sim backend's fibers): every
-/// processor of the job sees the same statics. The core then keeps
-/// `splitc::per_processor<T>` values per processor, switches
-/// `splitc_current_context` with the running processor, and leaves liveness to
-/// the backend (no watchdog). Declared as `static constexpr bool shared_process = true`.
+/// processor of the job sees the same statics. Declared as
+/// `static constexpr bool shared_process = true`, with
+/// `static void install_processor_switch(const processor_switch&)`, which the core calls
+/// at every processor's `init()` before anything else, and through which the layer switches
+/// `splitc_current_context` with the running processor. The core then keeps
+/// `splitc::per_processor<T>` values per processor and leaves liveness to the backend (no
+/// watchdog). (The kit's `port::sim_members`, on_sim.hpp, has both for a port on the sim
+/// engine.)
 template <class B>
-concept has_shared_process = requires { requires B::shared_process; };
+concept has_shared_process = requires(const processor_switch& hooks) {
+  requires B::shared_process;
+  { B::install_processor_switch(hooks) } -> std::same_as<void>;
+};
 
 /// The foreign launchers (MPI's, Slurm's) that may start the backend's processes, or that its
 /// own launcher runs: `static constexpr unsigned foreign_launchers = ...`, an or of

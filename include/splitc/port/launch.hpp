@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace splitc::detail {
+namespace splitc::port {
 
 /// What every process of a job inherits from the launcher.
 struct job_plan {
@@ -31,4 +31,4 @@ int run_job(const launch_options& options, char** argv, const job_plan& plan);
 /// started by another launcher, such as mpirun, execs that instead).
 int launch_job(const launch_options& options, char** argv);
 
-}  // namespace splitc::detail
+}  // namespace splitc::port

@@ -3,11 +3,11 @@
 // it reaches directly and by backends whose native atomics are the CPU's.
 #pragma once
 
-#include <splitc/am.hpp>
+#include <splitc/port/am.hpp>
 
 #include <atomic>
 
-namespace splitc::detail {
+namespace splitc::port {
 
 /// `a` is the addend, the value swapped in, or compare_swap's expected value;
 /// `b` what compare_swap stores. Returns the word's old value.
@@ -25,4 +25,4 @@ inline T apply_atomic(T* target, native_atomic_op op, T a, T b) noexcept {
   }
 }
 
-}  // namespace splitc::detail
+}  // namespace splitc::port
