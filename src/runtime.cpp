@@ -202,13 +202,18 @@ processor_switch processor_switch_of_the_core() {
   };
 }
 
+/// Given to B's layer when its processors share one process (has_shared_process).
+template <class B>
+void install_processor_switch() {
+  if constexpr (has_shared_process<B>) B::install_processor_switch(processor_switch_of_the_core());
+}
+
 }  // namespace detail
 
 void init(int& argc, char**& argv) {
   if (splitc_current_context != nullptr) detail::fail("init called twice");
   // Processors sharing one process: their layer switches this processor's state with it.
-  if constexpr (has_shared_process<active_backend>)
-    active_backend::install_processor_switch(detail::processor_switch_of_the_core());
+  detail::install_processor_switch<active_backend>();
   // Under a foreign launcher started by splitc-run: a supervisor that names our death.
   // (Not for processors sharing one process: their backend names who fails.)
   port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>() &&
