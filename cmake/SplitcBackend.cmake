@@ -24,7 +24,8 @@
 #   processes (the default)  processes of this host, started by the port's own launch_job
 #   openmpi, mpich           that MPI (cmake/SplitcMPI.cmake: its wrapper's -I and -L/-l,
 #                            OMPI_SKIP_MPICXX and MPICH_SKIP_MPICXX, and the private
-#                            definition SPLITC_SUBSTRATE_LAUNCHER="<its mpirun>")
+#                            definition SPLITC_SUBSTRATE_LAUNCHER="<its mpirun>"), and
+#                            launch_job running that mpirun (src/port/mpi_substrate_launch.cpp)
 #   oshmem                   OpenSHMEM (oshcc's flags; SPLITC_SUBSTRATE_LAUNCHER="<oshrun>")
 #   sim                      the sim engine (sim_engine/): its objects and launch_job in the
 #                            library, SPLITC_SIM_SUBSTRATE=1; the processors share one process
@@ -218,6 +219,7 @@ macro(_splitc_substrate_flags _name _substrate)
     set(substrate_definitions OMPI_SKIP_MPICXX=1)
     set(substrate_launcher ${SPLITC_OSHRUN})
   elseif(NOT ${_substrate} STREQUAL "processes")
+    set(substrate_sources ${SPLITC_MPI_LAUNCH_SOURCE})
     set(substrate_includes ${SPLITC_MPI_INCLUDES_${_substrate}})
     set(substrate_libraries ${SPLITC_MPI_LINK_${_substrate}})
     # A program that includes <mpi.h> itself gets MPI's C interface only (the C++ bindings

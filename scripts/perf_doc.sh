@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Today's figures of docs/performance.md, measured and written: Table 4 of every backend
+# (splitc-bench --quick --only table4, 2 processes) in rounds that alternate the backends, each
+# run placed in this machine's cross-core regime by a probe just before and after it (smp's
+# cache-line round trip, `--only limits`: near below 300 ns, far above; a run whose probes
+# disagree counts in neither), and per backend one table of the median [range] of the rounds
+# in each regime, splitc's row next to Open MPI's equivalent measured in the same runs. The
+# tables replace the text between "@perf-tables@" and "@perf-tables-end@" in
+# docs/performance.md (--write), or are printed.
+#
+#   scripts/perf_doc.sh [--rounds N] [--out DIR] [--write] [--build DIR] [BACKEND...]
+#
+# Without BACKENDs: every backend of the build's declarations (<build>/splitc-backends.tsv)
+# but the template and the test vehicles. Rounds default to 5. The runs stay in DIR
+# (default: a new directory under /tmp), one results.json each, for a later look.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+rounds=5 out="" write=0 build=$here/build
+backends=()
+while (($#)); do
+  case $1 in
+    --rounds) rounds=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --write) write=1; shift ;;
+    --build) build=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -*) echo "perf_doc.sh: unknown option $1 (--help)" >&2; exit 2 ;;
+    *) backends+=("$1"); shift ;;
+  esac
+done
+if ((${#backends[@]} == 0)); then
+  mapfile -t backends < <(grep -v '^#' "$build/splitc-backends.tsv" | awk -F'\t' '$3 == "backend" {print $1}')
+fi
+out=${out:-$(mktemp -d /tmp/perf_doc.XXXXXX)}
+mkdir -p "$out"
+run=$build/tools/splitc-run
+bench_of() { [[ $1 == smp ]] && echo "$build/bench/splitc-bench" || echo "$build/bench/splitc-bench-$1"; }
+probe() {  # probe DIR: smp's cache-line round trip
+  "$run" -n 2 "$build/bench/splitc-bench" --quick --only limits --no-mpi --no-plots --no-progress \
+    --out "$1" > /dev/null 2>&1 || true
+}
+
+start=$(date -u +%Y-%m-%d)
+for ((r = 1; r <= rounds; r++)); do
+  # Each round starts with a different backend, so that no backend always follows another.
+  n=${#backends[@]}
+  for ((i = 0; i < n; i++)); do
+    b=${backends[$(((i + r - 1) % n))]}
+    dir=$out/$b/round$r
+    mkdir -p "$dir"
+    probe "$dir/probe-before"
+    if ! "$run" --backend "$b" -n 2 "$(bench_of "$b")" --quick --only table4 --no-plots --no-progress \
+          --out "$dir" > "$dir/output.txt" 2>&1; then
+      echo "perf_doc: $b, round $r: the bench failed (see $dir/output.txt)" >&2
+    fi
+    probe "$dir/probe-after"
+    echo "perf_doc: round $r/$rounds: $b" >&2
+  done
+done
+
+tables=$(python3 - "$out" "$start" "$rounds" "${backends[@]}" <<'PYTHON'
+import json, os, statistics, sys
+out, date, rounds, backends = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+def cache_line(path):
+    j = load(os.path.join(path, "results.json"))
+    for row in (j or {}).get("rows", []):
+        if row["name"] == "pingpong_rt" and row["impl"] == "machine" and row["value"]:
+            return row["value"]
+    return None
+
+def regime(ns):
+    return None if ns is None else ("near" if ns < 300 else "far")
+
+ROWS = [  # (label, splitc row, Open MPI's equivalent)
+    ("AM send overhead", "am_send_overhead", None),
+    ("AM send+receive overhead", "am_send_recv_overhead", None),
+    ("AM round trip", "am_round_trip", "mpi_pingpong_rt"),
+    ("store 8 B, spread heap", "store_spread_heap", "mpi_put_pipe"),
+    ("get 8 B, spread heap", "get_spread_heap", "mpi_get_pipe"),
+    ("put 8 B, spread heap", "put_spread_heap", "mpi_put_pipe"),
+    ("read 8 B, spread heap", "read_spread_heap", "mpi_get_flush"),
+    ("write 8 B, spread heap", "write_spread_heap", "mpi_put_flush"),
+    ("get 8 B, outside the segments", "get_outside", "mpi_get_pipe"),
+    ("idle poll", "idle_poll", None),
+]
+
+def fmt(v):
+    return f"{v:,.0f}" if v >= 100 else (f"{v:.3g}" if v >= 1 else f"{v:.2g}")
+
+def cell(values):
+    if not values:
+        return "—"
+    m = statistics.median(values)
+    return f"{fmt(m)} [{fmt(min(values))}–{fmt(max(values))}]" if len(values) > 1 else fmt(m)
+
+print(f"Measured {date} by `scripts/perf_doc.sh --rounds {rounds}` (2 processes, "
+      "`splitc-bench --quick --only table4`, the backends alternating): ns, median "
+      "[range] of the rounds in each regime (n: how many). A backend's figures and Open MPI's "
+      "come from the same runs.\n")
+for b in backends:
+    runs = {"near": [], "far": []}
+    for r in range(1, rounds + 1):
+        d = os.path.join(out, b, f"round{r}")
+        j = load(os.path.join(d, "results.json"))
+        before, after = regime(cache_line(os.path.join(d, "probe-before"))), regime(cache_line(os.path.join(d, "probe-after")))
+        if j is None or before is None or before != after:
+            continue
+        runs[before].append({(x["name"], x["impl"]): x["value"] for x in j["rows"]
+                             if x["part"] == "table4" and x["value"] is not None})
+    clock = "virtual time" if b == "sim" or b.endswith("_sim") else "host time"
+    print(f"### {b}\n")
+    print(f"{clock}; near: {len(runs['near'])} rounds, far: {len(runs['far'])} rounds\n")
+    print("| row | splitc, near | splitc, far | Open MPI, near | Open MPI, far |")
+    print("| --- | --- | --- | --- | --- |")
+    for label, name, mpi in ROWS:
+        cells = []
+        for impl, key in (("splitc", name), ("mpi", mpi)):
+            for reg in ("near", "far"):
+                cells.append(cell([x[(key, impl)] for x in runs[reg] if key and (key, impl) in x]))
+        if all(c == "—" for c in cells[:2]):
+            continue
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    print()
+PYTHON
+)
+if ((write)); then
+  doc=$here/docs/performance.md
+  new=$(awk -v block="$tables" '
+    index($0, "@perf-tables@") { print; print block; skip = 1; found = 1; next }
+    skip && index($0, "@perf-tables-end@") { skip = 0 }
+    !skip { print }
+    END { if (!found) exit 3 }' "$doc") || { echo "perf_doc: no @perf-tables@ in $doc" >&2; exit 1; }
+  printf '%s\n' "$new" > "$doc"
+  echo "perf_doc: wrote today's tables into $doc (runs in $out)" >&2
+else
+  printf '%s\n' "$tables"
+  echo "perf_doc: runs in $out" >&2
+fi
