@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
 # Today's figures of docs/performance.md, measured and written: Table 4 of every backend
 # (splitc-bench --quick --only table4, 2 processes) in rounds that alternate the backends, each
-# run placed in this machine's cross-core regime by a probe just before and after it (smp's
-# cache-line round trip, `--only limits`: near below 300 ns, far above; a run whose probes
-# disagree counts in neither), and per backend one table of the median [range] of the rounds
-# in each regime, splitc's row next to Open MPI's equivalent measured in the same runs. The
+# run placed in this machine's cross-core regime by its own cache-line round trip (near below
+# 300 ns, far above) or, for a backend that cannot measure one, by smp's (`--only limits`) just
+# before and after it (a run whose probes disagree counts in neither); per backend one table of
+# the median [range] of the rounds in each regime, splitc's row next to Open MPI's equivalent
+# measured in the same runs (on the sim engine's backends: virtual time, each port as its seed
+# machine, next to the seed's published figure, bench/seed_figures.def). The
 # tables replace the text between "@perf-tables@" and "@perf-tables-end@" in
 # docs/performance.md (--write), or are printed.
 #
 #   scripts/perf_doc.sh [--rounds N] [--out DIR] [--write] [--build DIR] [BACKEND...]
+#   scripts/perf_doc.sh --from DIR [--rounds N] [--write] [BACKEND...]   the tables of earlier runs
 #
 # Without BACKENDs: every backend of the build's declarations (<build>/splitc-backends.tsv)
 # but the template and the test vehicles. Rounds default to 5. The runs stay in DIR
 # (default: a new directory under /tmp), one results.json each, for a later look.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-rounds=5 out="" write=0 build=$here/build
+rounds=5 out="" write=0 build=$here/build measure=1
 backends=()
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --from) out=$2; measure=0; shift 2 ;;
     --write) write=1; shift ;;
     --build) build=$2; shift 2 ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
@@ -34,14 +38,21 @@ fi
 out=${out:-$(mktemp -d /tmp/perf_doc.XXXXXX)}
 mkdir -p "$out"
 run=$build/tools/splitc-run
+# The seed machine each sim-engine backend is measured as (the sim backend itself: host).
+machine_of() {
+  case $1 in
+    cmaml_sim) echo cm5_cmaml ;; cmam_sim) echo cm5 ;; hpam_sim) echo hp ;; t3d_sim) echo t3d ;;
+    nx_sim) echo paragon ;; mpl_sim) echo sp1 ;; *) echo "" ;;
+  esac
+}
 bench_of() { [[ $1 == smp ]] && echo "$build/bench/splitc-bench" || echo "$build/bench/splitc-bench-$1"; }
 probe() {  # probe DIR: smp's cache-line round trip
   "$run" -n 2 "$build/bench/splitc-bench" --quick --only limits --no-mpi --no-plots --no-progress \
     --out "$1" > /dev/null 2>&1 || true
 }
 
-start=$(date -u +%Y-%m-%d)
-for ((r = 1; r <= rounds; r++)); do
+start=$(date -u +%Y-%m-%d -r "$out")
+for ((r = 1; r <= rounds && measure; r++)); do
   # Each round starts with a different backend, so that no backend always follows another.
   n=${#backends[@]}
   for ((i = 0; i < n; i++)); do
@@ -49,8 +60,9 @@ for ((r = 1; r <= rounds; r++)); do
     dir=$out/$b/round$r
     mkdir -p "$dir"
     probe "$dir/probe-before"
-    if ! "$run" --backend "$b" -n 2 "$(bench_of "$b")" --quick --only table4 --no-plots --no-progress \
-          --out "$dir" > "$dir/output.txt" 2>&1; then
+    machine=$(machine_of "$b")
+    if ! env ${machine:+SPLITC_SIM_MACHINE=$machine} "$run" --backend "$b" -n 2 "$(bench_of "$b")" \
+          --quick --only table4 --no-plots --no-progress --out "$dir" > "$dir/output.txt" 2>&1; then
       echo "perf_doc: $b, round $r: the bench failed (see $dir/output.txt)" >&2
     fi
     probe "$dir/probe-after"
@@ -59,7 +71,7 @@ for ((r = 1; r <= rounds; r++)); do
 done
 
 tables=$(python3 - "$out" "$start" "$rounds" "${backends[@]}" <<'PYTHON'
-import json, os, statistics, sys
+import json, os, re, statistics, sys
 out, date, rounds, backends = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 
 def load(path):
@@ -88,7 +100,11 @@ ROWS = [  # (label, splitc row, Open MPI's equivalent)
     ("put 8 B, spread heap", "put_spread_heap", "mpi_put_pipe"),
     ("read 8 B, spread heap", "read_spread_heap", "mpi_get_flush"),
     ("write 8 B, spread heap", "write_spread_heap", "mpi_put_flush"),
+    ("store 8 B, outside the segments", "store_outside", "mpi_put_pipe"),
     ("get 8 B, outside the segments", "get_outside", "mpi_get_pipe"),
+    ("put 8 B, outside the segments", "put_outside", "mpi_put_pipe"),
+    ("read 8 B, outside the segments", "read_outside", "mpi_get_flush"),
+    ("write 8 B, outside the segments", "write_outside", "mpi_put_flush"),
     ("idle poll", "idle_poll", None),
 ]
 
@@ -101,23 +117,62 @@ def cell(values):
     m = statistics.median(values)
     return f"{fmt(m)} [{fmt(min(values))}–{fmt(max(values))}]" if len(values) > 1 else fmt(m)
 
-print(f"Measured {date} by `scripts/perf_doc.sh --rounds {rounds}` (2 processes, "
+print(f"Measured {date} by `scripts/perf_doc.sh --rounds {rounds} --write` (2 processes, "
       "`splitc-bench --quick --only table4`, the backends alternating): ns, median "
-      "[range] of the rounds in each regime (n: how many). A backend's figures and Open MPI's "
-      "come from the same runs.\n")
+      "[range] of the rounds in each regime; near and far are the machine's two cross-core "
+      "speeds (a cache-line round trip below or above 300 ns). A backend's figures and Open "
+      "MPI's come from the same runs.\n")
 for b in backends:
-    runs = {"near": [], "far": []}
+    runs = {"near": [], "far": [], "virtual": []}
+    unplaced = 0
+    machine = "?"
+    seeds = {}
     for r in range(1, rounds + 1):
         d = os.path.join(out, b, f"round{r}")
         j = load(os.path.join(d, "results.json"))
-        before, after = regime(cache_line(os.path.join(d, "probe-before"))), regime(cache_line(os.path.join(d, "probe-after")))
-        if j is None or before is None or before != after:
+        if j is None:
             continue
-        runs[before].append({(x["name"], x["impl"]): x["value"] for x in j["rows"]
-                             if x["part"] == "table4" and x["value"] is not None})
-    clock = "virtual time" if b == "sim" or b.endswith("_sim") else "host time"
+        rows = {(x["name"], x["impl"]): x["value"] for x in j["rows"]
+                if x["part"] in ("table4", "start") and x["value"] is not None}
+        if j.get("clock") == "virtual":
+            runs["virtual"].append(rows)
+            seeds.update({x["name"]: x["seed_value"] for x in j["rows"]
+                          if x["part"] == "table4" and x.get("seed_value") is not None})
+            try:
+                with open(os.path.join(d, "output.txt")) as f:
+                    found = re.search(r"machine model (\w+)", f.read())
+                machine = found.group(1) if found else machine
+            except OSError:
+                pass
+            continue
+        # The run's own cache-line round trip, else the probes around it when both agree.
+        own = rows.get(("pingpong_rt", "machine"))
+        place = regime(own)
+        if place is None:
+            before = regime(cache_line(os.path.join(d, "probe-before")))
+            after = regime(cache_line(os.path.join(d, "probe-after")))
+            place = before if before == after else None
+        if place is None:
+            unplaced += 1
+        else:
+            runs[place].append(rows)
     print(f"### {b}\n")
-    print(f"{clock}; near: {len(runs['near'])} rounds, far: {len(runs['far'])} rounds\n")
+    if runs["virtual"]:
+        print(f"virtual time, the sim engine's `{machine}` machine model; rounds: "
+              f"{len(runs['virtual'])}; the seed's figure for that machine where it published one\n")
+        print("| row | splitc (virtual ns) | the seed | ÷ the seed |")
+        print("| --- | --- | --- | --- |")
+        for label, name, _ in ROWS:
+            values = [x[(name, "splitc")] for x in runs["virtual"] if (name, "splitc") in x]
+            if not values:
+                continue
+            seed = seeds.get(name)
+            ratio = f"{statistics.median(values) / seed:.2f}" if seed else "—"
+            print(f"| {label} | {cell(values)} | {fmt(seed) if seed else '—'} | {ratio} |")
+        print()
+        continue
+    note = f"; in neither: {unplaced} (the regime changed during the run)" if unplaced else ""
+    print(f"host time; rounds near: {len(runs['near'])}, far: {len(runs['far'])}{note}\n")
     print("| row | splitc, near | splitc, far | Open MPI, near | Open MPI, far |")
     print("| --- | --- | --- | --- | --- |")
     for label, name, mpi in ROWS:
