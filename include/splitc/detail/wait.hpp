@@ -29,15 +29,15 @@ inline void wait_until(context& c, const char* what, Done done) {
   for (;;) {
     // A processor that is serving others' messages while it waits must not
     // doze off: back off only while nothing arrives. After a poll that ran
-    // handlers, poll again before pausing: they may have sent messages to this
-    // processor that the poll had passed (a layer's idle wait, which waits for
-    // an arrival, would then wait for ever: on the sim, a deadlock report).
-    if (progress(c) != 0) {
+    // handlers, poll again rather than pause: they may have sent messages to
+    // this processor that the poll had passed (a layer's idle wait, which
+    // waits for an arrival, would then wait for ever: on the sim, a deadlock).
+    const int ran = progress(c);
+    if (done()) return;
+    if (ran != 0) {
       b.reset();
-      if (done()) return;
       continue;
     }
-    if (done()) return;
     pause_waiting(c.backend, c, b, what);
   }
 }
