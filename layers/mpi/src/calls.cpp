@@ -480,7 +480,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
   }
   int found = -1;
   splitc::wait_until("MPI_Waitany", [&] {
-    progress();
+    send_queued();
     for (int i = 0; i < count; ++i)
       if (waiting_on(requests[i]) && handle_of(requests[i])->complete) {
         found = i;
@@ -549,7 +549,7 @@ int MPI_Probe(int source, int tag, MPI_Comm c, MPI_Status* status) {
   const int world = to_world(cm, source, "MPI_Probe", true);
   const incoming* m = nullptr;
   splitc::wait_until("MPI_Probe", [&] {
-    progress();
+    send_queued();
     m = probe(cm.context, world, tag);
     return m != nullptr;
   });

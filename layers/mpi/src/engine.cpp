@@ -328,6 +328,8 @@ void progress() {
   send_pending(st());
 }
 
+void send_queued() { send_pending(st()); }
+
 void wait_for(request& r, const char* what) {
   state& s = st();
   send_pending(s);

@@ -96,8 +96,10 @@ void stop_engine();
 void start_send(request& r);
 void start_receive(request& r);
 
-/// Run the engine once: handlers have run in the poll; send what waits for credits.
+/// Run the engine once: poll (handlers run), then send what waits for credits.
 void progress();
+/// Send what waits for credits, without polling: inside a splitc::wait_until, which polls.
+void send_queued();
 /// Wait until `r` is complete (running the engine), naming `what` in a deadlock report.
 void wait_for(request& r, const char* what);
 /// Wait until every send of this processor has left its pending queue (before a collective,
