@@ -6,6 +6,7 @@
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/global_memory.hpp>
+#include <splitc/runtime.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -17,7 +18,7 @@ namespace {
 /// (a layer with 4 KB packets gets 4 KB pieces, one packet each: Luna 1994
 /// §4.2.2, fragmentation pushed up into the library); a layer without them
 /// gets composed messages of long_limit bytes.
-constexpr std::size_t fragment_bytes = native_long > 0 ? native_long : long_limit;
+constexpr std::size_t fragment_bytes = splitc::am_long_piece;
 /// Fragments of one get in flight at once (see get_am).
 constexpr std::int64_t get_window = 4;
 

@@ -52,6 +52,12 @@ segment_info my_segment() noexcept;
 /// and 64 KiB; PORTING.md 1.2).
 inline constexpr std::size_t am_medium_limit = detail::medium_limit;
 inline constexpr std::size_t am_long_limit = detail::long_limit;
+/// The size to cut a stream of long messages into: the backend's own long limit
+/// where it has long messages (one of its packets each, as bulk transfers are
+/// cut), else am_long_limit. Larger pieces are composed from the backend's
+/// short messages: correct, but a packet per few words.
+inline constexpr std::size_t am_long_piece =
+    detail::native_long > 0 ? detail::native_long : detail::long_limit;
 
 /// Register a handler. Collective: every process registers the same
 /// functions in the same order (checked), and no message can reach a handler

@@ -36,6 +36,7 @@ constexpr group_title groups[] = {
     {"shmem", "shmem (OpenSHMEM)"},
     {"job", "Set by splitc's launchers in every process (not for users)"},
     {"dolib", "DOLIB"},
+    {"smpi", "splitc's MPI (layers/mpi)"},
     {"tests", "The test scripts"},
 };
 

@@ -45,10 +45,9 @@ if ((probe)) && [[ ! -x $bench ]]; then
   probe=0
 fi
 # The regime now: "near" or "far" by splitc-bench's raw cache-line round trip, "?" without it.
-regime_now() {
-  ((probe)) || { echo "?"; return; }
-  "$run" -n 2 "$bench" --only limits --no-plots 2> /dev/null |
-    awk '/raw cache-line ping-pong round trip at the start/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "ns") { print ($i < 300 ? "near" : "far"); exit } }'
+source "$here/../../../bench/regime.sh"
+probe_regime() {
+  if ((probe)); then regime_now "$run" "$bench"; else echo "?"; fi
 }
 mpiflags=(--allow-run-as-root -np "$procs" --bind-to core --mca pml ob1 --mca btl self,vader
           --mca osc sm)
@@ -59,7 +58,7 @@ have_ga=0
 # Each round runs every configuration once, the three programs one after the other.
 round_rows=$out/round.csv
 for ((round = 0; round < rounds; ++round)); do
-  before=$(regime_now)
+  before=$(probe_regime)
   : > "$round_rows"
   for m in $lists; do
     for loc in $localities; do
@@ -71,9 +70,8 @@ for ((round = 0; round < rounds; ++round)); do
       fi
     done
   done
-  after=$(regime_now)
-  regime=$before
-  [[ $before == "$after" ]] || regime=mixed
+  after=$(probe_regime)
+  regime=$(regime_of "$before" "$after")
   ((probe)) && echo "run.sh: round $((round + 1)) of $rounds: cross-core regime $before before, $after after" >&2
   sed "s/\$/,$regime/" "$round_rows" >> "$raw"
 done

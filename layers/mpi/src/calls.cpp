@@ -1,4 +1,4 @@
-// The MPI calls of splitc's MPI (include/splitc-mpi/mpi.h), on the engine (engine.hpp) and
+// The MPI calls of splitc's MPI (include/smpi/mpi.h), on the engine (engine.hpp) and
 // the objects (objects.hpp): arguments checked, datatypes packed, requests managed,
 // collectives on splitc's own.
 #include "engine.hpp"
@@ -199,7 +199,7 @@ int MPI_Init(int* argc, char*** argv) {
   char**& v = argv != nullptr ? *argv : no_argv;
   splitc::init(c, v);
   start_objects();
-  start_engine(settings{});
+  start_engine(settings_from_environment());
   return MPI_SUCCESS;
 }
 

@@ -3,8 +3,11 @@
 #include "engine.hpp"
 
 #include <splitc/per_processor.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/splitc.hpp>
 #include <splitc/wait.hpp>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
@@ -190,8 +193,8 @@ void on_grant(const am_message& msg) {
   if (bytes == 0) {
     am_request(msg.source, s.h_data, receiver_side, std::uint64_t{0});
   }
-  for (std::size_t off = 0; off < bytes; off += am_long_limit) {
-    const std::size_t n = std::min(am_long_limit, bytes - off);
+  for (std::size_t off = 0; off < bytes; off += am_long_piece) {
+    const std::size_t n = std::min(am_long_piece, bytes - off);
     am_request_long(msg.source, s.h_data, from + off, n, target + off, receiver_side,
                     static_cast<std::uint64_t>(n));
   }
@@ -260,6 +263,23 @@ void send_pending(state& s) {
 }
 
 }  // namespace
+
+settings settings_from_environment() {
+  namespace env = splitc::port::env;
+  settings s;
+  s.short_max = env::smpi_short_max.get();
+  if (s.short_max > am_medium_limit) {
+    fatal_error(fmt::format("SPLITC_SMPI_SHORT_MAX={} is above this backend's medium messages "
+                            "({} bytes), which carry a short message whole",
+                            s.short_max, am_medium_limit));
+  }
+  const long slots = env::smpi_slots.get();
+  if (slots < 1 || slots > 1024)
+    fatal_error(fmt::format("SPLITC_SMPI_SLOTS={} is not in 1..1024", slots));
+  s.credits = static_cast<int>(slots);
+  s.unexpected_cap = env::smpi_unexpected_max.get();
+  return s;
+}
 
 void start_engine(const settings& config) {
   auto& slot = the_state.get();

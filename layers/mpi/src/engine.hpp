@@ -18,7 +18,7 @@
 //   - synchronous sends complete when the receive matches (an acknowledgement).
 #pragma once
 
-#include <splitc-mpi/mpi.h>
+#include <smpi/mpi.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -86,6 +86,10 @@ struct settings {
   int credits = 16;
   std::size_t unexpected_cap = std::size_t{256} << 20;
 };
+
+/// The settings from the environment (SPLITC_SMPI_SHORT_MAX, _SLOTS, _UNEXPECTED_MAX); a
+/// value out of range ends the job, naming it.
+settings settings_from_environment();
 
 /// Start the engine (collective: registers the handlers) and end it.
 void start_engine(const settings& s);

@@ -3,7 +3,7 @@
 // (the predefined ones and MPI_Type_struct's), attribute keys, and the error path.
 #pragma once
 
-#include <splitc-mpi/mpi.h>
+#include <smpi/mpi.h>
 
 #include <cstddef>
 #include <map>

@@ -1,6 +1,6 @@
 /* splitc's MPI: the point-to-point subset of MPI on splitc's active messages, with the
  * protocols of MPICH on the Cray T3D (Brightwell 1996; layers/mpi/README.md). A program
- * written for MPI includes this as <mpi.h> (splitc-mpicc, or -I<prefix>/include/splitc-mpi)
+ * written for MPI includes this as <mpi.h> (splitc-mpicc, or -I<prefix>/include/smpi)
  * and is started with `splitc-run -n P ./prog`.
  *
  * Every MPI name is a macro for a SPLITC_MPI_ name: no MPI_* symbol is defined, so a real MPI
