@@ -3,12 +3,16 @@
 # ../shared/external/ (OSU 5.3 osu_latency and osu_bw; mpptest at the seed's Figures 6-8
 # sizes) built against the layer (the build's ext_* executables, splitc-run -n 2 on BACKEND),
 # against Open MPI (mpicc.openmpi; mpirun with vader, bound to cores) and against MPICH
-# (mpicc.mpich; its mpirun), run alternately, ROUNDS times each. Prints medians and ranges per
+# (mpicc.mpich; its mpirun), run alternately, ROUNDS times each. mpptest runs as the seed ran
+# it: its defaults, only -size. Prints medians and ranges per
 # size side by side with the ratios to Open MPI, per cross-core regime (bench/regime.sh) and
 # over all rounds; writes raw.csv, summary.csv, table.txt and plots into OUT.
 #
 # Buffers are the programs' own: OSU's posix_memalign'd pages, mpptest's malloc. (Neither
 # program uses MPI_Alloc_mem; on the layer it is malloc too, so the two cases are one.)
+#
+# Rows: splitc with its default settings, splitc with the seed's (K = 1 message in flight per
+# pair, 256-byte short messages), Open MPI, MPICH.
 #
 #   run.sh [--build DIR] [--out DIR] [--backend NAME] [--rounds R] [--no-probe] [--smoke]
 #          [--parts "osu_latency osu_bw fig6 fig7 fig8"]
@@ -51,7 +55,9 @@ out=$(cd "$out" && pwd)
 # The references: the same sources built with each MPI's own wrapper. Open MPI 4 dropped the
 # MPI-1 names mpptest uses from its header (libmpi still has them): a forced include declares
 # them again.
-impls=(splitc)
+# splitc (the default settings) and splitc_k1 (the seed's one message in flight per pair,
+# SPLITC_SMPI_SLOTS=1, and its 256-byte short protocol).
+impls=(splitc splitc_k1)
 mpptest_sources=()
 for f in mpptest gopf grph ovlap pair pattern util getopts tstauto rate mpe_seq copy; do
   mpptest_sources+=("$perftest/$f.c")
@@ -82,6 +88,8 @@ launch() {  # launch IMPL PROGRAM ARGS...: the program of IMPL on 2 processes
   shift 2
   case $impl in
     splitc) "$launcher" -n 2 "$layer_bin/ext_${program}_$backend" "$@" ;;
+    splitc_k1) SPLITC_SMPI_SLOTS=1 SPLITC_SMPI_SHORT_MAX=256 \
+                 "$launcher" -n 2 "$layer_bin/ext_${program}_$backend" "$@" ;;
     openmpi) mpirun.openmpi --allow-run-as-root -np 2 --bind-to core --mca pml ob1 \
                --mca btl self,vader "$out/bin/openmpi/$program" "$@" ;;
     mpich) mpirun.mpich -np 2 -bind-to core "$out/bin/mpich/$program" "$@" ;;
@@ -91,19 +99,20 @@ launch() {  # launch IMPL PROGRAM ARGS...: the program of IMPL on 2 processes
 # One measurement: PART's program, printed as "part,size,value" rows (OSU: microseconds or
 # MB/s; mpptest: microseconds per message and MB/s).
 measure() {  # measure IMPL PART
-  local impl=$1 part=$2 iters=() reps
+  local impl=$1 part=$2 iters=() sizes
   case $part in
     osu_latency|osu_bw)
       ((smoke)) && iters=(-i 2 -x 1)
       launch "$impl" "$part" "${iters[@]}" | awk -v part="$part" '/^[0-9]+[ \t]+[0-9.]+$/ { print part "," $1 "," $2 }' ;;
     fig6|fig7|fig8)
+      # As the seed ran it: mpptest's defaults, only -size (-reps in a smoke run).
       case $part in
-        fig6) sizes=(-size 0 1024 32); reps=1000 ;;
-        fig7) sizes=(-size 10000 200000 10000); reps=200 ;;
-        fig8) sizes=(-sizelist 1000000,2000000,3000000,4000000,5000000); reps=50 ;;
+        fig6) sizes=(-size 0 1024 32) ;;
+        fig7) sizes=(-size 10000 200000 10000) ;;
+        fig8) sizes=(-size 1000000 5000000 1000000) ;;
       esac
-      ((smoke)) && reps=2
-      launch "$impl" mpptest -sync -roundtrip "${sizes[@]}" -reps "$reps" -noinfo |
+      ((smoke)) && sizes+=(-reps 2)
+      launch "$impl" mpptest -sync -roundtrip "${sizes[@]}" -noinfo |
         awk -v part="$part" 'NF == 6 && $1 == 0 && $2 == 1 { print part "-time," $4 "," $5; print part "-rate," $4 "," $6 / 1e6 }' ;;
   esac
 }
@@ -141,7 +150,7 @@ summary=$out/summary.csv
   awk -F, 'NR > 1 {
       k = $1 "," $2 "," $4
       if (!(k in seen)) { seen[k] = 1; order[++n] = k }
-      med[k, $3] = $5; cell[k, $3] = sprintf("%.3g [%.3g..%.3g]", $5, $6, $7)
+      med[k, $3] = $5; cell[k, $3] = sprintf("%.3g [%.3g-%.3g]", $5, $6, $7)
     }
     END {
       show["osu_latency,8"] = show["osu_latency,1024"] = show["osu_latency,65536"] = 1
@@ -149,17 +158,19 @@ summary=$out/summary.csv
       show["osu_bw,1048576"] = show["osu_bw,4194304"] = show["fig6-time,0"] = 1
       show["fig6-time,1024"] = show["fig7-rate,100000"] = show["fig7-rate,200000"] = 1
       show["fig8-rate,1000000"] = show["fig8-rate,5000000"] = 1
-      printf "%-12s %8s %-6s  %-24s %-24s %-24s %7s %7s\n", "part", "size", "regime",
-             "splitc", "Open MPI", "MPICH", "s/OMPI", "s/MPICH"
+      printf "%-12s %8s %-6s  %-22s %-22s %-22s %-22s %7s %7s %7s\n", "part", "size", "regime",
+             "splitc", "splitc K=1", "Open MPI", "MPICH", "s/OMPI", "s/MPICH", "K1/OMPI"
       for (i = 1; i <= n; i++) {
         split(order[i], f, ",")
         if (!((f[1] "," f[2]) in show)) continue
         k = order[i]; s = med[k, "splitc"]; o = med[k, "openmpi"]; m = med[k, "mpich"]
-        printf "%-12s %8s %-6s  %-24s %-24s %-24s %7s %7s\n", f[1], f[2], f[3],
-               cell[k, "splitc"], (o == "" ? "-" : cell[k, "openmpi"]),
-               (m == "" ? "-" : cell[k, "mpich"]),
+        s1 = med[k, "splitc_k1"]
+        printf "%-12s %8s %-6s  %-22s %-22s %-22s %-22s %7s %7s %7s\n", f[1], f[2], f[3],
+               cell[k, "splitc"], (s1 == "" ? "-" : cell[k, "splitc_k1"]),
+               (o == "" ? "-" : cell[k, "openmpi"]), (m == "" ? "-" : cell[k, "mpich"]),
                (o == "" || o == 0 ? "-" : sprintf("%.2f", s / o)),
-               (m == "" || m == 0 ? "-" : sprintf("%.2f", s / m))
+               (m == "" || m == 0 ? "-" : sprintf("%.2f", s / m)),
+               (o == "" || o == 0 || s1 == "" ? "-" : sprintf("%.2f", s1 / o))
       }
     }' "$summary"
 } | tee "$out/table.txt"

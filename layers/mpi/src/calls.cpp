@@ -2,6 +2,7 @@
 // the objects (objects.hpp): arguments checked, datatypes packed, requests managed,
 // collectives on splitc's own.
 #include "engine.hpp"
+#include "landing.hpp"
 #include "objects.hpp"
 
 #include <splitc/per_processor.hpp>
@@ -610,8 +611,10 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   return all_reduce(sendbuf, recvbuf, count, type, op, c, "MPI_Allreduce");
 }
 
+// From the segment where it has room (landing.hpp): long messages into it are one copy on the
+// backends that map their peers' segments.
 int MPI_Alloc_mem(MPI_Aint size, intptr_t, void* baseptr) {
-  void* p = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
+  void* p = size >= 0 ? landing_alloc(static_cast<std::size_t>(size)) : nullptr;
   if (p == nullptr)
     return raise(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Alloc_mem",
                  fmt::format("cannot allocate {} bytes", size));
@@ -620,7 +623,7 @@ int MPI_Alloc_mem(MPI_Aint size, intptr_t, void* baseptr) {
 }
 
 int MPI_Free_mem(void* base) {
-  std::free(base);
+  landing_free(base);
   return MPI_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 namespace splitc::mpi {
@@ -122,14 +123,22 @@ void handle(state& s, int source, const std::uint64_t* w, bool is_long, const vo
   }
   // Unexpected: short data copied out at once (the slot is the only flow control); a long
   // message granted an eager temporary while the queue holds less than the cap.
+  // The temporary is in the segment where it has room (landing.hpp: one copy on the
+  // backends that map it); a long message that finds no memory waits for its receive.
   if (!is_long) {
-    m->temp.reset(new char[std::max<std::size_t>(m->length, 1)]);
+    m->temp.reset(static_cast<char*>(std::malloc(std::max<std::size_t>(m->length, 1))));
+    if (!m->temp) {
+      fatal_error(fmt::format("MPI: no memory for an unexpected message of {} bytes from "
+                              "processor {}", m->length, source));
+    }
     if (m->length > 0) std::memcpy(m->temp.get(), data, m->length);
     m->data_complete = true;
   } else if (s.unexpected_bytes + m->length <= s.config.unexpected_cap) {
-    m->temp.reset(new char[std::max<std::size_t>(m->length, 1)]);
-    s.unexpected_bytes += m->length;
-    grant(s, *m, m->temp.get(), m->length);
+    m->temp.reset(static_cast<char*>(landing_alloc(m->length)));
+    if (m->temp) {
+      s.unexpected_bytes += m->length;
+      grant(s, *m, m->temp.get(), m->length);
+    }
   }
   s.unexpected.push_back(std::move(m));
 }
@@ -264,10 +273,21 @@ void send_pending(state& s) {
 
 }  // namespace
 
+/// The default threshold of the short protocol: 4 KiB (Open MPI's eager limit between the
+/// processes of one host), or the backend's own medium limit where it is smaller (above it
+/// the core composes a medium message of short ones, a packet per few words); without medium
+/// messages, the seed's 256 bytes.
+constexpr std::size_t default_short_max() {
+  if constexpr (has_medium_messages<active_backend>)
+    return std::min<std::size_t>(4096, active_backend::caps.max_medium);
+  else
+    return 256;
+}
+
 settings settings_from_environment() {
   namespace env = splitc::port::env;
   settings s;
-  s.short_max = env::smpi_short_max.get();
+  s.short_max = env::smpi_short_max.get(default_short_max());
   if (s.short_max > am_medium_limit) {
     fatal_error(fmt::format("SPLITC_SMPI_SHORT_MAX={} is above this backend's medium messages "
                             "({} bytes), which carry a short message whole",

@@ -20,6 +20,8 @@
 
 #include <smpi/mpi.h>
 
+#include "landing.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -76,13 +78,14 @@ struct incoming {
   std::size_t granted_bytes = 0;
   std::size_t arrived = 0;         ///< long: bytes pushed so far
   bool data_complete = false;
-  std::unique_ptr<char[]> temp;    ///< short data or an eager long grant's target
+  landing_buffer temp;             ///< short data or an eager long grant's target
   request* receive = nullptr;      ///< the receive it matched (null while unexpected)
 };
 
-/// Settings (layers/mpi/README.md): the seed's are short_max = 256 and credits = 1.
+/// Settings (layers/mpi/README.md; settings_from_environment gives the defaults): the seed's
+/// are short_max = 256 and credits = 1.
 struct settings {
-  std::size_t short_max = 256;
+  std::size_t short_max = 4096;
   int credits = 16;
   std::size_t unexpected_cap = std::size_t{256} << 20;
 };
