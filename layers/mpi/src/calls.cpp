@@ -480,8 +480,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
     return MPI_SUCCESS;
   }
   int found = -1;
-  splitc::wait_until("MPI_Waitany", [&] {
-    send_queued();
+  wait_in_layer("MPI_Waitany", [&] {
     for (int i = 0; i < count; ++i)
       if (waiting_on(requests[i]) && handle_of(requests[i])->complete) {
         found = i;
@@ -549,8 +548,7 @@ int MPI_Probe(int source, int tag, MPI_Comm c, MPI_Status* status) {
   }
   const int world = to_world(cm, source, "MPI_Probe", true);
   const incoming* m = nullptr;
-  splitc::wait_until("MPI_Probe", [&] {
-    send_queued();
+  wait_in_layer("MPI_Probe", [&] {
     m = probe(cm.context, world, tag);
     return m != nullptr;
   });

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 namespace splitc::mpi {
 namespace {
@@ -22,6 +23,16 @@ struct early_packet {
   std::uint64_t words[6];
   bool is_long;
   std::vector<char> data;
+};
+
+/// A granted long send still to be pushed: `bytes` from `from` to `target` at `peer`.
+struct push {
+  request* r;
+  proc_t peer;
+  const char* from;
+  char* target;
+  std::size_t bytes;
+  std::uint64_t receiver_side;
 };
 
 struct state {
@@ -37,6 +48,10 @@ struct state {
   std::list<std::unique_ptr<incoming>> unexpected;  ///< in arrival order
   std::list<std::unique_ptr<incoming>> in_flight;   ///< matched, data still arriving
   std::size_t unexpected_bytes = 0;           ///< eager long grants held in the queue
+  /// Granted long sends whose data the main line pushes (see on_grant), in grant order; and
+  /// how deep this processor is in the layer's own waits.
+  std::list<push> pushes;
+  int waiting = 0;
 };
 
 splitc::per_processor<std::unique_ptr<state>> the_state;
@@ -190,25 +205,46 @@ void finish_send_part(request& r) {
   if (!r.awaiting_grant && !r.awaiting_ack) r.complete = true;
 }
 
-/// On the sender: the receiver's grant. Push the granted bytes, then the send is done (the
-/// long messages have copied them) unless a synchronous send still awaits its match.
-void on_grant(const am_message& msg) {
-  state& s = st();
-  auto& r = *reinterpret_cast<request*>(static_cast<std::uintptr_t>(word(msg, 0)));
-  auto* target = reinterpret_cast<char*>(static_cast<std::uintptr_t>(word(msg, 1)));
-  const auto bytes = static_cast<std::size_t>(word(msg, 2));
-  const std::uint64_t receiver_side = word(msg, 3);
-  const auto* from = static_cast<const char*>(r.send_buffer);
-  if (bytes == 0) {
-    am_request(msg.source, s.h_data, receiver_side, std::uint64_t{0});
-  }
-  for (std::size_t off = 0; off < bytes; off += am_long_piece) {
-    const std::size_t n = std::min(am_long_piece, bytes - off);
-    am_request_long(msg.source, s.h_data, from + off, n, target + off, receiver_side,
+/// Send a granted long message's data: in pieces of the backend's own long messages.
+void push_data(state& s, const push& p) {
+  if (p.bytes == 0) am_request(p.peer, s.h_data, p.receiver_side, std::uint64_t{0});
+  for (std::size_t off = 0; off < p.bytes; off += am_long_piece) {
+    const std::size_t n = std::min(am_long_piece, p.bytes - off);
+    am_request_long(p.peer, s.h_data, p.from + off, n, p.target + off, p.receiver_side,
                     static_cast<std::uint64_t>(n));
   }
-  r.awaiting_grant = false;
-  finish_send_part(r);
+  p.r->awaiting_grant = false;
+  finish_send_part(*p.r);
+}
+
+/// On the sender: the receiver's grant. While this processor is in one of the layer's own
+/// waits, the wait's loop pushes the data from the main line (push_granted), where a send
+/// that finds the backend full waits for room; anywhere else -- a barrier, a computation
+/// that polls -- this handler pushes it at once, so that a sender busy elsewhere still
+/// delivers, and what the backend cannot take yet the core queues, copied. The send is done
+/// once its data are pushed, unless a synchronous send still awaits its match.
+void on_grant(const am_message& msg) {
+  state& s = st();
+  const push p{reinterpret_cast<request*>(static_cast<std::uintptr_t>(word(msg, 0))),
+               msg.source, static_cast<const char*>(nullptr),
+               reinterpret_cast<char*>(static_cast<std::uintptr_t>(word(msg, 1))),
+               static_cast<std::size_t>(word(msg, 2)), word(msg, 3)};
+  push q = p;
+  q.from = static_cast<const char*>(p.r->send_buffer);
+  if (s.waiting > 0)
+    s.pushes.push_back(q);
+  else
+    push_data(s, q);
+}
+
+/// The main line's half of on_grant: push every queued grant's data (more may be queued by
+/// the polls of the sends' own waits for room; they are pushed in turn).
+void push_granted(state& s) {
+  while (!s.pushes.empty()) {
+    const push p = s.pushes.front();
+    s.pushes.pop_front();
+    push_data(s, p);
+  }
 }
 
 /// On the receiver: granted bytes have landed.
@@ -368,29 +404,30 @@ void progress() {
   send_pending(st());
 }
 
-void send_queued() { send_pending(st()); }
+void wait_in_layer(const char* what, const std::function<bool()>& done) {
+  state& s = st();
+  ++s.waiting;
+  splitc::wait_until(what, [&] {
+    push_granted(s);
+    send_pending(s);
+    return done();
+  });
+  --s.waiting;
+}
 
 void wait_for(request& r, const char* what) {
-  state& s = st();
-  send_pending(s);
-  splitc::wait_until(what, [&] {
-    send_pending(s);
-    return r.complete;
-  });
+  wait_in_layer(what, [&] { return r.complete; });
 }
 
 void drain_pending_sends() {
   state& s = st();
-  splitc::wait_until("an MPI collective (sending the point-to-point messages queued first)", [&] {
-    send_pending(s);
-    return s.pending_count == 0;
-  });
+  wait_in_layer("an MPI collective (sending the point-to-point messages queued first)",
+                [&] { return s.pending_count == 0; });
 }
 
 void quiesce() {
   state& s = st();
-  splitc::wait_until("MPI_Finalize (the credits of the messages sent coming back)", [&] {
-    send_pending(s);
+  wait_in_layer("MPI_Finalize (the credits of the messages sent coming back)", [&] {
     return s.pending_count == 0 &&
            std::all_of(s.credits.begin(), s.credits.end(),
                        [&](int c) { return c == s.config.credits; });

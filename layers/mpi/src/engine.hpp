@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -105,8 +106,10 @@ void start_receive(request& r);
 
 /// Run the engine once: poll (handlers run), then send what waits for credits.
 void progress();
-/// Send what waits for credits, without polling: inside a splitc::wait_until, which polls.
-void send_queued();
+/// Wait, polling, until done() is true, moving the layer's queued sends meanwhile (the
+/// granted long sends' data from the main line, the sends that wait for credits). Every wait
+/// of the layer is one of these.
+void wait_in_layer(const char* what, const std::function<bool()>& done);
 /// Wait until `r` is complete (running the engine), naming `what` in a deadlock report.
 void wait_for(request& r, const char* what);
 /// Wait until every send of this processor has left its pending queue (before a collective,
