@@ -1,5 +1,5 @@
 # Loss of UDP datagrams in a network namespace, for the tests that run jobs
-# under loss (tests/packaging/check_packaging.sh, ports/hpam/tests/netns_loss.sh,
+# under loss (tests/packaging/check_packaging.sh, run_under_loss.sh beside this file,
 # ports/udp/tests/netns_hosts.sh). Sourced, not run.
 #
 #   add_udp_loss NAMESPACE LOSS   nftables drops LOSS % of the UDP datagrams arriving in

@@ -8,7 +8,8 @@
  *     barrier with the others, who reach it only when their Isends are started), then receives
  *     everything in reverse tag order, source by source, and checks every byte;
  *   - an Ssend of a long message to a receive posted late: it completes only once matched;
- *   - the senders' requests all complete (Waitall); last, a ring of 1 MiB Sendrecvs.
+ *   - the senders' requests all complete (Waitall); a ring of 1 MiB Sendrecvs; last, one
+ *     64 MiB message whose receive is posted late.
  * No mutable static: it also runs on the sim. Prints "PASS mpi_unexpected" on rank 0. */
 #include <mpi.h>
 
@@ -125,6 +126,26 @@ int main(int argc, char **argv) {
     CHECK(verify(in, n, left, 60), "the ring's data from %d are wrong", left);
     free(out);
     free(in);
+  }
+  /* One 64 MiB message, rank 1 to rank 0, whose receive is posted after a barrier. */
+  if (rank <= 1) {
+    const size_t n = (size_t)64 << 20;
+    unsigned char *m = malloc(n);
+    if (rank == 1) {
+      MPI_Request req;
+      fill(m, n, rank, 70);
+      MPI_Isend(m, (int)n, MPI_BYTE, 0, 70, MPI_COMM_WORLD, &req);
+      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Wait(&req, &st);
+    } else {
+      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Recv(m, (int)n, MPI_BYTE, 1, 70, MPI_COMM_WORLD, &st);
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      CHECK(count == (int)n && verify(m, n, 1, 70), "the 64 MiB message: count %d", count);
+    }
+    free(m);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
   }
   if (rank == 0) printf("PASS mpi_unexpected\n");
   MPI_Finalize();
