@@ -137,9 +137,9 @@ void handle(state& s, int source, const std::uint64_t* w, bool is_long, const vo
     return;
   }
   // Unexpected: short data copied out at once (the slot is the only flow control); a long
-  // message granted an eager temporary while the queue holds less than the cap.
-  // The temporary is in the segment where it has room (landing.hpp: one copy on the
-  // backends that map it); a long message that finds no memory waits for its receive.
+  // message granted an eager temporary while the queue holds less than the cap, in the
+  // segment where it has room (landing.hpp: one copy on the backends that map it). A long
+  // message that finds no memory waits for its receive.
   if (!is_long) {
     m->temp.reset(static_cast<char*>(std::malloc(std::max<std::size_t>(m->length, 1))));
     if (!m->temp) {
@@ -225,16 +225,14 @@ void push_data(state& s, const push& p) {
 /// once its data are pushed, unless a synchronous send still awaits its match.
 void on_grant(const am_message& msg) {
   state& s = st();
-  const push p{reinterpret_cast<request*>(static_cast<std::uintptr_t>(word(msg, 0))),
-               msg.source, static_cast<const char*>(nullptr),
+  auto* r = reinterpret_cast<request*>(static_cast<std::uintptr_t>(word(msg, 0)));
+  const push p{r, msg.source, static_cast<const char*>(r->send_buffer),
                reinterpret_cast<char*>(static_cast<std::uintptr_t>(word(msg, 1))),
                static_cast<std::size_t>(word(msg, 2)), word(msg, 3)};
-  push q = p;
-  q.from = static_cast<const char*>(p.r->send_buffer);
   if (s.waiting > 0)
-    s.pushes.push_back(q);
+    s.pushes.push_back(p);
   else
-    push_data(s, q);
+    push_data(s, p);
 }
 
 /// The main line's half of on_grant: push every queued grant's data (more may be queued by

@@ -326,12 +326,17 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
   }
 
-  {
-    void *mem = NULL;
-    MPI_Alloc_mem(1 << 20, MPI_INFO_NULL, &mem);
-    CHECK(mem != NULL, "alloc_mem");
-    memset(mem, 1, 1 << 20);
-    MPI_Free_mem(mem);
+  { /* A ring of 1 MiB between buffers from MPI_Alloc_mem (the segment: one copy on smp) */
+    const int n = 1 << 20, right = (rank + 1) % size, left = (rank + size - 1) % size;
+    unsigned char *out = NULL, *in = NULL;
+    MPI_Alloc_mem(n, MPI_INFO_NULL, &out);
+    MPI_Alloc_mem(n, MPI_INFO_NULL, &in);
+    CHECK(out != NULL && in != NULL, "alloc_mem");
+    fill(out, n, rank, 40);
+    MPI_Sendrecv(out, n, MPI_BYTE, right, 40, in, n, MPI_BYTE, left, 40, MPI_COMM_WORLD, &st);
+    CHECK(verify(in, n, left, 40), "a ring between MPI_Alloc_mem buffers: wrong data");
+    MPI_Free_mem(out);
+    MPI_Free_mem(in);
   }
 
   if (rank == 0) printf("PASS mpi_p2p\n");
