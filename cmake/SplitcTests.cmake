@@ -24,12 +24,17 @@ include_guard(GLOBAL)
 # spares the linker compressing it; symbols stay, so a crash still names its functions. The
 # long matrix (SPLITC_FULL_MATRIX, scripts/build.sh --full) keeps full debug information, for
 # gdb and backtraces with lines.
-function(_splitc_test_compile_options target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra)
+#   splitc_test_debug_info(TARGET): that rule for one test program (also the layers' own).
+function(splitc_test_debug_info target)
   if(NOT SPLITC_FULL_MATRIX AND CMAKE_BUILD_TYPE MATCHES "RelWithDebInfo|Debug")
     target_compile_options(${target} PRIVATE -g0)
     target_link_options(${target} PRIVATE LINKER:--strip-debug)
   endif()
+endfunction()
+
+function(_splitc_test_compile_options target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra)
+  splitc_test_debug_info(${target})
 endfunction()
 
 # splitc_add_backend_tests(NAME): every generic suite on NAME at its process
