@@ -52,11 +52,10 @@ done
 mkdir -p "$out/bin"
 out=$(cd "$out" && pwd)
 
-# The references: the same sources built with each MPI's own wrapper. Open MPI 4 dropped the
-# MPI-1 names mpptest uses from its header (libmpi still has them): a forced include declares
-# them again.
 # splitc (the default settings) and splitc_k1 (the seed's one message in flight per pair,
-# SPLITC_SMPI_SLOTS=1, and its 256-byte short protocol).
+# SPLITC_SMPI_SLOTS=1, and its 256-byte short protocol), then the references: the same
+# sources built with each MPI's own wrapper. Open MPI 4 dropped the MPI-1 names mpptest uses
+# from its header (libmpi still has them): a forced include declares them again.
 impls=(splitc splitc_k1)
 mpptest_sources=()
 for f in mpptest gopf grph ovlap pair pattern util getopts tstauto rate mpe_seq copy; do
