@@ -213,10 +213,11 @@ int main(int argc, char **argv) {
       CHECK(v == peer * 100, "sendrecv_replace %d", v);
     }
 
-    /* Many messages in flight: every rank Isends 2,500 ints to rank 0, which Irecvs them
-     * with Waitany and Testall. */
+    /* Many messages in flight: rank 0 posts 10,000 receives of one int (at least), the
+     * other ranks' share each, and completes them with Waitany and Testall while every
+     * other rank Isends its share. */
     {
-      const int m = 2500;
+      const int m = size > 1 ? (10000 + size - 2) / (size - 1) : 1;
       int *vals = malloc(sizeof(int) * m * (rank == 0 ? size : 1));
       MPI_Request *reqs = malloc(sizeof(MPI_Request) * m * (rank == 0 ? size : 1));
       if (rank == 0) {
