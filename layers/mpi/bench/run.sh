@@ -6,7 +6,8 @@
 # (mpicc.mpich; its mpirun), run alternately, ROUNDS times each. mpptest runs as the seed ran
 # it: its defaults, only -size. Prints medians and ranges per
 # size side by side with the ratios to Open MPI, per cross-core regime (bench/regime.sh) and
-# over all rounds; writes raw.csv, summary.csv, table.txt and plots into OUT.
+# over all rounds, then the ratios within each round (median and range over the rounds);
+# writes raw.csv, rounds.csv, summary.csv, table.txt and plots into OUT.
 #
 # Buffers are the programs' own: OSU's posix_memalign'd pages, mpptest's malloc. (Neither
 # program uses MPI_Alloc_mem; on the layer it is malloc too, so the two cases are one.)
@@ -118,6 +119,8 @@ measure() {  # measure IMPL PART
 
 raw=$out/raw.csv
 echo "part,size,impl,regime,value" > "$raw"
+by_round=$out/rounds.csv  # round,part,size,impl,value: for the ratios within each round
+echo "round,part,size,impl,value" > "$by_round"
 for ((round = 0; round < rounds; ++round)); do
   before=?
   ((probe)) && before=$(regime_now "$launcher" "$build/bench/splitc-bench")
@@ -134,6 +137,7 @@ for ((round = 0; round < rounds; ++round)); do
   echo "run.sh: round $((round + 1)) of $rounds: cross-core regime $before before, $after after" >&2
   # Each sample counts in its round's regime and in "all".
   awk -F, -v r="$regime" '{ print $1 "," $2 "," $3 "," r "," $4; if (r != "all") print $1 "," $2 "," $3 ",all," $4 }' "$rows" >> "$raw"
+  sed "s/^/$round,/" "$rows" >> "$by_round"
 done
 rm -f "$out/round.csv"
 
@@ -173,6 +177,33 @@ summary=$out/summary.csv
       }
     }' "$summary"
 } | tee "$out/table.txt"
+
+# The ratios within each round (each implementation against Open MPI measured in the same
+# round, seconds apart): median [range] over the rounds. A round whose regime changed between
+# two measurements shows as an outlier here rather than shifting a regime's median above.
+{
+  echo
+  echo "ratios to Open MPI within each round, median [min-max] over $rounds rounds:"
+  printf "%-12s %8s  %-22s %-22s %-22s\n" "part" "size" "splitc" "splitc K=1" "MPICH"
+  awk -F, 'NR > 1 { v[$1 "," $2 "," $3 "," $4] = $5 }
+    END {
+      for (k in v) {
+        split(k, f, ",")
+        if (f[4] == "openmpi") continue
+        o = v[f[1] "," f[2] "," f[3] ",openmpi"]
+        if (o != "" && o > 0) print f[2] "," f[3] "," f[4] "," v[k] / o
+      }
+    }' "$by_round" | median_rows | sort -t, -k1,1 -k2,2n |
+    awk -F, '{ k = $1 "," $2; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+               cell[k, $3] = sprintf("%.2f [%.2f-%.2f]", $4, $5, $6) }
+      END {
+        for (i = 1; i <= n; i++) {
+          split(order[i], f, ",")
+          printf "%-12s %8s  %-22s %-22s %-22s\n", f[1], f[2], cell[order[i], "splitc"],
+                 cell[order[i], "splitc_k1"], cell[order[i], "mpich"]
+        }
+      }'
+} | tee -a "$out/table.txt"
 
 # Plots: every size, all rounds, one per part.
 if command -v gnuplot > /dev/null; then

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 
 namespace splitc::mpi {
 namespace {
@@ -320,7 +319,7 @@ constexpr std::size_t default_short_max() {
 
 settings settings_from_environment() {
   namespace env = splitc::port::env;
-  settings s;
+  settings s{};
   s.short_max = env::smpi_short_max.get(default_short_max());
   if (s.short_max > am_medium_limit) {
     fatal_error(fmt::format("SPLITC_SMPI_SHORT_MAX={} is above this backend's medium messages "
@@ -402,16 +401,14 @@ void progress() {
   send_pending(st());
 }
 
-void wait_in_layer(const char* what, const std::function<bool()>& done) {
+void move_queued_sends() {
   state& s = st();
-  ++s.waiting;
-  splitc::wait_until(what, [&] {
-    push_granted(s);
-    send_pending(s);
-    return done();
-  });
-  --s.waiting;
+  push_granted(s);
+  send_pending(s);
 }
+
+void enter_wait() noexcept { ++st().waiting; }
+void leave_wait() noexcept { --st().waiting; }
 
 void wait_for(request& r, const char* what) {
   wait_in_layer(what, [&] { return r.complete; });

@@ -4,14 +4,15 @@
 //   - a sender holds K credits per receiver (the seed's one receive slot per pair: K = 1; the
 //     default K = 16 lets several messages be in flight); a send without a credit waits in
 //     the pending queue, in order, and goes out from the engine's progress;
-//   - short messages (up to short_max bytes, 256 as on the T3D) travel with their header in
-//     one medium active message, whose handler is the "status written last": it copies the
-//     data into the posted receive, or into the unexpected queue, and returns the credit;
+//   - short messages (up to short_max bytes: 4 KiB by default, 256 on the seed's T3D) travel
+//     with their header in one medium active message, whose handler is the "status written
+//     last": it copies the data into the posted receive, or into the unexpected queue, and
+//     returns the credit;
 //   - long messages send the header first; the receiver grants a target (the user's buffer
 //     when the receive is posted, else an eager temporary up to unexpected_cap bytes in all,
-//     beyond which the grant waits for the receive: a rendezvous), and the sender's grant
-//     handler pushes the data in long active messages, so that a sender busy elsewhere (in a
-//     barrier, in another receive) still delivers;
+//     beyond which the grant waits for the receive: a rendezvous), and the sender pushes the
+//     data in long active messages: from the loop of the layer's wait it is in, or else from
+//     the grant's handler, so that a sender busy elsewhere (in a barrier) still delivers;
 //   - every packet carries a per-pair sequence number, and the receiver handles a pair's
 //     packets in that order, whatever order the backend delivered them in (udp, the sim and the
 //     CM-5 ports do not keep it): MPI's non-overtaking rule;
@@ -22,10 +23,11 @@
 
 #include "landing.hpp"
 
+#include <splitc/wait.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -83,12 +85,12 @@ struct incoming {
   request* receive = nullptr;      ///< the receive it matched (null while unexpected)
 };
 
-/// Settings (layers/mpi/README.md; settings_from_environment gives the defaults): the seed's
-/// are short_max = 256 and credits = 1.
+/// Settings (layers/mpi/README.md): settings_from_environment gives them, defaults included;
+/// the seed's are short_max = 256 and credits = 1.
 struct settings {
-  std::size_t short_max = 4096;
-  int credits = 16;
-  std::size_t unexpected_cap = std::size_t{256} << 20;
+  std::size_t short_max;
+  int credits;
+  std::size_t unexpected_cap;
 };
 
 /// The settings from the environment (SPLITC_SMPI_SHORT_MAX, _SLOTS, _UNEXPECTED_MAX); a
@@ -106,10 +108,24 @@ void start_receive(request& r);
 
 /// Run the engine once: poll (handlers run), then send what waits for credits.
 void progress();
-/// Wait, polling, until done() is true, moving the layer's queued sends meanwhile (the
-/// granted long sends' data from the main line, the sends that wait for credits). Every wait
-/// of the layer is one of these.
-void wait_in_layer(const char* what, const std::function<bool()>& done);
+/// What every wait of the layer does between polls: push the granted long sends' data from
+/// the main line, send what waited for credits. Inside one of the layer's waits (between
+/// enter_wait and leave_wait) a grant's handler leaves its data to this.
+void move_queued_sends();
+void enter_wait() noexcept;
+void leave_wait() noexcept;
+
+/// Wait, polling, until done() is true, moving the layer's queued sends meanwhile. Every wait
+/// of the layer is one of these (a template: the predicate is inlined into splitc's loop).
+template <class Done>
+void wait_in_layer(const char* what, Done done) {
+  enter_wait();
+  splitc::wait_until(what, [&] {
+    move_queued_sends();
+    return done();
+  });
+  leave_wait();
+}
 /// Wait until `r` is complete (running the engine), naming `what` in a deadlock report.
 void wait_for(request& r, const char* what);
 /// Wait until every send of this processor has left its pending queue (before a collective,

@@ -7,10 +7,10 @@
 # checks that the header is installed where it cannot be taken for a real MPI's
 # (PREFIX/include/smpi/mpi.h; no PREFIX/include/mpi.h, none in a backend's include
 # directory), then builds, as an MPI user would, with PREFIX/bin/splitc-mpicc --backend
-# BACKEND: the layer's test program
-# (tests/mpi_p2p.c) in one step; the era's two-file program (tests/era) compiled with -c
-# and linked apart; and the same test program with `cc $(pkg-config --cflags --libs
-# smpi-BACKEND)`. Each runs under PREFIX/bin/splitc-run --backend BACKEND -n 3 and must exit 0
+# BACKEND: the layer's test program (tests/mpi_p2p.c) in one step; the era's two-file
+# program (tests/era) compiled with -c and linked apart, and again by its own Makefile; and
+# the same test program with `cc $(pkg-config --cflags --libs smpi-BACKEND)`. Each runs
+# under PREFIX/bin/splitc-run --backend BACKEND -n 3 and must exit 0
 # printing its PASS line. With EXTERNAL (the folder of programs written elsewhere), the OSU
 # osu_latency and osu_bw programs are built unchanged from there with splitc-mpicc and run
 # at P = 2. Last, splitc-mpicc must refuse an unknown backend, naming the known ones.
@@ -51,6 +51,12 @@ run "${mpicc[@]}" -std=gnu89 -w -c -o "$work/main.o" "$tests/era/main.c"
 run "${mpicc[@]}" -std=gnu89 -w -c -o "$work/exchange.o" "$tests/era/exchange.c"
 run "${mpicc[@]}" -o "$work/era" "$work/main.o" "$work/exchange.o"
 expect_pass mpi_era 3 "$work/era"
+
+# The era's way: its Makefile (suffix rules, MPICC), run from another directory.
+mkdir -p "$work/make"
+run make -C "$work/make" -f "$tests/era/Makefile" VPATH="$tests/era" \
+  MPICC="$prefix/bin/splitc-mpicc --backend $backend"
+expect_pass mpi_era 3 "$work/make/exchange"
 
 export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 # shellcheck disable=SC2046 # pkg-config's flags are word lists
