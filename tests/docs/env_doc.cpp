@@ -37,6 +37,7 @@ constexpr group_title groups[] = {
     {"job", "Set by splitc's launchers in every process (not for users)"},
     {"dolib", "DOLIB"},
     {"smpi", "splitc's MPI (layers/mpi)"},
+    {"acl", "ACLMPL (layers/acl)"},
     {"tests", "The test scripts"},
 };
 

@@ -46,7 +46,8 @@ struct env_entry {
   env_type type;
   const char* fallback;  ///< "" none; "(...)" a description of a computed default
   const char* choices;   ///< choice: the words, separated by '|'
-  const char* group;     ///< who reads it: core, job, smp, udp, sim, mpi, dolib, smpi, tests
+  const char* group;     ///< who reads it: core, job, smp, udp, sim, mpi, dolib, smpi, acl,
+                         ///< tests
   const char* meaning;
 };
 
