@@ -110,6 +110,7 @@ struct state {
   settings config{};
   handler_id h_request{}, h_announce{}, h_data_medium{}, h_data_long{}, h_data_empty{};
   handler_id h_slot_medium{}, h_slot_long{}, h_slot_pulled{}, h_pulled_done{};
+  handler_id h_pool_wait{}, h_pool_wake{};
 
   // Rendezvous, as a sender: the receivers' requests and what was consumed of them.
   std::vector<request_block> requests;          ///< per receiver
@@ -143,6 +144,8 @@ struct state {
   std::vector<std::set<std::uint64_t>> arrived_early;  ///< per sender: beyond the gap
   std::uint64_t arrivals = 0;                   ///< count, to rescan only when it changed
   std::uint64_t scanned_arrivals = ~std::uint64_t{0};
+  std::vector<int> pool_waiters;                ///< senders that found this pool full
+  std::vector<bool> pool_woken;                 ///< per receiver: its pool was reset
   std::list<int> posted;                        ///< asynchronous receives, in post order
   bool posted_changed = false;
   std::deque<mcb> mcbs;                         ///< a deque: references stay valid

@@ -12,6 +12,11 @@
 // (the word at or past its size, so no slot can be taken), by the handler of the last slot to
 // land, which moves what is unreceived to the overflow list, in order, and swaps in 0.
 //
+// A sender that finds the pool full does not spin on the word: it asks the receiver to wake
+// it (the handler answers at once if the pool has been reset meanwhile) and waits; every reset
+// wakes the senders waiting. So the waits end by a message, also on the sim, whose waiting
+// processors sleep until one comes, and two cores are not spent polling a full pool.
+//
 // Messages longer than a slot leave a descriptor in it; the receiver takes the data from the
 // sender's buffer (bulk_read) when it receives them, then tells the sender, whose mcb is done.
 #include "layer.hpp"
@@ -46,6 +51,24 @@ void note_arrival(state& s, int from, std::uint64_t sequence) {
   ++s.arrivals;
 }
 
+/// The pool was reset: the senders that found it full may try again.
+void wake_waiters(state& s) {
+  for (int sender : s.pool_waiters) am_request(sender, s.h_pool_wake);
+  s.pool_waiters.clear();
+}
+
+/// At the receiver: a sender found the pool full.
+void on_pool_wait(const am_message& m) {
+  state& s = st();
+  if (fai_value(s) < static_cast<std::uint64_t>(s.config.pool_slots))
+    am_reply(m, s.h_pool_wake);  // reset since the sender looked
+  else
+    s.pool_waiters.push_back(m.source);
+}
+
+/// At the sender: the receiver's pool has room again.
+void on_pool_wake(const am_message& m) { st().pool_woken[m.source] = true; }
+
 /// The pool exhausted and every slot landed: move what is unreceived to the overflow list and
 /// reset the word (no sender can take a slot while it is at or past the pool's size, so a swap
 /// is safe). Called by the handlers that land slots, and after receives.
@@ -65,6 +88,7 @@ void reset_if_exhausted(state& s) {
   }
   exchange(fai_at(s, myproc()), std::uint64_t{0});
   ++s.arrivals;
+  wake_waiters(s);
 }
 
 /// Every slot taken has been received: start the pool over, unless a sender takes a slot first.
@@ -80,6 +104,7 @@ void reset_if_drained(state& s) {
     if (s.slots[i].state != slot_state::received) return;
   if (cmp_and_swap(fai_at(s, myproc()), taken, std::uint64_t{0}) != taken) return;
   for (std::uint64_t i = 0; i < taken; ++i) s.slots[i] = slot_header{};
+  wake_waiters(s);
 }
 
 void arrive(state& s, const am_message& m, std::uint64_t i, std::size_t length, bool pulled,
@@ -208,17 +233,16 @@ int new_mcb(state& s) {
   return id;
 }
 
-/// Take a slot at `node`, backing off while its pool is full.
+/// Take a slot at `node`; while its pool is full, wait to be woken by its reset.
 std::uint64_t take_slot(state& s, int node) {
   const auto n = static_cast<std::uint64_t>(s.config.pool_slots);
-  int backoff = 1;
   for (;;) {
     const std::uint64_t i = fetch_and_add(fai_at(s, node), std::uint64_t{1});
     if (i < n) return i;
-    int polls = 0;
+    s.pool_woken[node] = false;
+    am_request(node, s.h_pool_wait);
     wait_in_layer("ACLMPL_send_async (the receiver's pool is full)",
-                  [&] { return ++polls >= backoff; });
-    backoff = std::min(backoff * 2, 256);
+                  [&] { return static_cast<bool>(s.pool_woken[node]); });
   }
 }
 
@@ -250,6 +274,9 @@ void start_pool(state& s) {
   s.h_slot_long = register_handler(on_slot_long);
   s.h_slot_pulled = register_handler(on_slot_pulled);
   s.h_pulled_done = register_handler(on_pulled_done);
+  s.h_pool_wait = register_handler(on_pool_wait);
+  s.h_pool_wake = register_handler(on_pool_wake);
+  s.pool_woken.assign(p, false);
 }
 
 void stop_pool(state& s) { all_spread_free(s.pool_memory); }
