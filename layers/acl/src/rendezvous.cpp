@@ -23,6 +23,9 @@ namespace {
 /// long messages straight into the receive buffer.
 constexpr std::size_t medium_push_max = std::min<std::size_t>(am_medium_limit, 4096);
 
+/// Polls a synchronous send spends waiting for its request before it announces itself.
+constexpr int polls_before_announcing = 64;
+
 /// At the sender: a receiver's request block arrives.
 void on_request(const am_message& m) {
   request_block& b = st().requests[m.source];
@@ -186,6 +189,10 @@ std::size_t rendezvous(const receive_half* r, const send_half* h, context c, con
   if (h != nullptr) {
     const int d = h->destination;
     number = ++s.sends_to[d];
+    // The request is often on its way (a receive posted just before): a few polls before
+    // announcing save the announcement's message; then the announcement, and the wait.
+    for (int k = 0; k < polls_before_announcing && !request_matches(s, d, h->tag, c); ++k)
+      splitc::poll();
     if (!request_matches(s, d, h->tag, c)) {
       const bool receiving_from_d = s.receive_half == d || s.receive_half == ACLMPL_ANY_NODE;
       s.announcements_sent += 1;

@@ -11,6 +11,7 @@
  *   - global operations: ACLMPL_bc of 0 B to 1 MiB; ACLMPL_reduce and ACLMPL_reduce_swap with
  *     built-in operators and a non-commutative user operator (composition of affine maps),
  *     against the result folded in processor order, at several lengths.
+ * Arguments: [messages per sender in the pool flood (200)] [largest ring message (16 MiB)].
  * No mutable static: it also runs on the sim. Prints "PASS acl_calls" on processor 0. */
 #include <aclmpl.h>
 
@@ -54,10 +55,10 @@ static void *xmalloc(size_t n) {
 static const int sizes[] = {0, 1, 8, 100, 4095, 4096, 4097, 65536, 200000, 1 << 20, 16 << 20};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 
-static void rings(int me, int p) {
+static void rings(int me, int p, int max_bytes) {
   int k;
   const int right = (me + 1) % p, left = (me + p - 1) % p;
-  for (k = 0; k < NSIZES; ++k) {
+  for (k = 0; k < NSIZES && sizes[k] <= max_bytes; ++k) {
     const size_t n = (size_t)sizes[k];
     unsigned char *out = xmalloc(n), *in = xmalloc(n);
     fill(out, n, me, k);
@@ -351,7 +352,7 @@ int main(int argc, char **argv) {
   me = ACLMPL_self_address();
   p = ACLMPL_partition_size();
   CHECK(p >= 1 && me >= 0 && me < p, "self %d of %d", me, p);
-  rings(me, p);
+  rings(me, p, argc > 2 ? atoi(argv[2]) : 16 << 20);
   ACLMPL_sync_with_nodes();
   wildcards(me, p);
   pool_flood(me, p, argc > 1 ? atoi(argv[1]) : 200);
