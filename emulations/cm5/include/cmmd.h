@@ -63,6 +63,56 @@ double CMMD_scan_double(double value, CMMD_combiner_t combiner, CMMD_scan_direct
 void CMMD_bc_to_nodes(const void *buf, int len);
 void CMMD_receive_bc_from_node(void *buf, int len);
 
+/* ---- point-to-point (src/cmmd_p2p.c; README.md, "Point-to-point") ----------
+ * Messages are rendezvous: a send is done once its data have left, which is
+ * after the receiver has posted a matching receive. A receive names a node or
+ * CMMD_ANY_NODE and a tag (>= 0) or CMMD_ANY_TAG; one sender's messages are
+ * received in the order sent, among those a receive matches. Lengths are bytes;
+ * a message longer than the buffer is cut to it (CMMD_bytes_received,
+ * CMMD_mcb_bytes tell what arrived). Values of the constants are [U]. */
+#define CMMD_ANY_NODE (-1)
+#define CMMD_ANY_TAG (-1)
+#define CMMD_DEFAULT_TAG 0
+#define CMMD_ERRVAL (-1)
+enum { CMMD_ERR_NO_RPORTS = 1, CMMD_ERR_NO_MCBS = 2 };
+typedef int CMMD_mcb;
+/* Runs once when an asynchronous operation completes, inside a CMMD call of
+ * this node: handler(mcb, harg) [U: the first parameter]. */
+typedef void (*CMMD_mcb_handler_t)(CMMD_mcb mcb, void *harg);
+
+int CMMD_send_block(int node, int tag, const void *buf, int len);
+int CMMD_send(int node, int tag, const void *buf, int len);         /* = send_block */
+int CMMD_send_noblock(int node, int tag, const void *buf, int len); /* = send_block */
+int CMMD_receive_block(int node, int tag, void *buf, int len);
+int CMMD_receive(int node, int tag, void *buf, int len);            /* = receive_block */
+/* The receive half is posted first; returns 1. */
+int CMMD_send_and_receive(int source, int source_tag, void *receive_buf, int receive_len,
+                          int destination, int destination_tag, const void *send_buf,
+                          int send_len);
+/* Asynchronous: an MCB, or CMMD_ERRVAL with CMMD_get_errno() CMMD_ERR_NO_RPORTS (a
+ * receive holds one of the node's 64 receive ports until it completes) or
+ * CMMD_ERR_NO_MCBS (1024 MCBs in use). */
+CMMD_mcb CMMD_send_async(int node, int tag, const void *buf, int len,
+                         CMMD_mcb_handler_t handler, void *harg);
+CMMD_mcb CMMD_receive_async(int node, int tag, void *buf, int len,
+                            CMMD_mcb_handler_t handler, void *harg);
+int CMMD_msg_done(CMMD_mcb mcb);
+void CMMD_msg_wait(CMMD_mcb mcb);
+/* A send in progress is freed when done; a receive not yet matched is withdrawn. */
+void CMMD_free_mcb(CMMD_mcb mcb);
+int CMMD_all_msgs_done(void);
+void CMMD_all_msgs_wait(void);
+int CMMD_mcb_bytes(CMMD_mcb mcb);
+int CMMD_mcb_node(CMMD_mcb mcb); /* the destination of a send, the sender of a receive */
+int CMMD_mcb_tag(CMMD_mcb mcb);
+/* The last message received by a blocking receive or a CMMD_msg_wait. */
+int CMMD_bytes_received(void);
+int CMMD_msg_sender(void);
+int CMMD_msg_tag(void);
+/* Whether a message that a receive (node, tag) would match has been sent here. */
+int CMMD_msg_pending(int node, int tag);
+int CMMD_get_errno(void);
+
 /* ---- emulation extensions (not CMMD's) ------------------------------------
  * Errors of the layer (a node or handler out of range, a reply from a reply
  * handler, a control-network misuse) end the partition: the message

@@ -36,6 +36,8 @@ struct cm5_node {
     void (*end)(void *info, void *base);
     void *info;
   } segments[CMAML_MAX_RPORTS];
+  /* CMMD's point-to-point (cmmd_p2p.c), made on first use. */
+  struct cm5_p2p *p2p;
 };
 
 /* This node's state (attaching to the partition on first use). */

@@ -123,6 +123,34 @@ void ACLMPL_op_ior_ulong(void *inout, const void *in, int count);
 void ACLMPL_op_and_ulong(void *inout, const void *in, int count);
 void ACLMPL_op_xor_ulong(void *inout, const void *in, int count);
 
+#ifdef ACLMPL_OVER_CMMD
+/* On the CM-5 ports (cmaml, cmam and their sim forms), as the seed built ACLMPL for the CM-5:
+ * the point-to-point calls are CMMD's own -- here the emulation's (emulations/cm5, cmmd.h) --
+ * by #define, at no cost of their own; joining, identity, the barrier and the global
+ * operations stay ACLMPL's (the seed kept its reduce, for user operators, and its broadcast,
+ * faster than CMMD's for long messages). CMMD's asynchronous calls are rendezvous, not a pool. */
+#include <cmmd.h>
+#define ACLMPL_send_block CMMD_send_block
+#define ACLMPL_receive_block CMMD_receive_block
+#define ACLMPL_send_and_receive CMMD_send_and_receive
+#define ACLMPL_bytes_received CMMD_bytes_received
+#define ACLMPL_msg_sender CMMD_msg_sender
+#define ACLMPL_msg_tag CMMD_msg_tag
+#define ACLMPL_send_async CMMD_send_async
+#define ACLMPL_receive_async CMMD_receive_async
+/* ACLMPL_receive returns the bytes received; CMMD_receive returns 1. */
+#define ACLMPL_receive(node, tag, buf, len) \
+  (CMMD_receive((node), (tag), (buf), (len)), CMMD_bytes_received())
+#define ACLMPL_msg_done CMMD_msg_done
+#define ACLMPL_msg_wait CMMD_msg_wait
+#define ACLMPL_free_mcb CMMD_free_mcb
+#define ACLMPL_all_msgs_wait CMMD_all_msgs_wait
+#define ACLMPL_mcb_bytes CMMD_mcb_bytes
+#define ACLMPL_mcb_node CMMD_mcb_node
+#define ACLMPL_mcb_tag CMMD_mcb_tag
+#define ACLMPL_msg_pending CMMD_msg_pending
+#endif
+
 #ifdef __cplusplus
 }
 #endif
