@@ -56,6 +56,8 @@ struct cm5_p2p {
   int *posted;          /* receives, in post order */
   int posted_count, posted_capacity;
   int last_bytes, last_sender, last_tag, error;
+  int to_copy;       /* sends granted, data not yet copied */
+  int completions;   /* operations done since run_handlers last looked */
 };
 
 static struct cm5_p2p *p2p(void) {
@@ -125,19 +127,24 @@ static void landed(int rport, void *arg2) {
   CMAML_free_rport(rport);
   m->port = -1;
   m->done = 1;
+  s->completions++;
 }
 
 /* At the sender: the receiver granted `bytes` into its port `rport` (or -1: an empty message,
  * already received). */
 static void granted(long sender_mcb, long rport, long bytes, long unused) {
   (void)unused;
-  struct mcb *m = &p2p()->mcbs[sender_mcb];
+  struct cm5_p2p *s = p2p();
+  struct mcb *m = &s->mcbs[sender_mcb];
   m->granted = 1;
   m->rport = (int)rport;
   m->grant_bytes = (int)bytes;
   if (rport < 0) {
     m->bytes = 0;
     m->done = 1;
+    s->completions++;
+  } else {
+    s->to_copy++;
   }
 }
 
@@ -171,6 +178,7 @@ static void match_receives(struct cm5_p2p *s) {
       CMAML_free_rport(m->port);
       m->port = -1;
       m->done = 1;
+      s->completions++;
       CMAML_request(a->source, granted, a->sender_mcb, -1, 0, 0);
     } else {
       CMAML_set_rport_byte_counter(m->port, bytes);
@@ -185,13 +193,15 @@ static void match_receives(struct cm5_p2p *s) {
 /* The sends granted since: their data, from the main line (CMAML_scopy blocks on a full
  * network). */
 static void copy_granted(struct cm5_p2p *s) {
-  for (int id = 0; id < max_mcbs; ++id) {
+  for (int id = 0; id < max_mcbs && s->to_copy > 0; ++id) {
     struct mcb *m = &s->mcbs[id];
     if (!m->in_use || !m->is_send || !m->granted || m->copied || m->rport < 0) continue;
     m->copied = 1;
+    s->to_copy--;
     CMAML_scopy(m->node, m->rport, 0, 0, m->buffer, m->grant_bytes, NULL, NULL);
     m->bytes = m->grant_bytes;
     m->done = 1;
+    s->completions++;
   }
 }
 
@@ -199,6 +209,8 @@ static void release(struct cm5_p2p *s, int id) { memset(&s->mcbs[id], 0, sizeof 
 
 /* Completed MCBs' handlers (once each), and the freed ones released. */
 static void run_handlers(struct cm5_p2p *s) {
+  if (s->completions == 0) return;
+  s->completions = 0;
   for (int id = 0; id < max_mcbs; ++id) {
     struct mcb *m = &s->mcbs[id];
     if (!m->in_use || !m->done) continue;

@@ -4,7 +4,8 @@
 # had -- ACL synchronous, ACL asynchronous, one-sided puts with a flag ("SHMEM") -- and the MPI
 # ones: the same driver built with mpicc.openmpi (run under mpirun with vader, bound to cores)
 # and against splitc's MPI layer, each with blocking (Send/Recv) and non-blocking
-# (Isend/Irecv/Waitall) calls. The implementations run alternately, ROUNDS times; prints the
+# (Isend/Irecv/Waitall) calls; on the CM-5 ports also ACLMPL as #defines over CMMD's
+# point-to-point (cmmd_sync, cmmd_async). The implementations run alternately, ROUNDS times; prints the
 # medians and ranges per cross-core regime (bench/regime.sh) and over all rounds, each with its
 # ratio to Open MPI's blocking row of the same round (median and range over the rounds); writes
 # raw.csv, rounds.csv, summary.csv and table.txt into OUT.
@@ -39,11 +40,14 @@ launcher=$build/tools/splitc-run
 [[ -x $build/tools/splitc-run-$backend ]] && launcher=$build/tools/splitc-run-$backend
 acl=$build/layers/acl/bench/acl-bench-$backend
 smpi=$build/layers/acl/bench/acl-bench-smpi-$backend
+cmmd=$build/layers/acl/bench/acl-bench-cmmd-$backend
 [[ -x $acl ]] || { echo "run.sh: no $acl: build the tree first" >&2; exit 2; }
 mkdir -p "$out/bin"
 out=$(cd "$out" && pwd)
 impls=(acl_sync acl_async acl_put)
 [[ -x $smpi ]] && impls+=(smpi_sync smpi_async)
+# On the CM-5 ports: ACLMPL as #defines over CMMD's point-to-point (the seed's CM-5 build).
+[[ -x $cmmd ]] && impls+=(cmmd_sync cmmd_async)
 if command -v mpicc.openmpi > /dev/null; then
   mpicc.openmpi -O2 -DACL_BENCH_MPI -o "$out/bin/acl-bench-openmpi" "$here/acl_bench.c"
   impls+=(openmpi_sync openmpi_async)
@@ -56,6 +60,7 @@ reps=()
 run_one() {  # run_one IMPL CASE: rows "case,size,value"
   local impl=$1 kase=$2 method=${1##*_} args
   [[ $kase == reduce && $impl == acl_async ]] && return 0   # the seed's global operations are synchronous
+  [[ ($kase == broadcast || $kase == reduce) && $impl == cmmd_* ]] && return 0  # ACLMPL's own there
   [[ $kase == reduce && $impl == acl_put ]] && method=swap  # binary swap in this column
   [[ ($kase == broadcast || $kase == reduce) && $impl == *_async && $impl != acl_async ]] && return 0
   [[ $kase == broadcast && $impl == acl_put ]] && return 0
@@ -63,6 +68,7 @@ run_one() {  # run_one IMPL CASE: rows "case,size,value"
   case $impl in
     acl_*) "$launcher" -n "$procs" "$acl" "${args[@]}" ;;
     smpi_*) "$launcher" -n "$procs" "$smpi" "${args[@]}" ;;
+    cmmd_*) "$launcher" -n "$procs" "$cmmd" "${args[@]}" ;;
     openmpi_*) mpirun.openmpi --allow-run-as-root -np "$procs" --bind-to core --mca pml ob1 \
                  --mca btl self,vader "$out/bin/acl-bench-openmpi" "${args[@]}" ;;
   esac | awk '{ print $2 "," $5 "," $6 }'
