@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <climits>
 #include <memory>
 
 namespace splitc::acl {
@@ -23,8 +22,6 @@ state& st() {
   if (!slot) fatal_error("ACLMPL: a call before ACLMPL_init (or after ACLMPL_finalize)");
   return *slot;
 }
-
-bool started() { return splitc::initialized() && the_state.get() != nullptr; }
 
 /// The default slot: 4 KiB, or the backend's medium limit where smaller (A8: the CM-5 ports
 /// compose medium messages above their own limit).
@@ -68,6 +65,7 @@ void stop_layer() {
     if (reduce_to_all(unlanded, ops::add{}) == 0) break;
   }
   stop_pool(s);
+  stop_rendezvous(s);
   the_state.get().reset();
 }
 

@@ -32,13 +32,15 @@ settings settings_from_environment();
 
 // ---- the synchronous rendezvous (seed Fig. 1) ---------------------------------------------
 
-/// A receiver's request, as it sits in the sender's table (one block per receiver, one writer).
+/// A receiver's request, as it sits in the sender's table (one block per receiver, one writer),
+/// in the spread heap: a receiver whose sender's segment is mapped here (smp, peers on one
+/// host) writes it with stores, the sequence last with release, as ACL wrote it with puts;
+/// others by a short active message whose handler does the same.
 struct request_block {
-  std::uint64_t buffer = 0;     ///< the receive buffer's address on the receiver
-  std::uint64_t capacity = 0;   ///< its length
-  std::int32_t tag = 0;         ///< ACLMPL_ANY_TAG or a tag
-  context ctx = context::user;
-  std::uint64_t sequence = 0;   ///< the receiver's count of requests to this sender
+  std::uint64_t buffer;     ///< the receive buffer's address on the receiver
+  std::uint64_t capacity;   ///< its length
+  std::uint64_t tag;        ///< tag_word(tag or ACLMPL_ANY_TAG, context)
+  std::uint64_t sequence;   ///< the receiver's count of requests to this sender (last)
 };
 
 /// A sender's announcement that it waits in a synchronous send with no request for it: what
@@ -55,12 +57,9 @@ struct announcement {
 struct posted_receive {
   char* buffer = nullptr;
   std::size_t capacity = 0;
-  std::size_t expected = 0;     ///< bytes the sender pushes (known from the first piece)
   std::size_t arrived = 0;
-  bool active = false;
   bool done = false;
   std::int32_t tag = 0;         ///< the message's tag, once it arrived
-  std::uint64_t send_number = 0;
 };
 
 // ---- the asynchronous pool (seed Fig. 2) --------------------------------------------------
@@ -112,8 +111,10 @@ struct state {
   handler_id h_slot_medium{}, h_slot_long{}, h_slot_pulled{}, h_pulled_done{};
   handler_id h_pool_wait{}, h_pool_wake{};
 
-  // Rendezvous, as a sender: the receivers' requests and what was consumed of them.
-  std::vector<request_block> requests;          ///< per receiver
+  // Rendezvous, as a sender: the receivers' requests (P blocks of the spread heap, at the same
+  // address everywhere) and what was consumed of them.
+  spread_ptr<void> request_memory{};
+  request_block* requests = nullptr;            ///< per receiver
   std::vector<std::uint64_t> consumed;          ///< per receiver
   std::vector<std::uint64_t> sends_to;          ///< per receiver: synchronous sends started
   // As a receiver: requests posted, receives in progress, announcements.
@@ -155,11 +156,9 @@ struct state {
   // The last receive's particulars (ACLMPL_bytes_received, _msg_sender, _msg_tag).
   int last_bytes = 0, last_sender = -1;
   std::int32_t last_tag = 0;
-  bool finalized = false;
 };
 
 state& st();
-bool started();
 void start_layer(int& argc, char**& argv);
 void stop_layer();
 
@@ -191,6 +190,7 @@ void wait_in_layer(const char* what, Done done) {
 /// Register the handlers and size the tables of each part (collective).
 void start_rendezvous(state& s);
 void start_pool(state& s);
+void stop_rendezvous(state& s);
 void stop_pool(state& s);
 
 /// The synchronous operation at the heart of send_block, receive_block and send_and_receive:

@@ -1,6 +1,7 @@
 // The synchronous protocol (seed Fig. 1, README.md): the receiver writes a request block
-// {buffer, length, tag, sequence} into the sender's table (one block per receiver, one writer:
-// a short active message); the sender, waiting in its send, finds it, puts the data straight
+// {buffer, length, tag, sequence} into the sender's table (one block per receiver, one writer;
+// stores into the mapped segment where the sender's is mapped, the sequence last, else a short
+// active message whose handler writes it); the sender, waiting in its send, finds it, puts the data straight
 // into the receiver's buffer, and the last piece's handler is the finalization block (bytes,
 // DONE) the receiver waits for. One round trip; no buffering, no copy but the transfer.
 //
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace splitc::acl {
@@ -26,14 +28,19 @@ constexpr std::size_t medium_push_max = std::min<std::size_t>(am_medium_limit, 4
 /// Polls a synchronous send spends waiting for its request before it announces itself.
 constexpr int polls_before_announcing = 64;
 
+/// Write a request block, the sequence last (release): by the receiver into a mapped table,
+/// or by on_request at the sender.
+void write_block(request_block& b, std::uint64_t buffer, std::uint64_t capacity,
+                 std::uint64_t tag, std::uint64_t sequence) {
+  b.buffer = buffer;
+  b.capacity = capacity;
+  b.tag = tag;
+  std::atomic_ref<std::uint64_t>(b.sequence).store(sequence, std::memory_order_release);
+}
+
 /// At the sender: a receiver's request block arrives.
 void on_request(const am_message& m) {
-  request_block& b = st().requests[m.source];
-  b.buffer = m.args[0];
-  b.capacity = m.args[1];
-  b.tag = tag_of(m.args[2]);
-  b.ctx = context_of(m.args[2]);
-  b.sequence = m.args[3];
+  write_block(st().requests[m.source], m.args[0], m.args[1], m.args[2], m.args[3]);
 }
 
 /// At the receiver: a sender announces that it waits with no request for its message.
@@ -59,7 +66,6 @@ void land(state& s, int from, std::size_t bytes, std::size_t total, std::uint64_
   if (r.arrived < total) return;
   r.done = true;
   r.tag = tag;
-  r.send_number = number;
   s.received_from[from] = number;
   if (s.announced[from] && s.announcements[from].send_number <= number) s.announced[from] = false;
 }
@@ -82,15 +88,21 @@ void post_request(state& s, int source, const receive_half& r, context c) {
   p = posted_receive{};
   p.buffer = static_cast<char*>(r.buffer);
   p.capacity = r.capacity;
-  p.active = true;
   s.receive_half = source;
-  am_request(source, s.h_request, word_of(r.buffer), static_cast<std::uint64_t>(r.capacity),
-             tag_word(r.tag, c), ++s.requests_to[source]);
+  const std::uint64_t sequence = ++s.requests_to[source];
+  if (request_block* b = direct_pointer(global_ptr<request_block>(source, &s.requests[myproc()])))
+    write_block(*b, word_of(r.buffer), r.capacity, tag_word(r.tag, c), sequence);
+  else
+    am_request(source, s.h_request, word_of(r.buffer), static_cast<std::uint64_t>(r.capacity),
+               tag_word(r.tag, c), sequence);
 }
 
 bool request_matches(const state& s, int destination, std::int32_t tag, context c) {
-  const request_block& b = s.requests[destination];
-  return b.sequence > s.consumed[destination] && b.ctx == c && tag_matches(b.tag, tag);
+  request_block& b = s.requests[destination];
+  if (std::atomic_ref<std::uint64_t>(b.sequence).load(std::memory_order_acquire) <=
+      s.consumed[destination])
+    return false;
+  return context_of(b.tag) == c && tag_matches(tag_of(b.tag), tag);
 }
 
 /// The first live announcement an open wildcard receive matches (its sender, or -1).
@@ -115,7 +127,7 @@ int take_announcement(state& s, std::int32_t tag, context c) {
 /// Put the message into the receiver's buffer: the request is consumed, the data pushed.
 void push(state& s, const send_half& h, context c, std::uint64_t number) {
   const int d = h.destination;
-  const request_block b = s.requests[d];
+  const request_block b = s.requests[d];  // request_matches has acquired it
   s.consumed[d] = b.sequence;
   const std::size_t n = std::min<std::size_t>(h.length, b.capacity);
   const std::uint64_t tag = tag_word(h.tag, c);
@@ -156,7 +168,11 @@ void check_deadlock(const state& s, const send_half& h, context c, const char* c
 
 void start_rendezvous(state& s) {
   const auto p = static_cast<std::size_t>(procs());
-  s.requests.assign(p, request_block{});
+  s.request_memory = all_spread_malloc(p, p * sizeof(request_block));
+  if (!s.request_memory)
+    fail("ACLMPL_init", "no room in the spread heap for the synchronous protocol's request table");
+  s.requests = static_cast<request_block*>(s.request_memory.local());
+  std::memset(static_cast<void*>(s.requests), 0, p * sizeof(request_block));
   s.consumed.assign(p, 0);
   s.sends_to.assign(p, 0);
   s.requests_to.assign(p, 0);
@@ -170,6 +186,8 @@ void start_rendezvous(state& s) {
   s.h_data_long = register_handler(on_data_long);
   s.h_data_empty = register_handler(on_data_empty);
 }
+
+void stop_rendezvous(state& s) { all_spread_free(s.request_memory); }
 
 std::size_t rendezvous(const receive_half* r, const send_half* h, context c, const char* call) {
   state& s = st();
@@ -227,8 +245,7 @@ std::size_t rendezvous(const receive_half* r, const send_half* h, context c, con
   });
   s.receive_half = -2;
   if (r == nullptr) return 0;
-  posted_receive& p = s.receiving[source];
-  p.active = false;
+  const posted_receive& p = s.receiving[source];
   s.last_bytes = static_cast<int>(p.arrived);
   s.last_sender = source;
   s.last_tag = p.tag;
