@@ -162,7 +162,7 @@ state& st();
 void start_layer(int& argc, char**& argv);
 void stop_layer();
 
-/// The address at `local` on processor `p` as an argument word, and back.
+/// An address as an active message's argument word, and back.
 inline std::uint64_t word_of(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 template <class T>
 inline T* pointer_of(std::uint64_t w) { return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w)); }
