@@ -8,7 +8,7 @@
 # point-to-point (cmmd_sync, cmmd_async). The implementations run alternately, ROUNDS times; prints the
 # medians and ranges per cross-core regime (bench/regime.sh) and over all rounds, each with its
 # ratio to Open MPI's blocking row of the same round (median and range over the rounds); writes
-# raw.csv, rounds.csv, summary.csv and table.txt into OUT.
+# raw.csv, rounds.csv, summary.csv, ratios.csv, table.txt and a plot per case (gnuplot) into OUT.
 #
 #   run.sh [--build DIR] [--out DIR] [--backend NAME] [--procs P] [--rounds R] [--no-probe]
 #          [--cases "latency one_to_all all_to_one all_to_all broadcast reduce"]
@@ -120,3 +120,34 @@ awk -F, 'NR > 1 { v[$1 "," $2 "," $3 "," $4] = $5; if ($4 == "openmpi_sync") ref
   echo "Per regime:"
   tail -n +2 "$summary" | awk -F, '$4 != "all" { printf "%-11s %8s %-14s %-6s %12.4g [%g-%g] n=%d\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
 } | tee "$out/table.txt"
+
+# Plots like the seed's Figures 3-9: one per case, every column against the message size (all
+# rounds: medians with their ranges).
+if command -v gnuplot > /dev/null; then
+  for kase in $(tail -n +2 "$summary" | cut -d, -f1 | sort -u); do
+    plot=""
+    for impl in "${impls[@]}"; do
+      awk -F, -v k="$kase" -v i="$impl" '$1 == k && $3 == i && $4 == "all" { print $2, $5, $6, $7 }' \
+        "$summary" | sort -n > "$out/$kase-$impl.dat"
+      [[ -s $out/$kase-$impl.dat ]] &&
+        plot+="${plot:+, }'$out/$kase-$impl.dat' using 1:2:3:4 with yerrorlines title '$impl'"
+    done
+    [[ -z $plot ]] && continue
+    case $kase in
+      latency) unit="one-way microseconds" ;;
+      broadcast|reduce) unit="seconds per operation" ;;
+      *) unit="MB/s (10^6 bytes)" ;;
+    esac
+    gnuplot <<GP
+set terminal pngcairo size 800,500 noenhanced
+set output '$out/$kase.png'
+set title '$kase: ACLMPL on $backend against Open MPI, P = $procs'
+set logscale x
+set xlabel 'message size (bytes)'
+set ylabel '$unit'
+set key left top
+plot $plot
+GP
+  done
+fi
+echo "run.sh: raw.csv, rounds.csv, summary.csv, ratios.csv, table.txt and plots in $out"

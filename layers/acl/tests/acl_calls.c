@@ -9,7 +9,8 @@
  *     order per sender; receives posted first, handlers with their arguments, msg_done polled,
  *     free_mcb of a send not yet done and of a receive withdrawn, msg_pending, mcb queries;
  *   - global operations: ACLMPL_bc of 0 B to 1 MiB; ACLMPL_reduce and ACLMPL_reduce_swap with
- *     built-in operators and a non-commutative user operator (composition of affine maps),
+ *     built-in operators, a commutative user operator and a non-commutative one (composition
+ *     of affine maps),
  *     against the result folded in processor order, at several lengths.
  * Arguments: [messages per sender in the pool flood (200)] [largest ring message (16 MiB)].
  * No mutable static: it also runs on the sim. Prints "PASS acl_calls" on processor 0. */
@@ -287,6 +288,18 @@ static void compose(void *inout, const void *in, int count) {
   }
 }
 
+/* A user operator that commutes: the larger magnitude (ties to the positive). */
+static void max_magnitude(void *inout, const void *in, int count) {
+  int *a = inout, k;
+  const int *b = in;
+  for (k = 0; k < count; ++k) {
+    const int x = a[k] < 0 ? -a[k] : a[k], y = b[k] < 0 ? -b[k] : b[k];
+    if (y > x || (y == x && b[k] > a[k])) a[k] = b[k];
+  }
+}
+
+static int magnitude_operand(int proc, int k) { return ((proc * 37 + k * 11) % 23 - 11) * (proc % 2 ? 1 : -1); }
+
 static struct affine map_of(int proc, int k) {
   struct affine m;
   m.a = 2u * (unsigned long)(proc * 131 + k) + 3u;
@@ -315,7 +328,9 @@ static void global_operations(int me, int p) {
       long *l = xmalloc(sizeof(long) * (size_t)n);
       double *d = xmalloc(sizeof(double) * (size_t)n);
       struct affine *f = xmalloc(sizeof(struct affine) * (size_t)n);
+      int *m = xmalloc(sizeof(int) * (size_t)n);
       for (k = 0; k < n; ++k) {
+        m[k] = magnitude_operand(me, k);
         l[k] = (long)(me + 1) * (k + 1);
         d[k] = (double)((me * 7 + k) % 13);
         f[k] = map_of(me, k);
@@ -323,11 +338,18 @@ static void global_operations(int me, int p) {
       reduce(l, n, (int)sizeof(long), ACLMPL_op_add_long);
       reduce(d, n, (int)sizeof(double), ACLMPL_op_max_double);
       reduce(f, n, (int)sizeof(struct affine), compose);
+      reduce(m, n, (int)sizeof(int), max_magnitude);
       if (me == 0) {
         for (k = 0; k < n; ++k) {
           int q;
           double dmax = 0;
           struct affine e = map_of(0, k);
+          int mm = magnitude_operand(0, k);
+          for (q = 1; q < p; ++q) {
+            const int v = magnitude_operand(q, k);
+            max_magnitude(&mm, &v, 1);
+          }
+          CHECK(m[k] == mm, "%s commutative user operator at %d: %d, not %d", swap ? "swap" : "tree", k, m[k], mm);
           for (q = 0; q < p; ++q) dmax = (double)((q * 7 + k) % 13) > dmax ? (double)((q * 7 + k) % 13) : dmax;
           for (q = 1; q < p; ++q) {
             struct affine g = map_of(q, k);
@@ -342,6 +364,7 @@ static void global_operations(int me, int p) {
       free(l);
       free(d);
       free(f);
+      free(m);
     }
   }
 }
