@@ -221,9 +221,11 @@ std::size_t rendezvous(const receive_half* r, const send_half* h, context c, con
       sent = true;
     }
   }
-  const char* what = h == nullptr   ? "ACLMPL_receive_block (waiting for the message)"
-                     : r == nullptr ? "ACLMPL_send_block (waiting for the receiver's request)"
-                                    : "ACLMPL_send_and_receive";
+  // The wait's name in a deadlock report: the global operation's own, or the kind of wait.
+  const char* what = c == context::global ? call
+                     : h == nullptr       ? "ACLMPL_receive_block (waiting for the message)"
+                     : r == nullptr       ? "ACLMPL_send_block (waiting for the receiver's request)"
+                                          : "ACLMPL_send_and_receive";
   wait_in_layer(what, [&] {
     if (r != nullptr && !posted) {
       const int from = take_announcement(s, r->tag, c);
