@@ -53,4 +53,9 @@ int cm5_drain_some(struct cm5_node *n, int networks);
 
 void cm5_check_node(const char *who, int node);
 
+/* Point-to-point's progress from a wait of the main line outside it (the control network):
+ * match posted receives, copy the data of granted sends; returns how many it started (0 when
+ * the node has never used point-to-point). cmmd_p2p.c. */
+int cm5_p2p_progress(void);
+
 #endif /* CM5_LAYER_H */

@@ -61,7 +61,10 @@ static void exchange(const char *who, enum operation kind, const void *mine, siz
   cm5_wire_control_post(epoch, &my_round, stride);
   unsigned idle = 0;
   while (!cm5_wire_control_test(epoch, rounds, stride, cost_ns)) {
-    if (cm5_drain_some(n, CM5_BOTH) != 0)
+    /* Point-to-point keeps moving too: a node that started an asynchronous send and went into
+     * a barrier copies the data its receiver granted meanwhile, or the receiver would wait
+     * for it while this node waits for the receiver in the barrier. */
+    if (cm5_p2p_progress() + cm5_drain_some(n, CM5_BOTH) != 0)
       idle = 0;
     else
       cm5_wire_pause(idle++);

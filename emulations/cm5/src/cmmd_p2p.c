@@ -153,8 +153,10 @@ static int matches(const struct mcb *m, const struct announcement *a) {
          (m->tag == CMMD_ANY_TAG || m->tag == a->tag);
 }
 
-/* Match the posted receives, in post order, with the earliest announcement each takes. */
-static void match_receives(struct cm5_p2p *s) {
+/* Match the posted receives, in post order, with the earliest announcement each takes; returns
+ * how many it matched. */
+static int match_receives(struct cm5_p2p *s) {
+  int matched = 0;
   for (int i = 0; i < s->posted_count;) {
     const int id = s->posted[i];
     struct mcb *m = &s->mcbs[id];
@@ -185,14 +187,17 @@ static void match_receives(struct cm5_p2p *s) {
       CMAML_request(a->source, granted, a->sender_mcb, m->port, bytes, 0);
     }
     free(a);
+    ++matched;
   }
+  return matched;
 }
 
 /* ---- progress and waiting ------------------------------------------------------------------- */
 
 /* The sends granted since: their data, from the main line (CMAML_scopy blocks on a full
- * network). */
-static void copy_granted(struct cm5_p2p *s) {
+ * network); returns how many it copied. */
+static int copy_granted(struct cm5_p2p *s) {
+  int copied = 0;
   for (int id = 0; id < max_mcbs && s->to_copy > 0; ++id) {
     struct mcb *m = &s->mcbs[id];
     if (!m->in_use || !m->is_send || !m->granted || m->copied || m->rport < 0) continue;
@@ -202,7 +207,15 @@ static void copy_granted(struct cm5_p2p *s) {
     m->bytes = m->grant_bytes;
     m->done = 1;
     s->completions++;
+    ++copied;
   }
+  return copied;
+}
+
+int cm5_p2p_progress(void) {
+  struct cm5_node *n = cm5_node();
+  if (n->p2p == NULL || n->context != CM5_IN_NOTHING) return 0;
+  return match_receives(n->p2p) + copy_granted(n->p2p);
 }
 
 static void release(struct cm5_p2p *s, int id) { memset(&s->mcbs[id], 0, sizeof s->mcbs[id]); }

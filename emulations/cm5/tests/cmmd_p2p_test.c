@@ -8,7 +8,9 @@
  *   - asynchronous receives posted first, with handlers and their arguments, CMMD_msg_done
  *     polled, the MCB queries, CMMD_free_mcb of a receive never matched, CMMD_msg_pending;
  *   - the receive ports running out: the 65th asynchronous receive is CMMD_ERRVAL with
- *     CMMD_ERR_NO_RPORTS.
+ *     CMMD_ERR_NO_RPORTS;
+ *   - an asynchronous send whose sender goes into a barrier while its receiver waits for the
+ *     data (the sender copies it from the control network's wait).
  * Prints "PASS cmmd_p2p on N nodes" on node 0. On the sim engine the nodes share statics:
  * nothing mutable is static here. */
 #include <cmaml.h>
@@ -198,7 +200,30 @@ static void asynchronous(void) {
   free(s);
 }
 
+/* Node 0 sends to node 1 asynchronously and goes straight into a barrier; node 1 waits for the
+ * message before it joins the barrier: node 0 must copy the granted data while it waits in the
+ * control network. */
+static void send_then_barrier(void) {
+  if (nodes < 2) return;
+  int word = 4242, got = 0;
+  if (self == 0) {
+    const CMMD_mcb m = CMMD_send_async(1, 11, &word, (int)sizeof word, NULL, NULL);
+    CMMD_sync_with_nodes();
+    CMMD_msg_wait(m);
+    CMMD_free_mcb(m);
+  } else {
+    if (self == 1) {
+      const CMMD_mcb m = CMMD_receive_async(0, 11, &got, (int)sizeof got, NULL, NULL);
+      CMMD_msg_wait(m);
+      CMMD_free_mcb(m);
+      check(got == 4242, "the message sent before the barrier", got, 4242);
+    }
+    CMMD_sync_with_nodes();
+  }
+}
+
 int main(void) {
+  send_then_barrier();
   rings();
   wildcards();
   order();
