@@ -316,12 +316,10 @@ static int start_receive(const char *who, int node, int tag, void *buf, int len,
       return CMMD_ERRVAL;
     }
     /* A blocking receive waits for a port to come free. */
-    struct cm5_node *n = cm5_node();
     unsigned idle = 0;
     while ((port = CMAML_allocate_rport()) < 0) {
       progress(s);
       cm5_wire_pause(idle++);
-      (void)n;
     }
   }
   const int id = new_mcb(s);
