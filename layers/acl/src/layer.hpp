@@ -20,7 +20,8 @@
 
 namespace splitc::acl {
 
-/// Messages of the program and of the layer's own global operations never match each other.
+/// Messages of the program and of the layer's own global operations (synchronous: the
+/// asynchronous pool carries the program's alone) never match each other.
 enum class context : std::uint8_t { user = 0, global = 1 };
 
 /// Settings (SPLITC_ACL_POOL_SLOTS, SPLITC_ACL_SLOT_BYTES): the asynchronous pool's size.
@@ -71,7 +72,6 @@ struct slot_header {
   slot_state state = slot_state::empty;
   int source = 0;
   std::int32_t tag = 0;
-  context ctx = context::user;
   std::uint64_t sequence = 0;   ///< the sender's count of asynchronous sends to this processor
   std::size_t length = 0;
   bool pulled = false;          ///< longer than a slot: the data stay with the sender
@@ -94,7 +94,6 @@ struct mcb {
   bool handler_run = false;
   int node = 0;                 ///< destination, or the source asked for (maybe ANY_NODE)
   std::int32_t tag = 0;
-  context ctx = context::user;
   const char* send_buffer = nullptr;
   char* receive_buffer = nullptr;
   std::size_t length = 0;       ///< send: the message; receive: the buffer's capacity

@@ -112,7 +112,6 @@ void arrive(state& s, const am_message& m, std::uint64_t i, std::size_t length, 
   slot_header& h = s.slots[i];
   h.source = m.source;
   h.tag = tag_of(m.args[1]);
-  h.ctx = context_of(m.args[1]);
   h.sequence = m.args[2];
   h.length = length;
   h.pulled = pulled;
@@ -149,7 +148,7 @@ void on_pulled_done(const am_message& m) {
 }
 
 bool matches(const mcb& b, const slot_header& h) {
-  return h.ctx == b.ctx && (b.node == ACLMPL_ANY_NODE || b.node == h.source) &&
+  return (b.node == ACLMPL_ANY_NODE || b.node == h.source) &&
          tag_matches(b.tag, h.tag);
 }
 

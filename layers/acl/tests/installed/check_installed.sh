@@ -7,8 +7,8 @@
 # checks that the headers and the pkg-config module are installed, then builds as a user
 # would, with `cc $(pkg-config --cflags --libs aclmpl-BACKEND)`: the layer's test program
 # (tests/acl_calls.c) in one step, and the era's two-file CMMD program (tests/era, gnu89, the
-# layer's own main) compiled with -c and linked apart. Each runs under
-# PREFIX/bin/splitc-run --backend BACKEND -n 3 and must exit 0 printing its PASS line.
+# layer's own main) compiled with -c and linked apart, and again by its own Makefile. Each runs
+# under PREFIX/bin/splitc-run --backend BACKEND -n 3 and must exit 0 printing its PASS line.
 set -euo pipefail
 [[ $# -ge 4 ]] || { echo "usage: check_installed.sh PREFIX LIBDIR WORK BACKEND" >&2; exit 2; }
 prefix=$1 libdir=$2 work=$3 backend=$4
@@ -46,4 +46,10 @@ run "${CC:-cc}" -std=gnu89 -w $(pc --cflags) -c -o "$work/exchange.o" "$tests/er
 # shellcheck disable=SC2046
 run "${CC:-cc}" -o "$work/era" "$work/node.o" "$work/exchange.o" $(pc --libs)
 expect_pass acl_era 3 "$work/era"
+
+# The era's way: its Makefile (suffix rules, cc, the flags from pkg-config), run from another
+# directory.
+mkdir -p "$work/make"
+run make -C "$work/make" -f "$tests/era/Makefile" VPATH="$tests/era" ACLMPL="aclmpl-$backend"
+expect_pass acl_era 3 "$work/make/node"
 echo "PASS installed aclmpl $backend"
