@@ -320,6 +320,7 @@ int main(int argc, char** argv) {
   if (ctx.selected("table7")) part_table7(ctx);
   if (ctx.selected("collectives")) part_collectives(ctx);
   if (ctx.selected("atomics")) part_atomics(ctx);
+  if (ctx.selected("teams")) part_teams(ctx);
   part_figures(ctx);  // the figures selected
 
   int rc = 0;

@@ -57,7 +57,10 @@ const char* const selftest_commands[] = {
     "pingpong 8 1 1",  "put_flush 8 1 1", "get_flush 8 1 1", "put_pipe 8 1 1",
     "get_pipe 8 1 1",  "bw_send 4096 1 1", "bw_put 4096 1 1", "bw_get 4096 1 1",
     "fetch_add 8 1 1", "barrier 1 1 1",   "bcast 1 1 1",     "reduce 1 1 1",
-    "allreduce 1 1 1", "scan 1 1 1",      "quit"};
+    "allreduce 1 1 1", "scan 1 1 1",      "gather 8 1 1",    "scatter 8 1 1",
+    "allgather 8 1 1", "allgatherv 8 1 1", "alltoall 8 1 1",  "alltoallv 8 1 1",
+    "reduce_scatter 8 1 1", "half_allreduce 8 1 1", "half_allgather 8 1 1",
+    "half_alltoall 8 1 1", "quit"};
 bool selftest = false;
 int selftest_next = 0;
 
@@ -110,6 +113,12 @@ int main(int argc, char** argv) {
   std::memset(win_base, 0, static_cast<std::size_t>(max_size));
   MPI_Win_lock_all(0, win);
   const int peer = P > 1 ? 1 : 0;
+  // The half teams of splitc-bench's "teams" part: the lower and the upper half.
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, me < (P + 1) / 2 ? 0 : 1, me, &half);
+  int half_size = 1;
+  MPI_Comm_size(half, &half_size);
+  std::vector<int> counts(static_cast<std::size_t>(P)), displs(static_cast<std::size_t>(P));
   if (me == 0) {
     std::printf("@READY %d\n", P);
     std::fflush(stdout);
@@ -124,6 +133,8 @@ int main(int argc, char** argv) {
     const bench::lockstep_plan plan{std::max(1L, c.iters), std::max(1, c.runs)};
     const int n = static_cast<int>(std::clamp(c.size, 1L, max_size));
     double divide = 1;
+    // A collective's bytes per member: as asked, unless P blocks would not fit the buffers.
+    const int per = static_cast<int>(std::min<long>(n, max_size / P));
     int in = 1, out = 0;
     long long one = 1, old = 0;
     bench::summary s;
@@ -213,6 +224,46 @@ int main(int argc, char** argv) {
         in = static_cast<int>(i);
         MPI_Scan(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       });
+    } else if (op == "gather") {
+      s = bench::lockstep(plan, barrier, [&](long) {
+        MPI_Gather(sbuf.data(), per, MPI_BYTE, rbuf.data(), per, MPI_BYTE, 0, MPI_COMM_WORLD);
+      });
+    } else if (op == "scatter") {
+      s = bench::lockstep(plan, barrier, [&](long) {
+        MPI_Scatter(sbuf.data(), per, MPI_BYTE, rbuf.data(), per, MPI_BYTE, 0, MPI_COMM_WORLD);
+      });
+    } else if (op == "allgather" || op == "half_allgather") {
+      MPI_Comm comm = op == "allgather" ? MPI_COMM_WORLD : half;
+      s = bench::lockstep(plan, barrier, [&](long) {
+        MPI_Allgather(sbuf.data(), per, MPI_BYTE, rbuf.data(), per, MPI_BYTE, comm);
+      });
+    } else if (op == "alltoall" || op == "half_alltoall") {
+      MPI_Comm comm = op == "alltoall" ? MPI_COMM_WORLD : half;
+      s = bench::lockstep(plan, barrier, [&](long) {
+        MPI_Alltoall(sbuf.data(), per, MPI_BYTE, rbuf.data(), per, MPI_BYTE, comm);
+      });
+    } else if (op == "allgatherv" || op == "alltoallv") {
+      for (int q = 0; q < P; ++q) counts[static_cast<std::size_t>(q)] = per, displs[static_cast<std::size_t>(q)] = q * per;
+      if (op == "allgatherv")
+        s = bench::lockstep(plan, barrier, [&](long) {
+          MPI_Allgatherv(sbuf.data(), per, MPI_BYTE, rbuf.data(), counts.data(), displs.data(),
+                         MPI_BYTE, MPI_COMM_WORLD);
+        });
+      else
+        s = bench::lockstep(plan, barrier, [&](long) {
+          MPI_Alltoallv(sbuf.data(), counts.data(), displs.data(), MPI_BYTE, rbuf.data(),
+                        counts.data(), displs.data(), MPI_BYTE, MPI_COMM_WORLD);
+        });
+    } else if (op == "reduce_scatter") {
+      const int ints = std::max(1, per / static_cast<int>(sizeof(int)));
+      s = bench::lockstep(plan, barrier, [&](long) {
+        MPI_Reduce_scatter_block(sbuf.data(), rbuf.data(), ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      });
+    } else if (op == "half_allreduce") {
+      const int ints = std::max(1, per / static_cast<int>(sizeof(int)));
+      s = bench::lockstep(plan, barrier, [&](long) {
+        MPI_Allreduce(sbuf.data(), rbuf.data(), ints, MPI_INT, MPI_SUM, half);
+      });
     } else {
       known = false;
     }
@@ -228,6 +279,7 @@ int main(int argc, char** argv) {
   }
   MPI_Win_unlock_all(win);
   MPI_Win_free(&win);
+  MPI_Comm_free(&half);
   MPI_Finalize();
   return 0;
 }

@@ -159,6 +159,8 @@ function(splitc_backend_pkg_config name)
   set(header_items "")
   if(TARGET splitc_headers)
     _splitc_link_items(splitc_headers header_items)
+  elseif(TARGET splitc::headers)  # outside the tree: the installed package's
+    _splitc_link_items(splitc::headers header_items)
   endif()
   _splitc_link_items(splitc-${name} items)
   _splitc_map_deps(pc fmt::fmt Threads::Threads ${header_items} ${items})

@@ -320,6 +320,88 @@ float all_bcast_f(float val);
 double all_bcast_d(double val);
 long long all_bcast_ll(long long val);
 
+/* ---- teams (splitc/team.hpp): collectives over subsets of the processors ---------- *
+ * A team is created and freed collectively (every member of the parent calls split; every
+ * member calls free). Members are numbered by rank; MYPROC and PROCS stay the world's.
+ * A member that names SPLITC_TEAM_NO_COLOR in a split gets NULL. Every team_ collective is
+ * called by all members of the team, in the same order; counts are in bytes for the data
+ * movers and in elements for the reductions. */
+typedef struct splitc_team *splitc_team_t;
+#define SPLITC_TEAM_NO_COLOR (-1)
+splitc_team_t splitc_team_world(void);
+splitc_team_t splitc_team_split(splitc_team_t parent, int color, int key);
+splitc_team_t splitc_team_split_by_host(splitc_team_t parent);
+/* The row / column of the r x c processor grid (r * c == PROCS) of a 2-D block-cyclic
+ * spread array T M[n/(r*b1)][m/(c*b2)][r][c]::[b1][b2] (collective over the world). */
+splitc_team_t splitc_team_grid_row(int r, int c);
+splitc_team_t splitc_team_grid_column(int r, int c);
+void splitc_team_free(splitc_team_t team);
+int splitc_team_size(splitc_team_t team);
+int splitc_team_rank(splitc_team_t team);
+int splitc_team_proc(splitc_team_t team, int rank);    /* the processor of a rank */
+int splitc_team_rank_of(splitc_team_t team, int proc); /* -1: not a member */
+
+void team_barrier(splitc_team_t team);
+void team_bcast(splitc_team_t team, void *data, int bytes, int root);
+void team_gather(splitc_team_t team, const void *mine, void *all, int bytes, int root);
+void team_scatter(splitc_team_t team, const void *all, void *mine, int bytes, int root);
+void team_all_gather(splitc_team_t team, const void *mine, void *all, int bytes);
+void team_all_to_all(splitc_team_t team, const void *send, void *receive, int bytes);
+/* Vector forms: counts[r] bytes for rank r, blocks packed in rank order (gatherv's and
+ * scatterv's counts are read at the root only). */
+void team_gatherv(splitc_team_t team, const void *mine, int bytes, void *all, const int *counts,
+                  int root);
+void team_scatterv(splitc_team_t team, const void *all, const int *counts, void *mine, int bytes,
+                   int root);
+void team_all_gatherv(splitc_team_t team, const void *mine, int bytes, void *all,
+                      const int *counts);
+void team_all_to_allv(splitc_team_t team, const void *send, const int *send_counts, void *receive,
+                      const int *receive_counts);
+
+/* The seed's reductions and scans over a team (team_reduce_to_all_dadd(t, x), ...), their
+ * exclusive scans (rank 0 gets the operator's identity: 0, 1 for mult, the type's lowest for
+ * max and highest for min, all ones for and), vector forms in place (..._v(t, data, n)), and
+ * reduce-scatter: out gets block `rank` of n elements of the reduction of every member's
+ * size * n elements. */
+#define SPLITC_DECLARE_TEAM_COLLECTIVE_(KIND, NAME, T)                                   \
+  T team_##KIND##_##NAME(splitc_team_t team, T val);                                    \
+  void team_##KIND##_##NAME##_v(splitc_team_t team, T *data, int n);
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_COLLECTIVE_, reduce_to_one)
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_COLLECTIVE_, reduce_to_all)
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_COLLECTIVE_, scan)
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_COLLECTIVE_, exclusive_scan)
+#undef SPLITC_DECLARE_TEAM_COLLECTIVE_
+#define SPLITC_DECLARE_REDUCE_SCATTER_(KIND, NAME, T)                                    \
+  void team_##KIND##_##NAME(splitc_team_t team, const T *in, T *out, int n);
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_REDUCE_SCATTER_, reduce_scatter)
+#undef SPLITC_DECLARE_REDUCE_SCATTER_
+/* Split-phase forms (the seed's _ctr suffix): the call starts the collective and returns;
+ * the counter counts it until it completes (sync_ctr / is_sync_ctr; it moves on at
+ * every poll). Buffers stay untouched by the program until then. On one team, collectives run
+ * in issue order (the same on every member). */
+void team_barrier_ctr(splitc_team_t team, splitc_counter_t *ctr);
+void team_bcast_ctr(splitc_team_t team, void *data, int bytes, int root, splitc_counter_t *ctr);
+void team_gather_ctr(splitc_team_t team, const void *mine, void *all, int bytes, int root,
+                     splitc_counter_t *ctr);
+void team_scatter_ctr(splitc_team_t team, const void *all, void *mine, int bytes, int root,
+                      splitc_counter_t *ctr);
+void team_all_gather_ctr(splitc_team_t team, const void *mine, void *all, int bytes,
+                         splitc_counter_t *ctr);
+void team_all_to_all_ctr(splitc_team_t team, const void *send, void *receive, int bytes,
+                         splitc_counter_t *ctr);
+#define SPLITC_DECLARE_TEAM_CTR_(KIND, NAME, T)                                          \
+  void team_##KIND##_##NAME##_v_ctr(splitc_team_t team, T *data, int n, splitc_counter_t *ctr);
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_CTR_, reduce_to_one)
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_CTR_, reduce_to_all)
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_CTR_, scan)
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_CTR_, exclusive_scan)
+#undef SPLITC_DECLARE_TEAM_CTR_
+#define SPLITC_DECLARE_REDUCE_SCATTER_CTR_(KIND, NAME, T)                                \
+  void team_##KIND##_##NAME##_ctr(splitc_team_t team, const T *in, T *out, int n,        \
+                                  splitc_counter_t *ctr);
+SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_REDUCE_SCATTER_CTR_, reduce_scatter)
+#undef SPLITC_DECLARE_REDUCE_SCATTER_CTR_
+
 /* ---- global heap ---------------------------------------------------------------- */
 
 /* Spread pointers to `count` objects of `object_size` bytes (cyclic layout);

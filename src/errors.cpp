@@ -10,6 +10,7 @@
 #include <splitc/per_processor.hpp>
 
 #include <fmt/format.h>
+#include <string>
 #include <unistd.h>
 
 #include <cstdio>
@@ -104,48 +105,58 @@ void wait_in_handler(context& c, const char* what) {
        static_cast<unsigned>(c.frame.handler));
 }
 
-void collective_mismatch(context&, proc_t from, std::size_t got, std::size_t expected) {
-  fail("collective mismatch: processor {} sent {} bytes where {} were expected (every processor "
-       "must call the same collectives in the same order with the same counts and types)",
-       from, got, expected);
+namespace {
+/// "processor 5" for the world, "processor 5 (rank 2 of a team of 4)" on a team.
+std::string who(const collective_group& g, proc_t rank) {
+  if (g.members == nullptr) return fmt::format("processor {}", rank);
+  return fmt::format("processor {} (rank {} of a team of {})", g.proc(rank), rank, g.size);
+}
+}  // namespace
+
+void collective_mismatch(collective_group& g, proc_t from, std::size_t got, std::size_t expected) {
+  fail("collective mismatch: {} sent {} bytes where {} were expected (every member must call "
+       "the same collectives in the same order with the same counts and types)",
+       who(g, from), got, expected);
 }
 
 namespace {
 /// The root a broadcast message names, if `got` is a message of the broadcast signed
 /// `base` (its signature without the root).
-bool broadcast_root_of(const context& c, std::uint64_t got, std::uint64_t base, proc_t* root) {
+bool broadcast_root_of(const collective_group& g, std::uint64_t got, std::uint64_t base,
+                       proc_t* root) {
   const std::uint64_t theirs = root_unmix(got ^ base);
-  if (theirs >= static_cast<std::uint64_t>(c.procs)) return false;
+  if (theirs >= static_cast<std::uint64_t>(g.size)) return false;
   *root = static_cast<proc_t>(theirs);
   return true;
 }
-[[noreturn]] void roots_differ(context& c, proc_t from, proc_t theirs, proc_t ours) {
-  fail("collective mismatch: processor {} broadcasts from root {}, processor {} from root {} "
-       "(every processor must name the same root)",
-       from, theirs, c.myproc, ours);
+[[noreturn]] void roots_differ(const collective_group& g, proc_t from, proc_t theirs, proc_t ours) {
+  fail("collective mismatch: {} broadcasts from root {}, {} from root {} (every member must "
+       "name the same root)",
+       who(g, from), theirs, who(g, g.rank), ours);
 }
 }  // namespace
 
-void collective_kind_mismatch(context& c, proc_t from, std::uint64_t got) {
+void collective_kind_mismatch(collective_group& g, proc_t from, std::uint64_t got) {
   proc_t theirs = -1;
   // The same broadcast with another root differs only in the root's part.
-  if (c.collective_root >= 0 &&
-      broadcast_root_of(c, got, c.collective_signature ^ root_mix(c.collective_root), &theirs))
-    roots_differ(c, from, theirs, c.collective_root);
-  // A processor that named another root in the broadcast this one has finished.
-  if (c.last_broadcast_root >= 0 &&
-      broadcast_root_of(c, got, c.last_broadcast_signature, &theirs) &&
-      theirs != c.last_broadcast_root)
-    roots_differ(c, from, theirs, c.last_broadcast_root);
-  fail("collective mismatch: processor {} is in a different collective, or the same one with "
-       "another element type or operator (every processor must call the same collectives in "
-       "the same order with the same types)",
-       from);
+  if (g.root >= 0 && broadcast_root_of(g, got, g.signature ^ root_mix(g.root), &theirs))
+    roots_differ(g, from, theirs, g.root);
+  // A member that named another root in the broadcast this one has finished.
+  if (g.mail.last_broadcast_root >= 0 &&
+      broadcast_root_of(g, got, g.mail.last_broadcast_signature, &theirs) &&
+      theirs != g.mail.last_broadcast_root)
+    roots_differ(g, from, theirs, g.mail.last_broadcast_root);
+  fail("collective mismatch: {} is in a different collective, or the same one with another "
+       "element type or operator (every member must call the same collectives in the same "
+       "order with the same types)",
+       who(g, from));
 }
 
-void bad_root(context& c, proc_t root) {
-  fail("broadcast: root processor {} is out of range (the job has processors 0..{})", root,
-       c.procs - 1);
+void bad_root(collective_group& g, proc_t root, const char* what) {
+  if (g.members == nullptr)
+    fail("{}: root processor {} is out of range (the job has processors 0..{})", what, root,
+         g.size - 1);
+  fail("{}: root rank {} is out of range (the team has ranks 0..{})", what, root, g.size - 1);
 }
 
 }  // namespace detail

@@ -3,6 +3,7 @@
 // no room for. The backend never blocks; the core owns the waiting.
 #include <splitc/port/backoff.hpp>
 #include <splitc/detail/messaging.hpp>
+#include <splitc/detail/split_phase.hpp>
 #include <splitc/errors.hpp>
 #include <splitc/global_memory.hpp>
 
@@ -66,6 +67,9 @@ int progress(context& c) {
   const int handled = c.backend.poll(c.sink());
   take_rma_stores(c.backend, c);
   if (!c.pending.empty()) [[unlikely]] retry_pending(c);
+  // Split-phase collectives move on at every poll -- but not from inside one of them.
+  if (c.split_phase_in_flight != 0 && c.collective_yield == nullptr) [[unlikely]]
+    run_split_phase(c);
   return handled;
 }
 

@@ -252,6 +252,8 @@ bool initialized() noexcept { return splitc_current_context != nullptr; }
 
 void finalize() {
   auto& c = detail::ctx();
+  // Split-phase collectives not yet synced still complete (every member reaches this point).
+  if (c.split_phase_in_flight != 0) detail::finish_every_split_phase(c);
   barrier();
   // Replies that handlers queued go out before the backend's barrier, which only polls, and
   // the backend finishes reading what zero-copy replies lent it.
@@ -263,6 +265,7 @@ void finalize() {
   // The backend's own barrier last: nobody leaves while a message to it may still be in flight.
   c.backend.bootstrap_barrier(c.sink());
   c.backend.finish(0);
+  detail::release_split_phase(c);
   c.watchdog.reset();
   delete &c;
   splitc_current_context = nullptr;
@@ -270,16 +273,29 @@ void finalize() {
 
 void poll() { detail::progress(detail::ctx()); }
 
-void barrier() {
-  auto& c = detail::blocking_context("barrier");
-  const detail::signature_scope sign(
-      c, detail::collective_signature<detail::collective_kind::barrier, void, void>);
-  if constexpr (has_native_barrier<active_backend>)
-    detail::native_barrier(c);  // the layer's own (the CM-5's control network)
-  else if (c.hierarchical)
-    detail::hierarchical_barrier(c);  // groups sharing memory, then the network
+namespace detail {
+void barrier_on(collective_group& g) {
+  if (g.members != nullptr) {
+    dissemination_barrier(g);
+    return;
+  }
+  if constexpr (has_native_barrier<active_backend>) {
+    if (g.native) {
+      native_barrier(g.c);  // the layer's own (the CM-5's control network)
+      return;
+    }
+  }
+  if (g.c.hierarchical)
+    hierarchical_barrier(g);  // groups sharing memory, then the network
   else
-    detail::dissemination_barrier(c);
+    dissemination_barrier(g);
+}
+}  // namespace detail
+
+void barrier() {
+  auto g = detail::world_group("barrier",
+                               detail::collective_signature<detail::collective_kind::barrier, void, void>);
+  detail::barrier_on(g);
 }
 
 const char* backend_name() noexcept { return active_backend::name; }

@@ -100,7 +100,7 @@ void init_heaps(context& c) {
 }  // namespace detail
 
 spread_ptr<void> all_spread_malloc(std::size_t count, std::size_t size) {
-  auto& c = detail::collective_context("all_spread_malloc");
+  auto& c = detail::blocking_context("all_spread_malloc");
   const std::size_t bytes = detail::per_processor_bytes(c, count, size, "all_spread_malloc");
   am_word offset = 0;
   if (c.myproc == 0) offset = detail::allocate_symmetric(c, bytes);
@@ -109,7 +109,7 @@ spread_ptr<void> all_spread_malloc(std::size_t count, std::size_t size) {
 }
 
 void all_spread_free(spread_ptr<void> p) {
-  auto& c = detail::collective_context("all_spread_free");
+  auto& c = detail::blocking_context("all_spread_free");
   barrier();  // nobody may still be using it
   if (p == nullptr) return;
   if (c.myproc == 0) detail::release_symmetric(c, detail::to_offset(c, p.local(), "all_spread_free"), 0, "all_spread_free");
@@ -117,7 +117,7 @@ void all_spread_free(spread_ptr<void> p) {
 }
 
 spread_ptr<void> spread_malloc(std::size_t count, std::size_t size) {
-  auto& c = detail::collective_context("spread_malloc");
+  auto& c = detail::blocking_context("spread_malloc");
   const std::size_t bytes = detail::per_processor_bytes(c, count, size, "spread_malloc");
   if (c.myproc == 0) return detail::to_spread(c, detail::allocate_symmetric(c, bytes));
   return detail::to_spread(
@@ -125,7 +125,7 @@ spread_ptr<void> spread_malloc(std::size_t count, std::size_t size) {
 }
 
 void spread_free(spread_ptr<void> p) {
-  auto& c = detail::collective_context("spread_free");
+  auto& c = detail::blocking_context("spread_free");
   if (p == nullptr) return;
   const std::size_t offset = detail::to_offset(c, p.local(), "spread_free");
   if (c.myproc == 0) {

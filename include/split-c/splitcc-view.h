@@ -8,6 +8,7 @@
  * declarations in Split-C syntax (no directives but the X-macro below). */
 typedef struct splitc_counter { int64_t value_; } splitc_counter_t;
 typedef splitc_counter_t Counter;
+typedef struct splitc_team *splitc_team_t;
 typedef struct { int proc; void *addr; } splitc_c_global_ptr_view_;
 struct splitc_context_prefix { int32_t myproc; int32_t procs; int64_t *store_sent; int64_t *store_received; };
 extern struct splitc_context_prefix *splitc_current_context;
@@ -60,6 +61,21 @@ SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_, reduce_to_one)
 SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_, reduce_to_all)
 SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_, scan)
 #undef SPLITCC_VIEW_DECLARE_
+#define SPLITCC_VIEW_DECLARE_TEAM_(KIND, NAME, T)                                         \
+  T team_##KIND##_##NAME(splitc_team_t team, T val);                                     \
+  void team_##KIND##_##NAME##_v(splitc_team_t team, T *data, int n);                     \
+  void team_##KIND##_##NAME##_v_ctr(splitc_team_t team, T *data, int n, splitc_counter_t *ctr);
+SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_TEAM_, reduce_to_one)
+SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_TEAM_, reduce_to_all)
+SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_TEAM_, scan)
+SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_TEAM_, exclusive_scan)
+#undef SPLITCC_VIEW_DECLARE_TEAM_
+#define SPLITCC_VIEW_DECLARE_RS_(KIND, NAME, T)                                           \
+  void team_##KIND##_##NAME(splitc_team_t team, const T *in, T *out, int n);             \
+  void team_##KIND##_##NAME##_ctr(splitc_team_t team, const T *in, T *out, int n,        \
+                                  splitc_counter_t *ctr);
+SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_RS_, reduce_scatter)
+#undef SPLITCC_VIEW_DECLARE_RS_
 #undef SPLITCC_VIEW_OPS_
 float all_reduce_to_one_fmull(float val);
 float all_reduce_to_all_fmull(float val);
@@ -71,6 +87,33 @@ unsigned int all_bcast_u(unsigned int val);
 float all_bcast_f(float val);
 double all_bcast_d(double val);
 long long all_bcast_ll(long long val);
+
+splitc_team_t splitc_team_world(void);
+splitc_team_t splitc_team_split(splitc_team_t parent, int color, int key);
+splitc_team_t splitc_team_split_by_host(splitc_team_t parent);
+splitc_team_t splitc_team_grid_row(int r, int c);
+splitc_team_t splitc_team_grid_column(int r, int c);
+void splitc_team_free(splitc_team_t team);
+int splitc_team_size(splitc_team_t team);
+int splitc_team_rank(splitc_team_t team);
+int splitc_team_proc(splitc_team_t team, int rank);
+int splitc_team_rank_of(splitc_team_t team, int proc);
+void team_barrier(splitc_team_t team);
+void team_bcast(splitc_team_t team, void *data, int bytes, int root);
+void team_gather(splitc_team_t team, const void *mine, void *all, int bytes, int root);
+void team_scatter(splitc_team_t team, const void *all, void *mine, int bytes, int root);
+void team_all_gather(splitc_team_t team, const void *mine, void *all, int bytes);
+void team_all_to_all(splitc_team_t team, const void *send, void *receive, int bytes);
+void team_gatherv(splitc_team_t team, const void *mine, int bytes, void *all, const int *counts, int root);
+void team_scatterv(splitc_team_t team, const void *all, const int *counts, void *mine, int bytes, int root);
+void team_all_gatherv(splitc_team_t team, const void *mine, int bytes, void *all, const int *counts);
+void team_all_to_allv(splitc_team_t team, const void *send, const int *send_counts, void *receive, const int *receive_counts);
+void team_barrier_ctr(splitc_team_t team, splitc_counter_t *ctr);
+void team_bcast_ctr(splitc_team_t team, void *data, int bytes, int root, splitc_counter_t *ctr);
+void team_gather_ctr(splitc_team_t team, const void *mine, void *all, int bytes, int root, splitc_counter_t *ctr);
+void team_scatter_ctr(splitc_team_t team, const void *all, void *mine, int bytes, int root, splitc_counter_t *ctr);
+void team_all_gather_ctr(splitc_team_t team, const void *mine, void *all, int bytes, splitc_counter_t *ctr);
+void team_all_to_all_ctr(splitc_team_t team, const void *send, void *receive, int bytes, splitc_counter_t *ctr);
 
 void *spread all_spread_malloc(int count, int object_size);
 void all_spread_free(void *spread sptr);

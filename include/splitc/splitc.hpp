@@ -7,10 +7,14 @@
 #include <splitc/collectives.hpp>
 #include <splitc/counter.hpp>
 #include <splitc/errors.hpp>
+#include <splitc/exchanges.hpp>
 #include <splitc/global_memory.hpp>
 #include <splitc/global_ptr.hpp>
+#include <splitc/grid_teams.hpp>
 #include <splitc/per_processor.hpp>
 #include <splitc/runtime.hpp>
 #include <splitc/spread_array.hpp>
 #include <splitc/spread_heap.hpp>
+#include <splitc/split_phase_collectives.hpp>
 #include <splitc/spread_ptr.hpp>
+#include <splitc/team.hpp>

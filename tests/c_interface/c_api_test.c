@@ -296,6 +296,196 @@ static void collectives(void) {
   CHECK(all_scan_lland(me == 0 ? 3 : 1) == (me == 0 ? 3 : 1));
 }
 
+
+/* Every team name: on the world's handle each seed-named team collective gives what the
+ * seed's all_ one gives (and exclusive scans the neighbour's inclusive result); on a split
+ * team (even and odd processors, ranked backwards) the data movers and a few reductions
+ * against the sequential answer. */
+#define TEAM_MATCHES_SEED_(KIND, NAME, T)                                                 \
+  {                                                                                        \
+    T x = (T)(me % 3 + 1), v[3], inc, *incs = malloc(sizeof(T) * (size_t)p);               \
+    T *in = malloc(sizeof(T) * 2 * (size_t)p), out[2];                                     \
+    int k;                                                                                 \
+    CHECK(team_reduce_to_all_##NAME(world, x) == all_reduce_to_all_##NAME(x));             \
+    inc = all_scan_##NAME(x);                                                              \
+    CHECK(team_scan_##NAME(world, x) == inc);                                              \
+    T one = team_reduce_to_one_##NAME(world, x), seed_one = all_reduce_to_one_##NAME(x);   \
+    if (me == 0) CHECK(one == seed_one);                                                   \
+    team_all_gather(world, &inc, incs, (int)sizeof(T));                                    \
+    T exc = team_exclusive_scan_##NAME(world, x);                                          \
+    if (me > 0) CHECK(exc == incs[me - 1]);                                                \
+    v[0] = v[1] = v[2] = x;                                                                \
+    team_reduce_to_all_##NAME##_v(world, v, 3);                                            \
+    CHECK(v[0] == all_reduce_to_all_##NAME(x) && v[2] == v[0]);                            \
+    v[0] = v[1] = v[2] = x;                                                                \
+    team_scan_##NAME##_v(world, v, 3);                                                     \
+    CHECK(v[1] == inc);                                                                    \
+    v[0] = v[1] = v[2] = x;                                                                \
+    team_exclusive_scan_##NAME##_v(world, v, 3);                                           \
+    if (me > 0) CHECK(v[2] == incs[me - 1]);                                               \
+    v[0] = x;                                                                              \
+    team_reduce_to_one_##NAME##_v(world, v, 1);                                            \
+    if (me == 0) CHECK(v[0] == seed_one);                                                  \
+    for (k = 0; k < 2 * p; ++k) in[k] = x;                                                 \
+    team_reduce_scatter_##NAME(world, in, out, 2);                                         \
+    CHECK(out[0] == all_reduce_to_all_##NAME(x) && out[1] == out[0]);                      \
+    {                                                                                      \
+      splitc_counter_t ctr = SPLITC_COUNTER_INIT;                                          \
+      T a[3] = {x, x, x}, b[3] = {x, x, x}, e[3] = {x, x, x}, o[1] = {x}, rs[2];           \
+      team_reduce_to_all_##NAME##_v_ctr(world, a, 3, &ctr);                                \
+      team_scan_##NAME##_v_ctr(world, b, 3, &ctr);                                         \
+      team_exclusive_scan_##NAME##_v_ctr(world, e, 3, &ctr);                               \
+      team_reduce_to_one_##NAME##_v_ctr(world, o, 1, &ctr);                                \
+      team_reduce_scatter_##NAME##_ctr(world, in, rs, 2, &ctr);                            \
+      while (!is_sync_ctr(&ctr)) splitc_poll();                                            \
+      CHECK(a[0] == all_reduce_to_all_##NAME(x) && a[2] == a[0] && b[1] == inc);           \
+      if (me > 0) CHECK(e[0] == incs[me - 1]);                                             \
+      if (me == 0) CHECK(o[0] == seed_one);                                                \
+      CHECK(rs[0] == a[0] && rs[1] == a[0]);                                               \
+    }                                                                                      \
+    free(in);                                                                              \
+    free(incs);                                                                            \
+  }
+
+static void teams(void) {
+  const int me = MYPROC, p = PROCS;
+  splitc_team_t world = splitc_team_world();
+  CHECK(splitc_team_size(world) == p && splitc_team_rank(world) == me);
+  CHECK(splitc_team_proc(world, p - 1) == p - 1 && splitc_team_rank_of(world, me) == me);
+  team_barrier(world);
+  SPLITC_COLLECTIVE_OPS_(TEAM_MATCHES_SEED_, any)
+
+  /* Even and odd processors, ranked backwards. */
+  splitc_team_t half = splitc_team_split(world, me % 2, -me);
+  const int n = splitc_team_size(half), r = splitc_team_rank(half);
+  CHECK(n == (p + 1 - me % 2) / 2);
+  CHECK(splitc_team_proc(half, r) == me && splitc_team_rank_of(half, me) == r);
+  CHECK(splitc_team_rank_of(half, me % 2 == 0 ? 1 : 0) == -1 || p == 1);
+  {
+    int sum = 0, k, mine[2], *all = malloc(sizeof(int) * 2 * (size_t)n);
+    int *counts = malloc(sizeof(int) * (size_t)n), *back = malloc(sizeof(int) * 2 * (size_t)n);
+    for (k = 0; k < n; ++k) sum += splitc_team_proc(half, k);
+    CHECK(team_reduce_to_all_add(half, me) == sum);
+    CHECK(team_reduce_to_all_max(half, me) == splitc_team_proc(half, 0));
+    CHECK(team_scan_add(half, 1) == r + 1);
+    CHECK(team_exclusive_scan_add(half, 1) == r);
+    int b = me;
+    team_bcast(half, &b, (int)sizeof b, n - 1);
+    CHECK(b == splitc_team_proc(half, n - 1));
+    mine[0] = me;
+    mine[1] = -me;
+    team_all_gather(half, mine, all, (int)sizeof mine);
+    for (k = 0; k < n; ++k) CHECK(all[2 * k] == splitc_team_proc(half, k) && all[2 * k + 1] == -all[2 * k]);
+    memset(back, 0, sizeof(int) * 2 * (size_t)n);
+    team_gather(half, mine, back, (int)sizeof mine, 0);
+    if (r == 0) CHECK(memcmp(back, all, sizeof(int) * 2 * (size_t)n) == 0);
+    team_scatter(half, all, mine, (int)sizeof mine, 0);
+    CHECK(mine[0] == me && mine[1] == -me);
+    /* all_to_all: rank r sends 2r + q... to rank q */
+    for (k = 0; k < n; ++k) all[k] = 100 * r + k;
+    team_all_to_all(half, all, back, (int)sizeof(int));
+    for (k = 0; k < n; ++k) CHECK(back[k] == 100 * k + r);
+    /* vector forms: rank k sends k % 2 + 1 ints */
+    for (k = 0; k < n; ++k) counts[k] = (k % 2 + 1) * (int)sizeof(int);
+    mine[0] = mine[1] = me;
+    team_all_gatherv(half, mine, counts[r], all, counts);
+    {
+      int at = 0;
+      for (k = 0; k < n; ++k) {
+        CHECK(all[at] == splitc_team_proc(half, k));
+        at += k % 2 + 1;
+      }
+      memset(back, 0, sizeof(int) * 2 * (size_t)n);
+      team_gatherv(half, mine, counts[r], back, counts, n - 1);
+      if (r == n - 1) CHECK(memcmp(back, all, (size_t)at * sizeof(int)) == 0);
+      mine[0] = mine[1] = -1;
+      team_scatterv(half, all, counts, mine, counts[r], n - 1);
+      CHECK(mine[0] == me && (r % 2 == 0 || mine[1] == me));
+    }
+    /* all_to_allv: one int to every rank, none back from rank 0 unless it is this one */
+    {
+      int *sc = malloc(sizeof(int) * (size_t)n), *rc = malloc(sizeof(int) * (size_t)n);
+      for (k = 0; k < n; ++k) {
+        sc[k] = r == 0 && k != 0 ? 0 : (int)sizeof(int);
+        rc[k] = k == 0 && r != 0 ? 0 : (int)sizeof(int);
+        all[k] = me;
+      }
+      memset(back, -1, sizeof(int) * 2 * (size_t)n);
+      team_all_to_allv(half, all, sc, back, rc);
+      {
+        int at = 0;
+        for (k = 0; k < n; ++k)
+          if (rc[k] != 0) CHECK(back[at++] == splitc_team_proc(half, k));
+      }
+      free(sc);
+      free(rc);
+    }
+    free(all);
+    free(counts);
+    free(back);
+  }
+  /* Split-phase data movers on the half team, several in flight, completed by sync_ctr. */
+  {
+    splitc_counter_t ctr = SPLITC_COUNTER_INIT;
+    int b = r == 0 ? 5 : -1, mine = me, k;
+    int *all = malloc(sizeof(int) * (size_t)n), *back = malloc(sizeof(int) * (size_t)n);
+    int *sent = malloc(sizeof(int) * (size_t)n), *to_all = malloc(sizeof(int) * (size_t)n);
+    int *got = malloc(sizeof(int) * (size_t)n), part = -1;
+    for (k = 0; k < n; ++k) {
+      sent[k] = 10 * r + k;
+      to_all[k] = splitc_team_proc(half, k);
+    }
+    team_barrier_ctr(half, &ctr);
+    team_bcast_ctr(half, &b, (int)sizeof b, 0, &ctr);
+    team_all_gather_ctr(half, &mine, all, (int)sizeof mine, &ctr);
+    team_gather_ctr(half, &mine, back, (int)sizeof mine, 0, &ctr);
+    team_all_to_all_ctr(half, sent, got, (int)sizeof(int), &ctr);
+    team_scatter_ctr(half, to_all, &part, (int)sizeof part, 0, &ctr);
+    sync_ctr(&ctr);
+    CHECK(b == 5 && part == me);
+    for (k = 0; k < n; ++k) {
+      CHECK(all[k] == splitc_team_proc(half, k));
+      if (r == 0) CHECK(back[k] == all[k]);
+      CHECK(got[k] == 10 * k + r);
+    }
+    free(all);
+    free(back);
+    free(sent);
+    free(to_all);
+    free(got);
+  }
+  /* Nested: the first processor of each half alone, the others together. */
+  {
+    splitc_team_t inner = splitc_team_split(half, r == 0 ? 0 : 1, r);
+    CHECK(splitc_team_size(inner) == (r == 0 ? 1 : n - 1));
+    CHECK(team_reduce_to_all_add(inner, 1) == splitc_team_size(inner));
+    splitc_team_free(inner);
+  }
+  /* A member naming no color gets NULL. */
+  {
+    splitc_team_t some = splitc_team_split(world, me == 0 ? SPLITC_TEAM_NO_COLOR : 0, me);
+    CHECK((some == NULL) == (me == 0));
+    if (some != NULL) CHECK(team_reduce_to_all_add(some, 1) == p - 1);
+    splitc_team_free(some);
+  }
+  {
+    /* the host teams partition the processors (one per shared-memory group) */
+    splitc_team_t host = splitc_team_split_by_host(world);
+    CHECK(splitc_team_size(host) >= 1 && splitc_team_rank_of(host, me) == splitc_team_rank(host));
+    CHECK(all_reduce_to_all_add(splitc_team_rank(host) == 0 ? splitc_team_size(host) : 0) == p);
+    splitc_team_free(host);
+  }
+  {
+    splitc_team_t row = splitc_team_grid_row(1, p), column = splitc_team_grid_column(1, p);
+    CHECK(splitc_team_size(row) == p && splitc_team_rank(row) == me);
+    CHECK(splitc_team_size(column) == 1 && splitc_team_rank(column) == 0);
+    splitc_team_free(row);
+    splitc_team_free(column);
+  }
+  splitc_team_free(half);
+  splitc_team_free(world); /* does nothing */
+}
+
 static void heap_and_atomics(void) {
   const int me = MYPROC, p = PROCS;
   __globPtrType spread = all_spread_malloc(p, sizeof(int));
@@ -345,6 +535,7 @@ int splitc_main(int argc, char **argv) {
   global_memory(right);
   bulk(right);
   collectives();
+  teams();
   heap_and_atomics();
   barrier();
   all_spread_free(targets);

@@ -11,3 +11,21 @@ splitc_add_program_test(atomics atomics_test.cpp LABELS collectives NETWORK_ARGS
 splitc_add_program_test(atomics atomics_test.cpp LABELS collectives NETWORK_ARGS 50
   BACKENDS udp PROCS 2 3 VARIANT impair
   ENVIRONMENT "SPLITC_UDP_IMPAIR=drop=0.05,dup=0.03,reorder=0.05,delay=50,jitter=100,window=400,seed=7")
+# Teams and the full collective set (issue 41): every collective on the world, split teams of
+# uneven sizes, nested teams, the host's team, a processor grid's rows and columns.
+splitc_add_program_test(teams teams_test.cpp LABELS collectives teams NETWORK_ARGS 700)
+# Split-phase collectives (issue 41): every collective completed on a counter, many in flight on
+# one team and on overlapping teams, progress by polling alone.
+splitc_add_program_test(split_phase split_phase_test.cpp LABELS collectives teams NETWORK_ARGS 700)
+# And at P = 8 on smp (the other backends' counts stop at 7; the sim runs 8 and 1024 in
+# ports/sim/tests).
+if("smp" IN_LIST SPLITC_TEST_BACKENDS AND NOT SPLITC_TEST_FLAVOUR)
+  splitc_test_launcher(smp run)
+  foreach(program teams split_phase)
+    add_test(NAME smp.${program}.p8
+             COMMAND ${SPLITC_TEST_BASH} ${SPLITC_TESTS_DIR}/programs/expect_pass.sh ${program}
+                     ${run} -n 8 $<TARGET_FILE:tp_${program}_smp>)
+    set_tests_properties(smp.${program}.p8 PROPERTIES TIMEOUT 120
+                         LABELS "collectives;teams;smp;generic")
+  endforeach()
+endif()

@@ -161,6 +161,18 @@ splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70
 splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS long TEST xf_broadcast_root_long
   REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)"
   REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")
+# Misuse of teams (issue 41): members of one team in different collectives, counts they
+# disagree on, a result too small, a collective on an empty team, destroying the world.
+splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS kind TEST xf_team_kind
+  REGEX "collective mismatch: processor [13] \\(rank [01] of a team of 2\\) is in a different collective")
+splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS counts TEST xf_team_counts
+  REGEX "collective mismatch: processor [13] \\(rank [01] of a team of 2\\) sent [0-9]+ bytes where [0-9]+ were expected")
+splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS size TEST xf_team_size
+  REGEX "processor 3 of 4: all_gather: the result holds 3 elements where 4 are needed \\(a team of 2 members\\)")
+splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS empty TEST xf_team_empty
+  REGEX "processor 2 of 4: barrier: called on an empty team")
+splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS world TEST xf_team_world
+  REGEX "processor 1 of 4: team::destroy: the world team cannot be destroyed")
 splitc_add_failure_test(xf_double_free PROCS 2 STATUS 70
   REGEX "all_spread_free from processor 0: address 0x[0-9a-f]+ is not a live spread-heap allocation .double free..")
 splitc_add_failure_test(xf_double_free PROCS 2 STATUS 70 ARGS one-sided TEST xf_double_free_one_sided

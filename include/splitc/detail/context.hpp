@@ -31,6 +31,8 @@ using handler_fn = void (*)(const am_message& message);
 
 namespace detail {
 
+struct split_phase_queue;  // src/split_phase.cpp
+
 /// A message the backend had no room for; retried from the progress engine.
 struct pending_message {
   am_kind kind;
@@ -90,6 +92,12 @@ struct context : splitc_context_prefix {
   handler_frame frame;
   std::deque<pending_message> pending;
   mailbox_state mail;          ///< channels of the collectives
+  /// Split-phase collectives (detail/split_phase.hpp): how many are in flight, those
+  /// collectives themselves (src/split_phase.cpp), and -- while one of them runs -- how it
+  /// gives the processor back when it must wait (wait_until calls it instead of waiting).
+  int split_phase_in_flight = 0;
+  split_phase_queue* split_phase = nullptr;
+  void (*collective_yield)(context&) = nullptr;
   /// Groups of processors sharing memory (has_host_members): this processor's group and every
   /// group's first processor, by processor; the barrier is hierarchical when there are fewer
   /// groups than processors (set by init).
@@ -98,12 +106,6 @@ struct context : splitc_context_prefix {
   int leader_index = -1;  ///< this processor's place in group_leaders, if it leads its group
   bool hierarchical = false;
   compose_state composed;      ///< composed messages being reassembled (detail/compose.hpp)
-  std::uint64_t collective_signature = 0;  ///< what the running collective signs its messages with
-  proc_t collective_root = -1;  ///< the running broadcast's root (part of its signature), or -1
-  /// The last broadcast this processor finished: a processor that named another root may
-  /// still be sending its messages, and the mismatch they cause should name both roots.
-  std::uint64_t last_broadcast_signature = 0;
-  proc_t last_broadcast_root = -1;
   std::size_t reserved_bytes;  ///< the segment's first bytes, kept for the runtime part
   range_allocator symmetric_heap;  ///< job-wide spread heap (used on processor 0)
   range_allocator private_heap;    ///< this processor's global_malloc space

@@ -12,6 +12,11 @@
 // release store of its sequence word: one cache-line transfer for small
 // data. Without it, the same slot is filled by an active message handler at
 // the owner. The algorithms above do not know the difference.
+//
+// The world's channels live in the runtime part; a team's (splitc::team) in a
+// region of the spread heap, the same address on every member, with one slot
+// set per member: its own channels, so that collectives on different teams
+// never wait behind each other's messages.
 #pragma once
 
 #include <splitc/port/am.hpp>
@@ -41,10 +46,19 @@ inline constexpr std::size_t mailbox_signature_bytes = sizeof(std::uint64_t);
 inline constexpr std::size_t mailbox_payload_bytes =
     sizeof(mailbox_slot::data) - mailbox_signature_bytes;
 
-/// Per-process bookkeeping of the channels (private memory).
+/// Per-process bookkeeping of one set of channels (private memory): the world's, or a team's,
+/// whose processors are numbered by their rank in it.
 struct mailbox_state {
   unsigned char* region = nullptr;  ///< start of the mailbox region in our segment
   std::size_t procs = 0;
+  /// 0 for the world's channels (the runtime part, which may sit at a different address on
+  /// each processor: messages name it by role); a team's region address, the same everywhere.
+  std::uint64_t team_region = 0;
+  /// The last broadcast this processor finished on these channels: a member that named
+  /// another root may still be sending its messages, and the mismatch they cause should name
+  /// both roots.
+  std::uint64_t last_broadcast_signature = 0;
+  int last_broadcast_root = -1;
   std::vector<std::uint64_t> sent;         ///< messages sent to each processor
   std::vector<std::uint64_t> received;     ///< messages consumed from each processor
   std::vector<std::uint64_t> acked_seen;   ///< last acknowledgement read, per receiver
@@ -63,14 +77,36 @@ struct mailbox_state {
   }
 };
 
-/// Send `len` (<= mailbox_payload_bytes) bytes to processor q, signed with
-/// the context's current collective signature.
-void mailbox_send(context& c, proc_t q, const void* data, std::size_t len);
-/// Wait for the next message from processor p; the pointer is valid until
+/// One collective call on one set of channels: who takes part (ranks 0..size-1, the world's
+/// processors or a team's members), and what its messages are signed with. The algorithms of
+/// collectives.hpp number processors by rank and know nothing else of teams.
+struct collective_group {
+  context& c;
+  mailbox_state& mail;
+  const proc_t* members;  ///< rank -> processor; nullptr: the world (rank == processor)
+  proc_t rank;            ///< this processor's
+  proc_t size;
+  std::uint64_t signature;  ///< a hash of the collective, its element type and operator
+  proc_t root = -1;         ///< a broadcast's root (part of its signature), or -1
+  /// The layer's own collectives may serve this call (the world's blocking ones; never a
+  /// team's, whose members the layer does not know, nor a split-phase one, which must not
+  /// block inside the layer).
+  bool native = false;
+
+  proc_t proc(proc_t r) const noexcept { return members == nullptr ? r : members[r]; }
+};
+
+/// Send `len` (<= mailbox_payload_bytes) bytes to rank q of the group, signed
+/// with the group's signature.
+void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t len);
+/// Wait for the next message from rank p; the pointer is valid until
 /// mailbox_release. `len` and `signature` describe what the sender sent.
-const unsigned char* mailbox_receive(context& c, proc_t p, std::size_t* len,
+const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t* len,
                                      std::uint64_t* signature);
-/// Give the slot of the last message from p back to its sender.
-void mailbox_release(context& c, proc_t p);
+/// Give the slot of the last message from rank p back to its sender.
+void mailbox_release(collective_group& g, proc_t p);
+/// Wait until every message this processor sent on the channels has been consumed (a team's
+/// channels, before their region is freed).
+void mailbox_quiesce(collective_group& g);
 
 }  // namespace splitc::detail

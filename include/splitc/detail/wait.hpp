@@ -25,6 +25,13 @@ template <class Done>
 inline void wait_until(context& c, const char* what, Done done) {
   if (done()) return;
   if (c.frame.active) [[unlikely]] wait_in_handler(c, what);
+  if (c.collective_yield != nullptr) [[unlikely]] {
+    // Inside a split-phase collective: the processor goes back to the program (or to the wait
+    // that is polling), which resumes this collective at its next poll.
+    do c.collective_yield(c);
+    while (!done());
+    return;
+  }
   port::backoff b;
   for (;;) {
     // A processor that is serving others' messages while it waits must not

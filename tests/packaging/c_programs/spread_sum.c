@@ -99,6 +99,40 @@ static void blocked_cyclic_2d(void) {
   all_spread_free(M);
 }
 
+/* The same layout on an r x c processor grid with r * c = PROCS: the row and column teams
+ * (splitc_team_grid_row/column) sum the cells their members own; every grid row's sum is
+ * checked against the sequential one. */
+static void grid_teams(void) {
+  int r = 1;
+  for (int d = 1; d * d <= PROCS; ++d)
+    if (PROCS % d == 0) r = d;
+  const int c = PROCS / r, me = MYPROC;
+  const splitc_layout_2d_t l = {(size_t)(2 * r), (size_t)(3 * c), (size_t)r, (size_t)c, 1, 1};
+  const size_t blocks = splitc_layout_2d_blocks(&l);
+  long long mine = 0;
+  for_my_1d(k, blocks) {
+    size_t bi, bj;
+    splitc_layout_2d_block_coords(&l, k, &bi, &bj);
+    mine += (long long)(100 * bi + bj);
+  }
+  splitc_team_t row = splitc_team_grid_row(r, c), column = splitc_team_grid_column(r, c);
+  CHECK(splitc_team_size(row) == c && splitc_team_size(column) == r);
+  long long expect_row = 0, expect_all = 0;
+  for (size_t x = 0; x < l.n; ++x)
+    for (size_t y = 0; y < l.m; ++y) {
+      if ((int)(x % (size_t)r) == me / c) expect_row += (long long)(100 * x + y);
+      expect_all += (long long)(100 * x + y);
+    }
+  CHECK(team_reduce_to_all_lladd(row, mine) == expect_row);
+  /* the column team then sums the row sums: the whole matrix */
+  CHECK(team_reduce_to_all_lladd(column, team_reduce_to_all_lladd(row, mine)) == expect_all);
+  long long sums[64];
+  team_all_gather(column, &mine, sums, (int)sizeof mine);
+  CHECK(sums[splitc_team_rank(column)] == mine);
+  splitc_team_free(row);
+  splitc_team_free(column);
+}
+
 /* for_my_2d over an n x m index space: every pair exactly once, job-wide. */
 static void owner_loops(void) {
   long long pairs = 0, weight = 0;
@@ -118,6 +152,7 @@ int splitc_main(int argc, char **argv) {
   cyclic_sum();
   block_cyclic_sum();
   blocked_cyclic_2d();
+  grid_teams();
   owner_loops();
   return report("spread_sum");
 }

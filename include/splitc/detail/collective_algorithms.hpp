@@ -1,0 +1,421 @@
+// The algorithms of the collectives (collectives.hpp, exchanges.hpp), on any group of
+// processors numbered by rank: the world, or a team (detail/mailbox.hpp, collective_group).
+//
+// They run on a static tree whose every subtree is a contiguous range of ranks
+// (the root of [lo, hi) is lo; its children root the two halves of
+// [lo+1, hi)), so reductions and scans combine in rank order and a
+// non-commutative operator gives the sequential answer. Messages travel
+// through mailboxes with dataflow flow control (detail/mailbox.hpp):
+// successive collectives pipeline rather than paying a barrier each, and a
+// processor waiting in a collective keeps serving active messages. Every message is signed
+// (collective, element type, operator, a broadcast's root) and checked on arrival.
+#pragma once
+
+#include <splitc/detail/context.hpp>
+#include <splitc/detail/mailbox.hpp>
+#include <splitc/detail/wait.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace splitc {
+namespace detail {
+
+/// A processor's place in the range tree, in virtual ranks (root = 0).
+struct tree_node {
+  proc_t parent = -1, left = -1, right = -1;
+};
+
+constexpr tree_node range_tree(proc_t v, proc_t nprocs) noexcept {
+  proc_t lo = 0, hi = nprocs, parent = -1;
+  for (;;) {
+    const proc_t rest = hi - lo - 1;
+    const proc_t left_end = lo + 1 + (rest + 1) / 2;
+    if (v == lo) {
+      tree_node n;
+      n.parent = parent;
+      n.left = rest > 0 ? lo + 1 : -1;
+      n.right = left_end < hi ? left_end : -1;
+      return n;
+    }
+    parent = lo;
+    if (v < left_end) {
+      lo = lo + 1;
+      hi = left_end;
+    } else {
+      lo = left_end;
+    }
+  }
+}
+
+/// The tree as physical processors, rooted at `root`.
+inline tree_node physical_tree(const collective_group& g, proc_t root) noexcept {
+  const proc_t v = (g.rank - root + g.size) % g.size;
+  tree_node n = range_tree(v, g.size);
+  auto phys = [&](proc_t x) { return x < 0 ? x : (x + root) % g.size; };
+  return {phys(n.parent), phys(n.left), phys(n.right)};
+}
+
+[[gnu::cold, noreturn]] void collective_mismatch(collective_group& g, proc_t from, std::size_t got,
+                                                 std::size_t expected);
+/// `from` is a rank of the group; the reports name processors. `got` is the signature rank
+/// `from` sent; a broadcast's names its root.
+[[gnu::cold, noreturn]] void collective_kind_mismatch(collective_group& g, proc_t from, std::uint64_t got);
+
+constexpr std::uint64_t fnv1a(const char* s, std::uint64_t h = 1469598103934665603ULL) {
+  for (; *s != '\0'; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ULL;
+  return h;
+}
+template <class T, class Op>
+constexpr std::uint64_t type_hash() {
+  return fnv1a(__PRETTY_FUNCTION__);
+}
+enum class collective_kind : std::uint64_t {
+  barrier = 1,
+  broadcast,
+  reduce_to_one,
+  reduce_to_all,
+  scan,
+  exclusive_scan,
+  gather,
+  scatter,
+  all_gather,
+  all_to_all,
+  reduce_scatter,
+  team_split
+};
+/// A hash naming the collective, its element type and operator (computed at compile time).
+template <collective_kind Kind, class T, class Op>
+inline constexpr std::uint64_t collective_signature =
+    type_hash<T, Op>() ^ (static_cast<std::uint64_t>(Kind) * 0x9E3779B97F4A7C15ULL);
+
+/// A broadcast's signature also names its root: processors that disagree on
+/// it see each other's messages as mismatched, and the root can be read back
+/// (multiplication by an odd constant is invertible modulo 2^64).
+inline constexpr std::uint64_t root_multiplier = 0xD6E8FEB86659FD93ULL;
+constexpr std::uint64_t root_mix(proc_t root) noexcept {
+  return (static_cast<std::uint64_t>(root) + 1) * root_multiplier;
+}
+constexpr std::uint64_t root_unmix(std::uint64_t mixed) noexcept {
+  std::uint64_t inverse = root_multiplier;  // Newton's iteration: 5 steps give 64 bits
+  for (int i = 0; i < 5; ++i) inverse *= 2 - root_multiplier * inverse;
+  return mixed * inverse - 1;
+}
+static_assert(root_unmix(root_mix(0)) == 0 && root_unmix(root_mix(4095)) == 4095);
+
+/// Operators with a `truth` (the logical ones) see every value as 1 or 0
+/// before anything is combined.
+template <class T, class Op>
+inline void prepare_operands(std::span<T> data, const Op&) {
+  if constexpr (requires(T v) { Op::truth(v); })
+    for (T& v : data) v = Op::truth(v);
+}
+
+/// A broadcast's messages are signed with its signature and its root; once it is over, the
+/// channels remember both (mailbox_state::last_broadcast_root) for the mismatch report.
+inline void sign_broadcast(collective_group& g, proc_t root) {
+  g.root = root;
+  g.signature ^= root_mix(root);
+}
+inline void broadcast_finished(collective_group& g) {
+  g.mail.last_broadcast_signature = g.signature ^ root_mix(g.root);
+  g.mail.last_broadcast_root = g.root;
+}
+
+/// Elements of T per mailbox message.
+template <class T>
+constexpr std::size_t chunk_elements = mailbox_payload_bytes / sizeof(T);
+
+/// Receive one chunk of `count` elements from p and hand it to `use`.
+template <class T, class Use>
+inline void receive_chunk(collective_group& g, proc_t p, std::size_t count, Use use) {
+  std::size_t len = 0;
+  std::uint64_t signature = 0;
+  const unsigned char* data = mailbox_receive(g, p, &len, &signature);
+  if (signature != g.signature) [[unlikely]] collective_kind_mismatch(g, p, signature);
+  if (len != count * sizeof(T)) [[unlikely]] collective_mismatch(g, p, len, count * sizeof(T));
+  use(data);
+  mailbox_release(g, p);
+}
+
+/// Combine each element of a chunk from p into acc (acc = acc op incoming).
+template <class T, class Op>
+inline void combine_from(collective_group& g, proc_t p, T* acc, std::size_t count, Op& op) {
+  receive_chunk<T>(g, p, count, [&](const unsigned char* data) {
+    for (std::size_t i = 0; i < count; ++i) {
+      T in;
+      std::memcpy(&in, data + i * sizeof(T), sizeof(T));
+      acc[i] = op(acc[i], in);
+    }
+  });
+}
+
+template <class T>
+inline void copy_from(collective_group& g, proc_t p, T* out, std::size_t count) {
+  receive_chunk<T>(g, p, count,
+                   [&](const unsigned char* data) { std::memcpy(out, data, count * sizeof(T)); });
+}
+
+/// Up the tree rooted at 0: on return, processor 0's data holds the ordered reduction.
+template <class T, class Op>
+inline void reduce_up(collective_group& g, std::span<T> data, Op& op) {
+  const tree_node n = physical_tree(g, 0);
+  for (std::size_t at = 0; at < data.size() || (at == 0 && data.empty()); at += chunk_elements<T>) {
+    const std::size_t count = std::min(chunk_elements<T>, data.size() - at);
+    if (n.left >= 0) combine_from(g, n.left, data.data() + at, count, op);
+    if (n.right >= 0) combine_from(g, n.right, data.data() + at, count, op);
+    if (n.parent >= 0) mailbox_send(g, n.parent, data.data() + at, count * sizeof(T));
+    if (data.empty()) break;
+  }
+}
+
+/// Down the tree rooted at `root`: on return, everyone holds root's data.
+template <class T>
+inline void broadcast_down(collective_group& g, std::span<T> data, proc_t root) {
+  const tree_node n = physical_tree(g, root);
+  for (std::size_t at = 0; at < data.size() || (at == 0 && data.empty()); at += chunk_elements<T>) {
+    const std::size_t count = std::min(chunk_elements<T>, data.size() - at);
+    if (n.parent >= 0) copy_from(g, n.parent, data.data() + at, count);
+    if (n.left >= 0) mailbox_send(g, n.left, data.data() + at, count * sizeof(T));
+    if (n.right >= 0) mailbox_send(g, n.right, data.data() + at, count * sizeof(T));
+    if (data.empty()) break;
+  }
+}
+
+/// Processors that name different roots must be caught, not left to exchange
+/// the wrong data or wait for each other. The tree rooted at 0 does not depend
+/// on anyone's root, so every processor first announces itself to its parent
+/// there (an empty message signed with the root it believes in), and every
+/// processor checks its children's announcements: some edge of that tree
+/// joins two processors that disagree, and its parent names them. The
+/// announcement is the first message a processor sends in a broadcast, so on
+/// every channel it comes before any data.
+inline void announce_root(collective_group& g) {
+  static constexpr unsigned char nothing = 0;
+  const tree_node n = physical_tree(g, 0);
+  if (n.parent >= 0) mailbox_send(g, n.parent, &nothing, 0);
+}
+inline void check_children_roots(collective_group& g) {
+  const tree_node n = physical_tree(g, 0);
+  if (n.left >= 0) receive_chunk<unsigned char>(g, n.left, 0, [](const unsigned char*) {});
+  if (n.right >= 0) receive_chunk<unsigned char>(g, n.right, 0, [](const unsigned char*) {});
+}
+
+/// A broadcast with the root check overlapped with the data: announcements
+/// travel while the root sends. The check waits only for announcements, which
+/// everyone sends first, so it always completes. The root sends a one-chunk
+/// broadcast before checking (the check then costs no latency); a longer one
+/// after, because its sends could wait for room that a disagreeing processor
+/// never frees.
+template <class T>
+inline void checked_broadcast(collective_group& g, std::span<T> data, proc_t root) {
+  if (g.size == 1) return;
+  announce_root(g);
+  if (g.rank == root && data.size() <= chunk_elements<T>) {
+    broadcast_down(g, data, root);
+    check_children_roots(g);
+    return;
+  }
+  check_children_roots(g);
+  broadcast_down(g, data, root);
+}
+
+/// Exchange data[lo, hi) with `partner`: send ours, receive theirs, in chunks.
+template <class T, class Use>
+inline void exchange_chunks(collective_group& g, proc_t partner, const T* send, std::size_t send_count,
+                            std::size_t receive_count, Use use) {
+  constexpr std::size_t step = chunk_elements<T>;
+  const std::size_t rounds = std::max((send_count + step - 1) / step, (receive_count + step - 1) / step);
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t at = r * step;
+    if (at < send_count)
+      mailbox_send(g, partner, send + at, std::min(step, send_count - at) * sizeof(T));
+    if (at < receive_count) {
+      const std::size_t count = std::min(step, receive_count - at);
+      receive_chunk<T>(g, partner, count, [&](const unsigned char* d) { use(at, count, d); });
+    }
+  }
+}
+
+/// Binary-swap reduce-to-all (ACL seed §4): in phase i, partners whose
+/// numbers differ in bit i each keep one half of their current range,
+/// exchange the other half and combine, so every processor works in every
+/// phase; then the pieces are gathered back by recursive doubling.
+/// Processors beyond the largest power of two fold into a partner first and
+/// get the result back at the end. Needs a commutative operator.
+template <class T, class Op>
+inline void binary_swap_reduce_to_all(collective_group& g, std::span<T> data, Op& op) {
+  const proc_t me = g.rank, nprocs = g.size;
+  proc_t pow2 = 1;
+  while (pow2 * 2 <= nprocs) pow2 *= 2;
+  auto combine_into = [&](T* acc) {
+    return [&, acc](std::size_t at, std::size_t count, const unsigned char* d) {
+      for (std::size_t i = 0; i < count; ++i) {
+        T in;
+        std::memcpy(&in, d + i * sizeof(T), sizeof(T));
+        acc[at + i] = op(acc[at + i], in);
+      }
+    };
+  };
+  auto copy_into = [&](T* out) {
+    return [out](std::size_t at, std::size_t count, const unsigned char* d) {
+      std::memcpy(out + at, d, count * sizeof(T));
+    };
+  };
+  if (me >= pow2) {  // fold into me - pow2, then wait for the result
+    exchange_chunks(g, me - pow2, data.data(), data.size(), 0, copy_into(data.data()));
+    exchange_chunks(g, me - pow2, data.data(), 0, data.size(), copy_into(data.data()));
+    return;
+  }
+  if (me + pow2 < nprocs)
+    exchange_chunks(g, me + pow2, data.data(), 0, data.size(), combine_into(data.data()));
+  // Reduce-scatter by recursive halving.
+  std::size_t lo = 0, hi = data.size();
+  std::vector<std::pair<std::size_t, std::size_t>> kept;
+  for (proc_t bit = 1; bit < pow2; bit *= 2) {
+    const proc_t partner = me ^ bit;
+    const std::size_t mid = lo + (hi - lo) / 2;
+    const bool keep_low = (me & bit) == 0;
+    const std::size_t keep_lo = keep_low ? lo : mid, keep_hi = keep_low ? mid : hi;
+    const std::size_t give_lo = keep_low ? mid : lo, give_hi = keep_low ? hi : mid;
+    kept.emplace_back(lo, hi);
+    exchange_chunks(g, partner, data.data() + give_lo, give_hi - give_lo, keep_hi - keep_lo,
+                    combine_into(data.data() + keep_lo));
+    lo = keep_lo;
+    hi = keep_hi;
+  }
+  // Allgather by recursive doubling, undoing the halvings in reverse.
+  for (proc_t bit = pow2 / 2; bit >= 1; bit /= 2) {
+    const proc_t partner = me ^ bit;
+    const auto [outer_lo, outer_hi] = kept.back();
+    kept.pop_back();
+    const std::size_t other_lo = lo == outer_lo ? hi : outer_lo;
+    const std::size_t other_hi = lo == outer_lo ? outer_hi : lo;
+    exchange_chunks(g, partner, data.data() + lo, hi - lo, other_hi - other_lo,
+                    copy_into(data.data() + other_lo));
+    lo = outer_lo;
+    hi = outer_hi;
+  }
+  if (me + pow2 < nprocs)
+    exchange_chunks(g, me + pow2, data.data(), data.size(), 0, copy_into(data.data()));
+}
+
+[[gnu::cold, noreturn]] void bad_root(collective_group& g, proc_t root, const char* what);
+
+/// Inclusive (and, with `exclusive`, exclusive) scan by recursive doubling:
+/// in round k every processor sends its partial result 2^k places up and
+/// combines what comes from 2^k places down (received first, so processor
+/// order is kept). Processor 0 never waits, so scans pipeline; a result is
+/// ready after ceil(log2 P) one-way hops, with no down phase.
+template <class T, class Op>
+inline void scan_chunks(collective_group& g, std::span<T> data, Op& op, std::span<T> exclusive) {
+  constexpr std::size_t step = chunk_elements<T>;
+  const proc_t me = g.rank;
+  for (std::size_t at = 0; at < data.size(); at += step) {
+    const std::size_t count = std::min(step, data.size() - at);
+    T* inclusive = data.data() + at;
+    T* before = exclusive.empty() ? nullptr : exclusive.data() + at;
+    bool have_before = false;
+    for (proc_t distance = 1; distance < g.size; distance *= 2) {
+      if (me + distance < g.size) mailbox_send(g, me + distance, inclusive, count * sizeof(T));
+      if (me - distance < 0) continue;
+      receive_chunk<T>(g, me - distance, count, [&](const unsigned char* d) {
+        for (std::size_t i = 0; i < count; ++i) {
+          T earlier;
+          std::memcpy(&earlier, d + i * sizeof(T), sizeof(T));
+          if (before != nullptr) before[i] = have_before ? op(earlier, before[i]) : earlier;
+          inclusive[i] = op(earlier, inclusive[i]);
+        }
+      });
+      have_before = true;
+    }
+  }
+}
+
+/// Reduce-to-all by recursive doubling (butterfly): partners whose numbers
+/// differ in bit k swap partial results and combine, lower-numbered first,
+/// so after log2 P rounds everyone has the result without a down phase (one
+/// one-way hop for 2 processors). Processors beyond the largest power of two
+/// fold into a partner first, which reorders operands: only for commutative
+/// operators unless P is a power of two.
+template <class T, class Op>
+inline void butterfly_reduce_to_all(collective_group& g, std::span<T> data, Op& op) {
+  const proc_t me = g.rank;
+  proc_t pow2 = 1;
+  while (pow2 * 2 <= g.size) pow2 *= 2;
+  T* acc = data.data();
+  auto ignore = [](std::size_t, std::size_t, const unsigned char*) {};
+  auto copy_into = [acc](std::size_t at, std::size_t count, const unsigned char* d) {
+    std::memcpy(acc + at, d, count * sizeof(T));
+  };
+  if (me >= pow2) {
+    exchange_chunks(g, me - pow2, acc, data.size(), 0, ignore);
+    exchange_chunks(g, me - pow2, acc, 0, data.size(), copy_into);
+    return;
+  }
+  auto combine = [&](bool partner_first) {
+    return [&, partner_first](std::size_t at, std::size_t count, const unsigned char* d) {
+      for (std::size_t i = 0; i < count; ++i) {
+        T other;
+        std::memcpy(&other, d + i * sizeof(T), sizeof(T));
+        acc[at + i] = partner_first ? op(other, acc[at + i]) : op(acc[at + i], other);
+      }
+    };
+  };
+  if (me + pow2 < g.size) exchange_chunks(g, me + pow2, acc, 0, data.size(), combine(false));
+  for (proc_t bit = 1; bit < pow2; bit *= 2) {
+    const proc_t partner = me ^ bit;
+    exchange_chunks(g, partner, acc, data.size(), data.size(), combine(partner < me));
+  }
+  if (me + pow2 < g.size) exchange_chunks(g, me + pow2, acc, data.size(), 0, ignore);
+}
+
+/// Dissemination barrier: in round k, signal the processor 2^k places up
+/// (cyclically) and wait for the one 2^k places down; ceil(log2 P) one-way
+/// hops, and waiting processors keep serving active messages.
+inline void dissemination_barrier(collective_group& g) {
+  const unsigned char nothing = 0;
+  for (proc_t distance = 1; distance < g.size; distance *= 2) {
+    mailbox_send(g, (g.rank + distance) % g.size, &nothing, 0);
+    receive_chunk<unsigned char>(g, (g.rank - distance + g.size) % g.size, 0,
+                                 [](const unsigned char*) {});
+  }
+}
+
+/// Hierarchical barrier (groups of processors sharing memory, context::host_group; the
+/// world's group only, whose ranks are processors): each processor tells its group's first,
+/// which then runs the dissemination barrier with the other groups' first processors over the
+/// network and releases its group. Inside a group the mailbox messages are copies into shared
+/// memory; across groups there are ceil(log2 G) one-way hops for G groups instead of
+/// ceil(log2 P).
+inline void hierarchical_barrier(collective_group& g) {
+  const context& c = g.c;
+  const unsigned char nothing = 0;
+  const proc_t leader = c.host_group.front();
+  const auto ignore = [](const unsigned char*) {};
+  if (g.rank != leader) {
+    mailbox_send(g, leader, &nothing, 0);
+    receive_chunk<unsigned char>(g, leader, 0, ignore);
+    return;
+  }
+  for (std::size_t i = 1; i < c.host_group.size(); ++i)
+    receive_chunk<unsigned char>(g, c.host_group[i], 0, ignore);
+  const auto groups = static_cast<int>(c.group_leaders.size());
+  for (int distance = 1; distance < groups; distance *= 2) {
+    mailbox_send(g, c.group_leaders[static_cast<std::size_t>((c.leader_index + distance) % groups)],
+                 &nothing, 0);
+    receive_chunk<unsigned char>(
+        g, c.group_leaders[static_cast<std::size_t>((c.leader_index - distance + groups) % groups)],
+        0, ignore);
+  }
+  for (std::size_t i = 1; i < c.host_group.size(); ++i)
+    mailbox_send(g, c.host_group[i], &nothing, 0);
+}
+
+}  // namespace detail
+
+}  // namespace splitc

@@ -1,0 +1,492 @@
+// Collectives that move each member's own data (beyond the seed's set, collectives.hpp):
+// gather and scatter to and from a root, all-gather, all-to-all, their vector forms (a count
+// per member), and reduce-scatter -- over all processors, or over a team's members (every call
+// has a form whose first argument is the team; ranks then number the members).
+//
+//   gather(mine, all, root)              all[r*n .. r*n+n) = rank r's mine (n = mine.size()),
+//                                        at root; elsewhere `all` is not touched (may be empty)
+//   gatherv(mine, all, counts, root)     rank r's counts[r] elements, packed in rank order;
+//                                        counts are read at the root only
+//   scatter(all, mine, root)             the inverse of gather; scatterv(all, counts, mine, root)
+//   all_gather(mine, all)                gather to every member; all_gatherv(mine, all, counts)
+//   all_to_all(send, receive)            block q of send (send.size()/size elements) goes to
+//                                        rank q, where it is block r of receive
+//   all_to_allv(send, send_counts, receive, receive_counts)   the same with a count per member,
+//                                        blocks packed in rank order
+//   reduce_scatter(in, out, op)          out = block r of the reduction of every member's in
+//                                        (in.size() == size * out.size()), combined in rank
+//                                        order unless op is commutative (is_commutative)
+//   reduce_scatterv(in, out, counts, op) blocks of counts[r] elements
+//
+// Sizes a member passes that cannot fit are reported at once; members that disagree on a count
+// are reported by name where the data arrives (collective mismatch).
+//
+// Algorithms (detail below): gather and scatter go straight between the root and each member;
+// all-gather takes ceil(log2 n) rounds (Bruck's dissemination, any n; each member sends the
+// same bytes as a ring would); all-to-all is a pairwise exchange (n - 1 rounds, member r sends
+// to r + k while it receives from r - k); reduce-scatter is a ring of n - 1 rounds for a
+// commutative operator on at least binary_swap_threshold bytes, else a reduce-to-all of the
+// whole vector whose own block each member keeps (rank order kept).
+#pragma once
+
+#include <splitc/collectives.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <numeric>
+#include <span>
+#include <vector>
+
+namespace splitc {
+namespace detail {
+
+[[gnu::cold, noreturn]] void bad_collective_size(collective_group& g, const char* what,
+                                                 const char* which, std::size_t got,
+                                                 std::size_t needed);
+
+/// Up to two contiguous pieces of memory taken as one byte stream (a run of blocks that wraps
+/// around the end of a buffer).
+template <class Byte>
+struct byte_pieces {
+  std::array<std::span<Byte>, 2> piece{};
+  std::size_t total() const noexcept { return piece[0].size() + piece[1].size(); }
+  /// Bytes [at, at + len) of the stream (len <= one chunk), as a pointer into the pieces when
+  /// they lie in one, else copied into `scratch`.
+  Byte* span_at(std::size_t at, std::size_t len, unsigned char* scratch) const {
+    const std::size_t first = piece[0].size();
+    if (at + len <= first) return piece[0].data() + at;
+    if (at >= first) return piece[1].data() + (at - first);
+    std::memcpy(scratch, piece[0].data() + at, first - at);
+    std::memcpy(scratch + (first - at), piece[1].data(), len - (first - at));
+    return scratch;
+  }
+};
+using send_pieces = byte_pieces<const unsigned char>;
+using receive_pieces = byte_pieces<unsigned char>;
+template <class Byte>
+inline byte_pieces<Byte> one_piece(Byte* data, std::size_t len) {
+  byte_pieces<Byte> p;
+  p.piece[0] = {data, len};
+  return p;
+}
+
+inline void copy_into_pieces(const receive_pieces& r, std::size_t at, const unsigned char* d,
+                             std::size_t len) {
+  const std::size_t first = r.piece[0].size();
+  if (at < first) {
+    const std::size_t n = std::min(len, first - at);
+    std::memcpy(r.piece[0].data() + at, d, n);
+    d += n, at += n, len -= n;
+  }
+  if (len > 0) std::memcpy(r.piece[1].data() + (at - first), d, len);
+}
+
+/// Send a byte stream to rank `to` while receiving one of `receive_len` bytes from rank
+/// `from`, a mailbox chunk of each at a time (either rank may be -1: nothing that way).
+/// Every stream is at least one message, so a member expecting bytes from one that sends
+/// none is told (collective mismatch) rather than left waiting. `use(at, data, len)` takes
+/// each received chunk.
+template <class Use>
+inline void shift_stream(collective_group& g, proc_t to, const send_pieces& send, proc_t from,
+                         std::size_t receive_len, Use use) {
+  constexpr std::size_t step = mailbox_payload_bytes;
+  auto messages = [](std::size_t len) { return std::max<std::size_t>(1, (len + step - 1) / step); };
+  const std::size_t sends = to >= 0 ? messages(send.total()) : 0;
+  const std::size_t receives = from >= 0 ? messages(receive_len) : 0;
+  unsigned char scratch[step];
+  for (std::size_t k = 0; k < std::max(sends, receives); ++k) {
+    const std::size_t at = k * step;
+    if (k < sends) {
+      const std::size_t len = std::min(step, send.total() - at);
+      mailbox_send(g, to, send.span_at(at, len, scratch), len);
+    }
+    if (k < receives) {
+      const std::size_t len = std::min(step, receive_len - at);
+      receive_chunk<unsigned char>(g, from, len, [&](const unsigned char* d) { use(at, d, len); });
+    }
+  }
+}
+
+inline void shift_into(collective_group& g, proc_t to, const send_pieces& send, proc_t from,
+                       const receive_pieces& receive) {
+  shift_stream(g, to, send, from, receive.total(),
+               [&](std::size_t at, const unsigned char* d, std::size_t len) {
+                 copy_into_pieces(receive, at, d, len);
+               });
+}
+
+/// Where each rank's block sits in a packed buffer of `bytes[r]` bytes per rank.
+struct block_layout {
+  std::vector<std::size_t> offset;  ///< size + 1 entries
+  explicit block_layout(std::span<const std::size_t> bytes) : offset(bytes.size() + 1, 0) {
+    std::partial_sum(bytes.begin(), bytes.end(), offset.begin() + 1);
+  }
+  std::size_t at(proc_t r) const noexcept { return offset[static_cast<std::size_t>(r)]; }
+  std::size_t bytes(proc_t r) const noexcept {
+    return offset[static_cast<std::size_t>(r) + 1] - offset[static_cast<std::size_t>(r)];
+  }
+  std::size_t total() const noexcept { return offset.back(); }
+  /// The blocks of ranks first, first+1, ... (count of them, wrapping past the last rank).
+  template <class Byte>
+  byte_pieces<Byte> run(Byte* base, proc_t first, proc_t count) const {
+    const auto n = static_cast<proc_t>(offset.size() - 1);
+    const proc_t end = first + count;
+    byte_pieces<Byte> p;
+    if (end <= n) {
+      p.piece[0] = {base + at(first), at(end) - at(first)};
+    } else {
+      p.piece[0] = {base + at(first), total() - at(first)};
+      p.piece[1] = {base, at(end - n)};
+    }
+    return p;
+  }
+};
+
+inline std::vector<std::size_t> scaled(std::span<const std::size_t> counts, std::size_t size) {
+  std::vector<std::size_t> bytes(counts.begin(), counts.end());
+  for (auto& b : bytes) b *= size;
+  return bytes;
+}
+
+/// Root receives every member's block; the others send theirs.
+inline void gather_bytes(collective_group& g, const unsigned char* mine, std::size_t mine_bytes,
+                         unsigned char* all, const block_layout* layout, proc_t root) {
+  if (g.rank != root) {
+    shift_into(g, root, one_piece(mine, mine_bytes), -1, {});
+    return;
+  }
+  for (proc_t r = 0; r < g.size; ++r) {
+    if (r == root) {
+      std::memcpy(all + layout->at(r), mine, std::min(mine_bytes, layout->bytes(r)));
+      if (mine_bytes != layout->bytes(r)) [[unlikely]]
+        collective_mismatch(g, r, mine_bytes, layout->bytes(r));
+      continue;
+    }
+    shift_into(g, -1, {}, r, one_piece(all + layout->at(r), layout->bytes(r)));
+  }
+}
+
+inline void scatter_bytes(collective_group& g, const unsigned char* all,
+                          const block_layout* layout, unsigned char* mine, std::size_t mine_bytes,
+                          proc_t root) {
+  if (g.rank != root) {
+    shift_into(g, -1, {}, root, one_piece(mine, mine_bytes));
+    return;
+  }
+  for (proc_t r = 0; r < g.size; ++r) {
+    if (r == root) {
+      if (mine_bytes != layout->bytes(r)) [[unlikely]]
+        collective_mismatch(g, r, layout->bytes(r), mine_bytes);
+      std::memcpy(mine, all + layout->at(r), mine_bytes);
+      continue;
+    }
+    shift_into(g, r, one_piece(all + layout->at(r), layout->bytes(r)), -1, {});
+  }
+}
+
+/// Bruck's all-gather, in place in `all` (this member's block already there): in round k
+/// (distance d = 2^k) a member sends the blocks of ranks r .. r+m-1 (m = min(d, n-d)) to
+/// r - d and receives those of r+d .. r+d+m-1 from r + d.
+inline void all_gather_bytes(collective_group& g, unsigned char* all, const block_layout& layout) {
+  const proc_t n = g.size, me = g.rank;
+  for (proc_t d = 1; d < n; d *= 2) {
+    const proc_t m = std::min(d, n - d);
+    const auto send = layout.run<const unsigned char>(all, me, m);
+    const auto receive = layout.run<unsigned char>(all, (me + d) % n, m);
+    shift_into(g, (me - d + n) % n, send, (me + d) % n, receive);
+  }
+}
+
+/// Pairwise all-to-all: in round k, to rank r + k, from rank r - k.
+inline void all_to_all_bytes(collective_group& g, const unsigned char* send,
+                             const block_layout& out, unsigned char* receive,
+                             const block_layout& in) {
+  const proc_t n = g.size, me = g.rank;
+  if (out.bytes(me) != in.bytes(me)) [[unlikely]] collective_mismatch(g, me, out.bytes(me), in.bytes(me));
+  std::memcpy(receive + in.at(me), send + out.at(me), in.bytes(me));
+  for (proc_t k = 1; k < n; ++k) {
+    const proc_t to = (me + k) % n, from = (me - k + n) % n;
+    shift_into(g, to, one_piece(send + out.at(to), out.bytes(to)), from,
+               one_piece(receive + in.at(from), in.bytes(from)));
+  }
+}
+
+/// Ring reduce-scatter (commutative operators): in round s a member passes its partial sum of
+/// block r - s - 1 to r + 1 and adds what r - 1 passes it into block r - s - 2; after n - 1
+/// rounds block r is complete. `acc` holds every block, in elements.
+template <class T, class Op>
+inline void ring_reduce_scatter(collective_group& g, T* acc, const block_layout& layout, Op& op) {
+  const proc_t n = g.size, me = g.rank;
+  for (proc_t s = 0; s + 1 < n; ++s) {
+    const proc_t out = ((me - s - 1) % n + n) % n, in = ((me - s - 2) % n + n) % n;
+    auto* bytes = reinterpret_cast<unsigned char*>(acc);
+    const send_pieces send = one_piece<const unsigned char>(bytes + layout.at(out), layout.bytes(out));
+    T* target = acc + layout.at(in) / sizeof(T);
+    shift_stream(g, (me + 1) % n, send, (me - 1 + n) % n, layout.bytes(in),
+                 [&](std::size_t at, const unsigned char* d, std::size_t len) {
+                   for (std::size_t i = 0; i < len / sizeof(T); ++i) {
+                     T v;
+                     std::memcpy(&v, d + i * sizeof(T), sizeof(T));
+                     T& a = target[at / sizeof(T) + i];
+                     a = op(a, v);
+                   }
+                 });
+  }
+}
+
+template <class T, class Op>
+inline void reduce_scatter_on(collective_group& g, std::span<const T> in, std::span<T> out,
+                              std::span<const std::size_t> counts, Op& op) {
+  const block_layout layout(scaled(counts, sizeof(T)));
+  const auto mine = counts[static_cast<std::size_t>(g.rank)];
+  if (out.size() != mine) [[unlikely]] bad_collective_size(g, "reduce_scatter", "the result", out.size(), mine);
+  std::vector<T> acc(in.begin(), in.end());
+  prepare_operands(std::span<T>(acc), op);
+  if constexpr (is_commutative<Op>) {
+    if (g.size > 1 && layout.total() >= binary_swap_threshold) {
+      ring_reduce_scatter(g, acc.data(), layout, op);
+      const T* block = acc.data() + layout.at(g.rank) / sizeof(T);
+      std::copy(block, block + mine, out.begin());
+      return;
+    }
+  }
+  // The whole vector reduced everywhere (rank order), each member keeping its block.
+  reduce_to_all_on(g, std::span<T>(acc), op);
+  const T* block = acc.data() + layout.at(g.rank) / sizeof(T);
+  std::copy(block, block + mine, out.begin());
+}
+
+template <class T>
+inline const unsigned char* bytes_of(std::span<const T> s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
+template <class T>
+inline unsigned char* bytes_of(std::span<T> s) {
+  return reinterpret_cast<unsigned char*>(s.data());
+}
+
+inline void check_counts(collective_group& g, const char* what, std::span<const std::size_t> counts) {
+  if (counts.size() != static_cast<std::size_t>(g.size)) [[unlikely]]
+    bad_collective_size(g, what, "the counts", counts.size(), static_cast<std::size_t>(g.size));
+}
+
+template <class T>
+inline void gather_on(collective_group& g, std::span<const T> mine, std::span<T> all,
+                      std::span<const std::size_t> counts, proc_t root, const char* what) {
+  if (static_cast<unsigned>(root) >= static_cast<unsigned>(g.size)) [[unlikely]] bad_root(g, root, what);
+  if (g.rank != root) {
+    gather_bytes(g, bytes_of(mine), mine.size_bytes(), nullptr, nullptr, root);
+    return;
+  }
+  check_counts(g, what, counts);
+  const block_layout layout(scaled(counts, sizeof(T)));
+  if (all.size_bytes() < layout.total()) [[unlikely]]
+    bad_collective_size(g, what, "the result", all.size(), layout.total() / sizeof(T));
+  gather_bytes(g, bytes_of(mine), mine.size_bytes(), bytes_of(all), &layout, root);
+}
+
+template <class T>
+inline void scatter_on(collective_group& g, std::span<const T> all,
+                       std::span<const std::size_t> counts, std::span<T> mine, proc_t root,
+                       const char* what) {
+  if (static_cast<unsigned>(root) >= static_cast<unsigned>(g.size)) [[unlikely]] bad_root(g, root, what);
+  if (g.rank != root) {
+    scatter_bytes(g, nullptr, nullptr, bytes_of(mine), mine.size_bytes(), root);
+    return;
+  }
+  check_counts(g, what, counts);
+  const block_layout layout(scaled(counts, sizeof(T)));
+  if (all.size_bytes() < layout.total()) [[unlikely]]
+    bad_collective_size(g, what, "the data", all.size(), layout.total() / sizeof(T));
+  scatter_bytes(g, bytes_of(all), &layout, bytes_of(mine), mine.size_bytes(), root);
+}
+
+template <class T>
+inline void all_gather_on(collective_group& g, std::span<const T> mine, std::span<T> all,
+                          std::span<const std::size_t> counts, const char* what) {
+  check_counts(g, what, counts);
+  const block_layout layout(scaled(counts, sizeof(T)));
+  if (all.size_bytes() < layout.total()) [[unlikely]]
+    bad_collective_size(g, what, "the result", all.size(), layout.total() / sizeof(T));
+  if (mine.size() != counts[static_cast<std::size_t>(g.rank)]) [[unlikely]]
+    bad_collective_size(g, what, "this member's data", mine.size(), counts[static_cast<std::size_t>(g.rank)]);
+  std::memcpy(bytes_of(all) + layout.at(g.rank), bytes_of(mine), mine.size_bytes());
+  all_gather_bytes(g, bytes_of(all), layout);
+}
+
+template <class T>
+inline void all_to_all_on(collective_group& g, std::span<const T> send,
+                          std::span<const std::size_t> send_counts, std::span<T> receive,
+                          std::span<const std::size_t> receive_counts, const char* what) {
+  check_counts(g, what, send_counts);
+  check_counts(g, what, receive_counts);
+  const block_layout out(scaled(send_counts, sizeof(T))), in(scaled(receive_counts, sizeof(T)));
+  if (send.size_bytes() < out.total()) [[unlikely]]
+    bad_collective_size(g, what, "the data sent", send.size(), out.total() / sizeof(T));
+  if (receive.size_bytes() < in.total()) [[unlikely]]
+    bad_collective_size(g, what, "the result", receive.size(), in.total() / sizeof(T));
+  all_to_all_bytes(g, bytes_of(send), out, bytes_of(receive), in);
+}
+
+/// n equal counts, for the forms without counts.
+inline std::vector<std::size_t> equal_counts(const collective_group& g, std::size_t count) {
+  return std::vector<std::size_t>(static_cast<std::size_t>(g.size), count);
+}
+/// The block size of a buffer of n equal blocks.
+inline std::size_t block_count(collective_group& g, const char* what, const char* which,
+                               std::size_t total) {
+  const auto n = static_cast<std::size_t>(g.size);
+  if (total % n != 0) [[unlikely]] bad_collective_size(g, what, which, total, (total / n + 1) * n);
+  return total / n;
+}
+
+template <collective_kind Kind, class T, class Op = void>
+inline collective_group group_for(const team& t, const char* what) {
+  return t.group(what, collective_signature<Kind, T, Op>);
+}
+
+}  // namespace detail
+
+// ---- gather and scatter ----------------------------------------------------------------
+
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void gather(const team& t, std::span<const T> mine, std::span<T> all, proc_t root = 0) {
+  auto g = detail::group_for<detail::collective_kind::gather, T>(t, "gather");
+  detail::gather_on(g, mine, all, std::span<const std::size_t>(detail::equal_counts(g, mine.size())),
+                    root, "gather");
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void gatherv(const team& t, std::span<const T> mine, std::span<T> all,
+                    std::span<const std::size_t> counts, proc_t root = 0) {
+  auto g = detail::group_for<detail::collective_kind::gather, T>(t, "gatherv");
+  detail::gather_on(g, mine, all, counts, root, "gatherv");
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void scatter(const team& t, std::span<const T> all, std::span<T> mine, proc_t root = 0) {
+  auto g = detail::group_for<detail::collective_kind::scatter, T>(t, "scatter");
+  detail::scatter_on(g, all, std::span<const std::size_t>(detail::equal_counts(g, mine.size())),
+                     mine, root, "scatter");
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void scatterv(const team& t, std::span<const T> all, std::span<const std::size_t> counts,
+                     std::span<T> mine, proc_t root = 0) {
+  auto g = detail::group_for<detail::collective_kind::scatter, T>(t, "scatterv");
+  detail::scatter_on(g, all, counts, mine, root, "scatterv");
+}
+
+// ---- all-gather and all-to-all ---------------------------------------------------------
+
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_gather(const team& t, std::span<const T> mine, std::span<T> all) {
+  auto g = detail::group_for<detail::collective_kind::all_gather, T>(t, "all_gather");
+  detail::all_gather_on(g, mine, all, std::span<const std::size_t>(detail::equal_counts(g, mine.size())),
+                        "all_gather");
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_gatherv(const team& t, std::span<const T> mine, std::span<T> all,
+                        std::span<const std::size_t> counts) {
+  auto g = detail::group_for<detail::collective_kind::all_gather, T>(t, "all_gatherv");
+  detail::all_gather_on(g, mine, all, counts, "all_gatherv");
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_to_all(const team& t, std::span<const T> send, std::span<T> receive) {
+  auto g = detail::group_for<detail::collective_kind::all_to_all, T>(t, "all_to_all");
+  const auto counts = detail::equal_counts(
+      g, detail::block_count(g, "all_to_all", "the data sent", send.size()));
+  detail::all_to_all_on(g, send, std::span<const std::size_t>(counts), receive,
+                        std::span<const std::size_t>(counts), "all_to_all");
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_to_allv(const team& t, std::span<const T> send,
+                        std::span<const std::size_t> send_counts, std::span<T> receive,
+                        std::span<const std::size_t> receive_counts) {
+  auto g = detail::group_for<detail::collective_kind::all_to_all, T>(t, "all_to_allv");
+  detail::all_to_all_on(g, send, send_counts, receive, receive_counts, "all_to_allv");
+}
+
+// ---- reduce-scatter --------------------------------------------------------------------
+
+template <collective_element T, class Op>
+inline void reduce_scatter(const team& t, std::span<const T> in, std::span<T> out, Op op) {
+  auto g = detail::group_for<detail::collective_kind::reduce_scatter, T, Op>(t, "reduce_scatter");
+  const auto counts =
+      detail::equal_counts(g, detail::block_count(g, "reduce_scatter", "the data", in.size()));
+  detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(counts), op);
+}
+template <collective_element T, class Op>
+inline void reduce_scatterv(const team& t, std::span<const T> in, std::span<T> out,
+                            std::span<const std::size_t> counts, Op op) {
+  auto g = detail::group_for<detail::collective_kind::reduce_scatter, T, Op>(t, "reduce_scatterv");
+  detail::check_counts(g, "reduce_scatterv", counts);
+  std::size_t total = 0;
+  for (auto n : counts) total += n;
+  if (in.size() != total) [[unlikely]] detail::bad_collective_size(g, "reduce_scatterv", "the data", in.size(), total);
+  detail::reduce_scatter_on(g, in, out, counts, op);
+}
+
+// ---- the same over all processors --------------------------------------------------------
+
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void gather(std::span<const T> mine, std::span<T> all, proc_t root = 0) {
+  gather(team::world(), mine, all, root);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void gatherv(std::span<const T> mine, std::span<T> all, std::span<const std::size_t> counts,
+                    proc_t root = 0) {
+  gatherv(team::world(), mine, all, counts, root);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void scatter(std::span<const T> all, std::span<T> mine, proc_t root = 0) {
+  scatter(team::world(), all, mine, root);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void scatterv(std::span<const T> all, std::span<const std::size_t> counts, std::span<T> mine,
+                     proc_t root = 0) {
+  scatterv(team::world(), all, counts, mine, root);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_gather(std::span<const T> mine, std::span<T> all) {
+  all_gather(team::world(), mine, all);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_gatherv(std::span<const T> mine, std::span<T> all,
+                        std::span<const std::size_t> counts) {
+  all_gatherv(team::world(), mine, all, counts);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_to_all(std::span<const T> send, std::span<T> receive) {
+  all_to_all(team::world(), send, receive);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_to_allv(std::span<const T> send, std::span<const std::size_t> send_counts,
+                        std::span<T> receive, std::span<const std::size_t> receive_counts) {
+  all_to_allv(team::world(), send, send_counts, receive, receive_counts);
+}
+template <collective_element T, class Op>
+inline void reduce_scatter(std::span<const T> in, std::span<T> out, Op op) {
+  reduce_scatter(team::world(), in, out, op);
+}
+template <collective_element T, class Op>
+inline void reduce_scatterv(std::span<const T> in, std::span<T> out,
+                            std::span<const std::size_t> counts, Op op) {
+  reduce_scatterv(team::world(), in, out, counts, op);
+}
+
+}  // namespace splitc

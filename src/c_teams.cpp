@@ -1,0 +1,323 @@
+// The C interface (splitc.h), part 4: teams and their collectives, each an instance of the
+// C++ templates of team.hpp, collectives.hpp and exchanges.hpp. A splitc_team_t owns a
+// splitc::team; the world's handle is one shared object (the world team holds no state).
+#include <splitc.h>
+
+#include <splitc/exchanges.hpp>
+#include <splitc/grid_teams.hpp>
+#include <splitc/split_phase_collectives.hpp>
+#include <splitc/port/fail.hpp>
+
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+struct splitc_team {
+  splitc::team team;
+};
+
+namespace {
+
+namespace ops = splitc::ops;
+using splitc::team;
+
+splitc_team world_handle{team::world()};
+
+const team& of(splitc_team_t t, const char* what) {
+  if (t == nullptr) [[unlikely]]
+    splitc::port::fail("{}: the team is NULL (what splitc_team_split gives a member that names "
+                       "SPLITC_TEAM_NO_COLOR)",
+                       what);
+  return t->team;
+}
+
+splitc_team_t handle(team&& t) {
+  if (!t.valid()) return nullptr;
+  return new splitc_team{std::move(t)};
+}
+
+splitc::counter& cpp(splitc_counter_t* c, const char* what) {
+  if (c == nullptr) [[unlikely]] splitc::port::fail("{}: the counter is NULL", what);
+  return *reinterpret_cast<splitc::counter*>(c);
+}
+
+std::size_t bytes_of(int n, const char* what) {
+  if (n < 0) [[unlikely]] splitc::port::fail("{}: negative length {}", what, n);
+  return static_cast<std::size_t>(n);
+}
+
+std::vector<std::size_t> counts_of(const team& t, const int* counts, const char* what) {
+  if (counts == nullptr) [[unlikely]] splitc::port::fail("{}: the counts are NULL", what);
+  std::vector<std::size_t> v(static_cast<std::size_t>(t.size()));
+  for (std::size_t r = 0; r < v.size(); ++r) v[r] = bytes_of(counts[r], what);
+  return v;
+}
+
+/// What an exclusive scan gives rank 0: the operator's identity.
+template <class T, class Op>
+T identity() {
+  if constexpr (std::is_same_v<Op, ops::mult>) return T(1);
+  else if constexpr (std::is_same_v<Op, ops::max>) return std::numeric_limits<T>::lowest();
+  else if constexpr (std::is_same_v<Op, ops::min>) return std::numeric_limits<T>::max();
+  else if constexpr (std::is_same_v<Op, ops::bit_and>) return static_cast<T>(~T(0));
+  else return T(0);
+}
+
+std::size_t sum(const std::vector<std::size_t>& v) {
+  std::size_t s = 0;
+  for (auto n : v) s += n;
+  return s;
+}
+
+using bytes = std::span<unsigned char>;
+using const_bytes = std::span<const unsigned char>;
+const_bytes in(const void* p, std::size_t n) { return {static_cast<const unsigned char*>(p), n}; }
+bytes out(void* p, std::size_t n) { return {static_cast<unsigned char*>(p), n}; }
+
+}  // namespace
+
+extern "C" {
+
+splitc_team_t splitc_team_world(void) { return &world_handle; }
+splitc_team_t splitc_team_split(splitc_team_t parent, int color, int key) {
+  return handle(of(parent, "splitc_team_split").split(color, key));
+}
+splitc_team_t splitc_team_split_by_host(splitc_team_t parent) {
+  return handle(of(parent, "splitc_team_split_by_host").split_by_host());
+}
+splitc_team_t splitc_team_grid_row(int r, int c) {
+  splitc::layout::blocked_cyclic_2d l{};
+  l.r = bytes_of(r, "splitc_team_grid_row"), l.c = bytes_of(c, "splitc_team_grid_row");
+  return handle(splitc::grid_row_team(l));
+}
+splitc_team_t splitc_team_grid_column(int r, int c) {
+  splitc::layout::blocked_cyclic_2d l{};
+  l.r = bytes_of(r, "splitc_team_grid_column"), l.c = bytes_of(c, "splitc_team_grid_column");
+  return handle(splitc::grid_column_team(l));
+}
+void splitc_team_free(splitc_team_t t) {
+  if (t == nullptr || t == &world_handle) return;
+  t->team.destroy();
+  delete t;
+}
+int splitc_team_size(splitc_team_t t) { return t == nullptr ? 0 : t->team.size(); }
+int splitc_team_rank(splitc_team_t t) { return t == nullptr ? -1 : t->team.rank(); }
+int splitc_team_proc(splitc_team_t t, int rank) { return of(t, "splitc_team_proc").proc(rank); }
+int splitc_team_rank_of(splitc_team_t t, int proc) { return t == nullptr ? -1 : t->team.rank_of(proc); }
+
+void team_barrier(splitc_team_t t) { splitc::barrier(of(t, "team_barrier")); }
+void team_bcast(splitc_team_t t, void* data, int n, int root) {
+  splitc::broadcast(of(t, "team_bcast"), out(data, bytes_of(n, "team_bcast")), root);
+}
+void team_gather(splitc_team_t t, const void* mine, void* all, int n, int root) {
+  const team& tm = of(t, "team_gather");
+  const std::size_t b = bytes_of(n, "team_gather");
+  const bool at_root = tm.rank() == root;
+  splitc::gather(tm, in(mine, b), out(all, at_root ? b * static_cast<std::size_t>(tm.size()) : 0), root);
+}
+void team_scatter(splitc_team_t t, const void* all, void* mine, int n, int root) {
+  const team& tm = of(t, "team_scatter");
+  const std::size_t b = bytes_of(n, "team_scatter");
+  const bool at_root = tm.rank() == root;
+  splitc::scatter(tm, in(all, at_root ? b * static_cast<std::size_t>(tm.size()) : 0), out(mine, b), root);
+}
+void team_all_gather(splitc_team_t t, const void* mine, void* all, int n) {
+  const team& tm = of(t, "team_all_gather");
+  const std::size_t b = bytes_of(n, "team_all_gather");
+  splitc::all_gather(tm, in(mine, b), out(all, b * static_cast<std::size_t>(tm.size())));
+}
+void team_all_to_all(splitc_team_t t, const void* send, void* receive, int n) {
+  const team& tm = of(t, "team_all_to_all");
+  const std::size_t b = bytes_of(n, "team_all_to_all") * static_cast<std::size_t>(tm.size());
+  splitc::all_to_all(tm, in(send, b), out(receive, b));
+}
+void team_gatherv(splitc_team_t t, const void* mine, int n, void* all, const int* counts, int root) {
+  const team& tm = of(t, "team_gatherv");
+  std::vector<std::size_t> c;
+  if (tm.rank() == root) c = counts_of(tm, counts, "team_gatherv");
+  splitc::gatherv(tm, in(mine, bytes_of(n, "team_gatherv")), out(all, sum(c)),
+                  std::span<const std::size_t>(c), root);
+}
+void team_scatterv(splitc_team_t t, const void* all, const int* counts, void* mine, int n, int root) {
+  const team& tm = of(t, "team_scatterv");
+  std::vector<std::size_t> c;
+  if (tm.rank() == root) c = counts_of(tm, counts, "team_scatterv");
+  splitc::scatterv(tm, in(all, sum(c)), std::span<const std::size_t>(c),
+                   out(mine, bytes_of(n, "team_scatterv")), root);
+}
+void team_all_gatherv(splitc_team_t t, const void* mine, int n, void* all, const int* counts) {
+  const team& tm = of(t, "team_all_gatherv");
+  const auto c = counts_of(tm, counts, "team_all_gatherv");
+  splitc::all_gatherv(tm, in(mine, bytes_of(n, "team_all_gatherv")), out(all, sum(c)),
+                      std::span<const std::size_t>(c));
+}
+void team_all_to_allv(splitc_team_t t, const void* send, const int* send_counts, void* receive,
+                      const int* receive_counts) {
+  const team& tm = of(t, "team_all_to_allv");
+  const auto s = counts_of(tm, send_counts, "team_all_to_allv");
+  const auto r = counts_of(tm, receive_counts, "team_all_to_allv");
+  splitc::all_to_allv(tm, in(send, sum(s)), std::span<const std::size_t>(s), out(receive, sum(r)),
+                      std::span<const std::size_t>(r));
+}
+
+void team_barrier_ctr(splitc_team_t t, splitc_counter_t* ctr) {
+  splitc::barrier(of(t, "team_barrier_ctr"), cpp(ctr, "team_barrier_ctr"));
+}
+void team_bcast_ctr(splitc_team_t t, void* data, int n, int root, splitc_counter_t* ctr) {
+  splitc::broadcast(of(t, "team_bcast_ctr"), out(data, bytes_of(n, "team_bcast_ctr")), root,
+                    cpp(ctr, "team_bcast_ctr"));
+}
+void team_gather_ctr(splitc_team_t t, const void* mine, void* all, int n, int root,
+                     splitc_counter_t* ctr) {
+  const team& tm = of(t, "team_gather_ctr");
+  const std::size_t b = bytes_of(n, "team_gather_ctr");
+  splitc::gather(tm, in(mine, b),
+                 out(all, tm.rank() == root ? b * static_cast<std::size_t>(tm.size()) : 0), root,
+                 cpp(ctr, "team_gather_ctr"));
+}
+void team_scatter_ctr(splitc_team_t t, const void* all, void* mine, int n, int root,
+                      splitc_counter_t* ctr) {
+  const team& tm = of(t, "team_scatter_ctr");
+  const std::size_t b = bytes_of(n, "team_scatter_ctr");
+  splitc::scatter(tm, in(all, tm.rank() == root ? b * static_cast<std::size_t>(tm.size()) : 0),
+                  out(mine, b), root, cpp(ctr, "team_scatter_ctr"));
+}
+void team_all_gather_ctr(splitc_team_t t, const void* mine, void* all, int n, splitc_counter_t* ctr) {
+  const team& tm = of(t, "team_all_gather_ctr");
+  const std::size_t b = bytes_of(n, "team_all_gather_ctr");
+  splitc::all_gather(tm, in(mine, b), out(all, b * static_cast<std::size_t>(tm.size())),
+                     cpp(ctr, "team_all_gather_ctr"));
+}
+void team_all_to_all_ctr(splitc_team_t t, const void* send, void* receive, int n,
+                         splitc_counter_t* ctr) {
+  const team& tm = of(t, "team_all_to_all_ctr");
+  const std::size_t b = bytes_of(n, "team_all_to_all_ctr") * static_cast<std::size_t>(tm.size());
+  splitc::all_to_all(tm, in(send, b), out(receive, b), cpp(ctr, "team_all_to_all_ctr"));
+}
+
+#define SPLITC_TEAM_CTR_DEFINE_(NAME, T, OP)                                                      \
+  void team_reduce_to_one_##NAME##_v_ctr(splitc_team_t t, T* data, int n, splitc_counter_t* c) {  \
+    const char* what = "team_reduce_to_one_" #NAME "_v_ctr";                                      \
+    splitc::reduce_to_one(of(t, what), std::span<T>(data, bytes_of(n, what)), OP{}, cpp(c, what)); \
+  }                                                                                               \
+  void team_reduce_to_all_##NAME##_v_ctr(splitc_team_t t, T* data, int n, splitc_counter_t* c) {  \
+    const char* what = "team_reduce_to_all_" #NAME "_v_ctr";                                      \
+    splitc::reduce_to_all(of(t, what), std::span<T>(data, bytes_of(n, what)), OP{}, cpp(c, what)); \
+  }                                                                                               \
+  void team_scan_##NAME##_v_ctr(splitc_team_t t, T* data, int n, splitc_counter_t* c) {           \
+    const char* what = "team_scan_" #NAME "_v_ctr";                                               \
+    splitc::scan(of(t, what), std::span<T>(data, bytes_of(n, what)), OP{}, cpp(c, what));         \
+  }                                                                                               \
+  void team_exclusive_scan_##NAME##_v_ctr(splitc_team_t t, T* data, int n, splitc_counter_t* c) { \
+    const char* what = "team_exclusive_scan_" #NAME "_v_ctr";                                     \
+    splitc::exclusive_scan(of(t, what), std::span<T>(data, bytes_of(n, what)), OP{},              \
+                           identity<T, OP>(), cpp(c, what));                                      \
+  }                                                                                               \
+  void team_reduce_scatter_##NAME##_ctr(splitc_team_t t, const T* in, T* out, int n,              \
+                                        splitc_counter_t* c) {                                    \
+    const char* what = "team_reduce_scatter_" #NAME "_ctr";                                       \
+    const team& tm = of(t, what);                                                                 \
+    const std::size_t count = bytes_of(n, what);                                                  \
+    splitc::reduce_scatter(tm, std::span<const T>(in, count * static_cast<std::size_t>(tm.size())), \
+                           std::span<T>(out, count), OP{}, cpp(c, what));                         \
+  }
+
+#define SPLITC_TEAM_DEFINE_(NAME, T, OP)                                                          \
+  T team_reduce_to_one_##NAME(splitc_team_t t, T val) {                                          \
+    return splitc::reduce_to_one(of(t, "team_reduce_to_one_" #NAME), val, OP{});                  \
+  }                                                                                               \
+  T team_reduce_to_all_##NAME(splitc_team_t t, T val) {                                          \
+    return splitc::reduce_to_all(of(t, "team_reduce_to_all_" #NAME), val, OP{});                  \
+  }                                                                                               \
+  T team_scan_##NAME(splitc_team_t t, T val) {                                                   \
+    return splitc::scan(of(t, "team_scan_" #NAME), val, OP{});                                    \
+  }                                                                                               \
+  T team_exclusive_scan_##NAME(splitc_team_t t, T val) {                                         \
+    return splitc::exclusive_scan(of(t, "team_exclusive_scan_" #NAME), val, OP{}, identity<T, OP>());           \
+  }                                                                                               \
+  void team_reduce_to_one_##NAME##_v(splitc_team_t t, T* data, int n) {                          \
+    splitc::reduce_to_one(of(t, "team_reduce_to_one_" #NAME "_v"),                                \
+                          std::span<T>(data, bytes_of(n, "team_reduce_to_one_" #NAME "_v")), OP{}); \
+  }                                                                                               \
+  void team_reduce_to_all_##NAME##_v(splitc_team_t t, T* data, int n) {                          \
+    splitc::reduce_to_all(of(t, "team_reduce_to_all_" #NAME "_v"),                                \
+                          std::span<T>(data, bytes_of(n, "team_reduce_to_all_" #NAME "_v")), OP{}); \
+  }                                                                                               \
+  void team_scan_##NAME##_v(splitc_team_t t, T* data, int n) {                                   \
+    splitc::scan(of(t, "team_scan_" #NAME "_v"),                                                  \
+                 std::span<T>(data, bytes_of(n, "team_scan_" #NAME "_v")), OP{});                 \
+  }                                                                                               \
+  void team_exclusive_scan_##NAME##_v(splitc_team_t t, T* data, int n) {                         \
+    splitc::exclusive_scan(of(t, "team_exclusive_scan_" #NAME "_v"),                              \
+                           std::span<T>(data, bytes_of(n, "team_exclusive_scan_" #NAME "_v")),    \
+                           OP{}, identity<T, OP>());                                                            \
+  }                                                                                               \
+  void team_reduce_scatter_##NAME(splitc_team_t t, const T* in, T* out, int n) {                 \
+    const team& tm = of(t, "team_reduce_scatter_" #NAME);                                         \
+    const std::size_t count = bytes_of(n, "team_reduce_scatter_" #NAME);                          \
+    splitc::reduce_scatter(tm, std::span<const T>(in, count * static_cast<std::size_t>(tm.size())), \
+                           std::span<T>(out, count), OP{});                                       \
+  }
+
+SPLITC_TEAM_DEFINE_(add, int, ops::add)
+SPLITC_TEAM_DEFINE_(uadd, unsigned, ops::add)
+SPLITC_TEAM_DEFINE_(fadd, float, ops::add)
+SPLITC_TEAM_DEFINE_(dadd, double, ops::add)
+SPLITC_TEAM_DEFINE_(lladd, long long, ops::add)
+SPLITC_TEAM_DEFINE_(mult, int, ops::mult)
+SPLITC_TEAM_DEFINE_(umult, unsigned, ops::mult)
+SPLITC_TEAM_DEFINE_(fmult, float, ops::mult)
+SPLITC_TEAM_DEFINE_(dmult, double, ops::mult)
+SPLITC_TEAM_DEFINE_(llmult, long long, ops::mult)
+SPLITC_TEAM_DEFINE_(max, int, ops::max)
+SPLITC_TEAM_DEFINE_(umax, unsigned, ops::max)
+SPLITC_TEAM_DEFINE_(fmax, float, ops::max)
+SPLITC_TEAM_DEFINE_(dmax, double, ops::max)
+SPLITC_TEAM_DEFINE_(llmax, long long, ops::max)
+SPLITC_TEAM_DEFINE_(min, int, ops::min)
+SPLITC_TEAM_DEFINE_(umin, unsigned, ops::min)
+SPLITC_TEAM_DEFINE_(fmin, float, ops::min)
+SPLITC_TEAM_DEFINE_(dmin, double, ops::min)
+SPLITC_TEAM_DEFINE_(llmin, long long, ops::min)
+SPLITC_TEAM_DEFINE_(or, int, ops::bit_or)
+SPLITC_TEAM_DEFINE_(uor, unsigned, ops::bit_or)
+SPLITC_TEAM_DEFINE_(llor, long long, ops::bit_or)
+SPLITC_TEAM_DEFINE_(xor, int, ops::bit_xor)
+SPLITC_TEAM_DEFINE_(uxor, unsigned, ops::bit_xor)
+SPLITC_TEAM_DEFINE_(llxor, long long, ops::bit_xor)
+SPLITC_TEAM_DEFINE_(and, int, ops::bit_and)
+SPLITC_TEAM_DEFINE_(uand, unsigned, ops::bit_and)
+SPLITC_TEAM_DEFINE_(lland, long long, ops::bit_and)
+
+SPLITC_TEAM_CTR_DEFINE_(add, int, ops::add)
+SPLITC_TEAM_CTR_DEFINE_(uadd, unsigned, ops::add)
+SPLITC_TEAM_CTR_DEFINE_(fadd, float, ops::add)
+SPLITC_TEAM_CTR_DEFINE_(dadd, double, ops::add)
+SPLITC_TEAM_CTR_DEFINE_(lladd, long long, ops::add)
+SPLITC_TEAM_CTR_DEFINE_(mult, int, ops::mult)
+SPLITC_TEAM_CTR_DEFINE_(umult, unsigned, ops::mult)
+SPLITC_TEAM_CTR_DEFINE_(fmult, float, ops::mult)
+SPLITC_TEAM_CTR_DEFINE_(dmult, double, ops::mult)
+SPLITC_TEAM_CTR_DEFINE_(llmult, long long, ops::mult)
+SPLITC_TEAM_CTR_DEFINE_(max, int, ops::max)
+SPLITC_TEAM_CTR_DEFINE_(umax, unsigned, ops::max)
+SPLITC_TEAM_CTR_DEFINE_(fmax, float, ops::max)
+SPLITC_TEAM_CTR_DEFINE_(dmax, double, ops::max)
+SPLITC_TEAM_CTR_DEFINE_(llmax, long long, ops::max)
+SPLITC_TEAM_CTR_DEFINE_(min, int, ops::min)
+SPLITC_TEAM_CTR_DEFINE_(umin, unsigned, ops::min)
+SPLITC_TEAM_CTR_DEFINE_(fmin, float, ops::min)
+SPLITC_TEAM_CTR_DEFINE_(dmin, double, ops::min)
+SPLITC_TEAM_CTR_DEFINE_(llmin, long long, ops::min)
+SPLITC_TEAM_CTR_DEFINE_(or, int, ops::bit_or)
+SPLITC_TEAM_CTR_DEFINE_(uor, unsigned, ops::bit_or)
+SPLITC_TEAM_CTR_DEFINE_(llor, long long, ops::bit_or)
+SPLITC_TEAM_CTR_DEFINE_(xor, int, ops::bit_xor)
+SPLITC_TEAM_CTR_DEFINE_(uxor, unsigned, ops::bit_xor)
+SPLITC_TEAM_CTR_DEFINE_(llxor, long long, ops::bit_xor)
+SPLITC_TEAM_CTR_DEFINE_(and, int, ops::bit_and)
+SPLITC_TEAM_CTR_DEFINE_(uand, unsigned, ops::bit_and)
+SPLITC_TEAM_CTR_DEFINE_(lland, long long, ops::bit_and)
+
+}  // extern "C"

@@ -1,0 +1,43 @@
+// Error: misuse of teams and their collectives ends the job with a message naming the
+// processors and the cause, never a hang. Four processors; processors 1 and 3 form a team by
+// splitting the world with color me % 2 (processor 0 and 2 the other). The argument picks the
+// mistake:
+//   kind      on the odd team, rank 0 calls all_gather and rank 1 broadcast
+//   counts    on the odd team, all_gatherv with counts the members disagree on
+//   size      all_gather into a result too small for the team
+//   empty     a collective on the empty team that no_color gives
+//   world     team::destroy on the world
+#include "harness.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv) {
+  splitc::init(argc, argv);
+  const std::string mistake = argc > 1 ? argv[1] : "kind";
+  const int me = splitc::myproc();
+  splitc::team odd = splitc::team::world().split(me % 2, me);
+  std::vector<int> mine{me, me}, all(4, -1);
+  if (mistake == "kind" && me % 2 == 1) {
+    if (odd.rank() == 0)
+      splitc::all_gather(odd, std::span<const int>(mine), std::span<int>(all));
+    else
+      splitc::broadcast(odd, std::span<int>(mine), 0);
+  } else if (mistake == "counts" && me % 2 == 1) {
+    std::vector<std::size_t> counts{2, odd.rank() == 0 ? std::size_t{2} : std::size_t{1}};
+    splitc::all_gatherv(odd, std::span<const int>(mine.data(), counts[static_cast<std::size_t>(odd.rank())]),
+                        std::span<int>(all), std::span<const std::size_t>(counts));
+  } else if (mistake == "size" && me == 3) {
+    std::vector<int> small(3);
+    splitc::all_gather(odd, std::span<const int>(mine), std::span<int>(small));
+  } else if (mistake == "empty") {
+    splitc::team none = splitc::team::world().split(me == 2 ? splitc::team::no_color : 0, me);
+    if (me == 2) splitc::barrier(none);
+  } else if (mistake == "world" && me == 1) {
+    splitc::team w = splitc::team::world();
+    w.destroy();
+  }
+  splitc::barrier();
+  return harness::pass("xf_team");
+}

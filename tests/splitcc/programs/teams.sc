@@ -1,0 +1,94 @@
+/* Teams from a Split-C program, through splitcc and the C interface (splitc.h): the even and
+ * the odd processors as two teams (ranked backwards), their reductions, scans, broadcast and
+ * all-gather; a team split again; the rows of a processor grid summing the cells of a matrix
+ * in Figure 8's layout that their members own; a split-phase reduction
+ * completed on a Counter while the program computes. "PASS teams" from processor 0 when every
+ * result equals its value computed here. */
+#include <split-c/split-c.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int bad = 0;
+#define CHECK(cond)                                                              \
+  do {                                                                           \
+    if (!(cond)) {                                                               \
+      printf("processor %d: %s:%d: %s\n", MYPROC, __FILE__, __LINE__, #cond);    \
+      bad++;                                                                     \
+    }                                                                            \
+  } while (0)
+
+static void parity_teams(void)
+{
+  splitc_team_t mine = splitc_team_split(splitc_team_world(), MYPROC % 2, -MYPROC);
+  splitc_team_t inner;
+  int n = splitc_team_size(mine), r = splitc_team_rank(mine), k, sum = 0, b, me = MYPROC;
+  int *all;
+  for (k = MYPROC % 2; k < PROCS; k += 2) sum += k;
+  CHECK(n == (PROCS + 1 - MYPROC % 2) / 2);
+  CHECK(team_reduce_to_all_add(mine, MYPROC) == sum);
+  CHECK(team_reduce_to_all_max(mine, MYPROC) == splitc_team_proc(mine, 0));
+  CHECK(team_scan_add(mine, 1) == r + 1);
+  b = r == 0 ? 4321 : 0;
+  team_bcast(mine, &b, sizeof b, 0);
+  CHECK(b == 4321);
+  all = (int *)malloc(n * sizeof(int));
+  team_all_gather(mine, &me, all, sizeof(int));
+  for (k = 0; k < n; k++) CHECK(all[k] == splitc_team_proc(mine, k));
+  free(all);
+  /* split again: the first member alone, the rest together */
+  inner = splitc_team_split(mine, r == 0, r);
+  CHECK(team_reduce_to_all_add(inner, 1) == (r == 0 ? 1 : n - 1));
+  splitc_team_free(inner);
+  splitc_team_free(mine);
+}
+
+/* int M[2r][3c]::[1][1] over an r x c grid of processors (r * c == PROCS), Figure 8's
+ * layout: cell (x, y) is on processor (x mod r) * c + y mod c, so a grid row's members own
+ * exactly the cells of the rows x with x mod r == their grid row. */
+static void grid_rows(void)
+{
+  int r = 1, c, d, x, y;
+  long long mine = 0, expect = 0;
+  splitc_team_t row;
+  for (d = 1; d * d <= PROCS; d++)
+    if (PROCS % d == 0) r = d;
+  c = PROCS / r;
+  for (x = 0; x < 2 * r; x++)
+    for (y = 0; y < 3 * c; y++) {
+      if ((x % r) * c + y % c == MYPROC) mine += 100 * x + y;
+      if (x % r == MYPROC / c) expect += 100 * x + y;
+    }
+  row = splitc_team_grid_row(r, c);
+  CHECK(splitc_team_size(row) == c);
+  CHECK(splitc_team_rank(row) == MYPROC % c);
+  CHECK(team_reduce_to_all_lladd(row, mine) == expect);
+  splitc_team_free(row);
+}
+
+static void split_phase(void)
+{
+  Counter done = SPLITC_COUNTER_INIT;
+  double v[100], w = 0.0;
+  int k;
+  for (k = 0; k < 100; k++) v[k] = MYPROC + k;
+  team_reduce_to_all_dadd_v_ctr(splitc_team_world(), v, 100, &done);
+  for (k = 0; k < 1000; k++) {
+    w += k * 0.5;
+    if (k % 100 == 0) splitc_poll();
+  }
+  sync_ctr(&done);
+  for (k = 0; k < 100; k++) CHECK(v[k] == PROCS * (PROCS - 1) / 2.0 + (double)PROCS * k);
+  CHECK(w > 0);
+}
+
+int splitc_main(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  parity_teams();
+  grid_rows();
+  split_phase();
+  bad = all_reduce_to_all_add(bad);
+  on_one { printf(bad ? "FAIL teams\n" : "PASS teams\n"); }
+  return bad != 0;
+}
