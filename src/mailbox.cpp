@@ -75,6 +75,7 @@ void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t l
   }
   mailbox_slot* slot = m.slot(static_cast<std::size_t>(g.rank), n);
   m.sent[qi] = n + 1;
+  ++c.mailbox_traffic;
   const signed_message message(data, len, g.signature);
   const proc_t to = g.proc(q);
   if (q == g.rank) {
@@ -107,6 +108,7 @@ void mailbox_release(collective_group& g, proc_t p) {
   mailbox_state& m = g.mail;
   const auto pi = static_cast<std::size_t>(p);
   const std::uint64_t consumed = ++m.received[pi];
+  ++c.mailbox_traffic;
   // Our acknowledgement word in p's layout.
   std::atomic<std::uint64_t>* ack = m.ack_word(static_cast<std::size_t>(g.rank));
   const proc_t from = g.proc(p);

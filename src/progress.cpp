@@ -64,12 +64,12 @@ int progress(context& c) {
     fail("poll called inside handler {}; handlers run inside poll and must not poll",
          static_cast<unsigned>(c.frame.handler));
   }
-  const int handled = c.backend.poll(c.sink());
+  int handled = c.backend.poll(c.sink());
   take_rma_stores(c.backend, c);
   if (!c.pending.empty()) [[unlikely]] retry_pending(c);
   // Split-phase collectives move on at every poll -- but not from inside one of them.
   if (c.split_phase_in_flight != 0 && c.collective_yield == nullptr) [[unlikely]]
-    run_split_phase(c);
+    handled += run_split_phase(c);
   return handled;
 }
 

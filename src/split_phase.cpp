@@ -120,8 +120,12 @@ void start_split_phase(const collective_group& g, counter& done,
   if (c.collective_yield == nullptr) run(c, q);
 }
 
-void run_split_phase(context& c) {
-  if (c.split_phase != nullptr) run(c, *c.split_phase);
+int run_split_phase(context& c) {
+  if (c.split_phase == nullptr) return 0;
+  const std::uint64_t traffic = c.mailbox_traffic;
+  const int in_flight = c.split_phase_in_flight;
+  run(c, *c.split_phase);
+  return c.mailbox_traffic != traffic || c.split_phase_in_flight != in_flight ? 1 : 0;
 }
 
 void finish_split_phase(context& c, const mailbox_state& channels) {

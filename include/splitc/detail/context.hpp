@@ -96,6 +96,7 @@ struct context : splitc_context_prefix {
   /// collectives themselves (src/split_phase.cpp), and -- while one of them runs -- how it
   /// gives the processor back when it must wait (wait_until calls it instead of waiting).
   int split_phase_in_flight = 0;
+  std::uint64_t mailbox_traffic = 0;  ///< messages sent and consumed on any channels (a count)
   split_phase_queue* split_phase = nullptr;
   void (*collective_yield)(context&) = nullptr;
   /// Groups of processors sharing memory (has_host_members): this processor's group and every

@@ -28,7 +28,9 @@ void finish_split_phase(context& c, const mailbox_state& channels);
 /// Wait until none at all is in flight (finalize), then give back their stacks.
 void finish_every_split_phase(context& c);
 void release_split_phase(context& c);
-/// From the progress engine: resume each collective in flight that may run.
-void run_split_phase(context& c);
+/// From the progress engine: resume each collective in flight that may run. Non-zero when
+/// they moved (sent or consumed a message, or finished): the wait that polled must not back
+/// off into sleeping while they work.
+int run_split_phase(context& c);
 
 }  // namespace splitc::detail
