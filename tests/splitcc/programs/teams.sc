@@ -8,7 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int bad = 0;
+static bad = 0;               /* implicit int, as the era wrote it */
+
+/* The sum of k over the processors of one parity: K&R definitions, as the programs of the
+ * time were written. */
+static parity_sum(parity, procs)
+     int parity, procs;
+{
+  int k, sum = 0;
+  for (k = parity; k < procs; k += 2) sum += k;
+  return sum;
+}
 #define CHECK(cond)                                                              \
   do {                                                                           \
     if (!(cond)) {                                                               \
@@ -21,9 +31,9 @@ static void parity_teams(void)
 {
   splitc_team_t mine = splitc_team_split(splitc_team_world(), MYPROC % 2, -MYPROC);
   splitc_team_t inner;
-  int n = splitc_team_size(mine), r = splitc_team_rank(mine), k, sum = 0, b, me = MYPROC;
+  int n = splitc_team_size(mine), r = splitc_team_rank(mine), k, b, me = MYPROC;
+  int sum = parity_sum(MYPROC % 2, PROCS);
   int *all;
-  for (k = MYPROC % 2; k < PROCS; k += 2) sum += k;
   CHECK(n == (PROCS + 1 - MYPROC % 2) / 2);
   CHECK(team_reduce_to_all_add(mine, MYPROC) == sum);
   CHECK(team_reduce_to_all_max(mine, MYPROC) == splitc_team_proc(mine, 0));
@@ -81,7 +91,9 @@ static void split_phase(void)
   CHECK(w > 0);
 }
 
-int splitc_main(int argc, char **argv)
+splitc_main(argc, argv)
+     int argc;
+     char **argv;
 {
   (void)argc;
   (void)argv;
