@@ -321,6 +321,7 @@ int main(int argc, char** argv) {
   if (ctx.selected("collectives")) part_collectives(ctx);
   if (ctx.selected("atomics")) part_atomics(ctx);
   if (ctx.selected("teams")) part_teams(ctx);
+  if (ctx.selected("waits")) part_waits(ctx);
   part_figures(ctx);  // the figures selected
 
   int rc = 0;

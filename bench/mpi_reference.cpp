@@ -19,6 +19,7 @@
 // and rank 0 blocks reading its input, so the idle reference program takes no
 // CPU from the splitc processors measuring in the meantime.
 #define SPLITC_BENCH_HOST_CLOCK_ONLY 1  // no splitc in this program: the host's clock
+#include "compute.hpp"
 #include "lockstep.hpp"
 
 #include <mpi.h>
@@ -42,13 +43,14 @@ struct command {
   int quit = 0;
 };
 
-/// Wait for `req` without spinning a core: test, then sleep 50 µs.
+/// Wait for `req` without spinning a core: test, then sleep a millisecond (waking more often
+/// takes CPU from the splitc processes measuring meanwhile).
 void sleepy_wait(MPI_Request* req) {
   for (;;) {
     int done = 0;
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     if (done) return;
-    timespec t{0, 50000};
+    timespec t{0, 1000000};
     nanosleep(&t, nullptr);
   }
 }
@@ -60,7 +62,7 @@ const char* const selftest_commands[] = {
     "allreduce 1 1 1", "scan 1 1 1",      "gather 8 1 1",    "scatter 8 1 1",
     "allgather 8 1 1", "allgatherv 8 1 1", "alltoall 8 1 1",  "alltoallv 8 1 1",
     "reduce_scatter 8 1 1", "half_allreduce 8 1 1", "half_allgather 8 1 1",
-    "half_alltoall 8 1 1", "quit"};
+    "half_alltoall 8 1 1", "iallreduce_overlap 4096 1 1", "quit"};
 bool selftest = false;
 int selftest_next = 0;
 
@@ -264,6 +266,41 @@ int main(int argc, char** argv) {
       s = bench::lockstep(plan, barrier, [&](long) {
         MPI_Allreduce(sbuf.data(), rbuf.data(), ints, MPI_INT, MPI_SUM, half);
       });
+    } else if (op == "iallreduce_overlap") {
+      // splitc-bench's overlap (bench/parts/teams.cpp, overlap()): MPI_Allreduce of `size`
+      // bytes of doubles alone; computation calibrated to take as long, in 64 pieces, each
+      // followed by MPI_Test; MPI_Iallreduce started, the same computation, MPI_Wait.
+      constexpr int pieces = 64;
+      std::vector<double> v(static_cast<std::size_t>(std::max(1L, c.size / 8)), 1.0);
+      const int count = static_cast<int>(v.size());
+      const bench::summary alone = bench::lockstep(plan, barrier, [&](long) {
+        MPI_Allreduce(MPI_IN_PLACE, v.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      });
+      volatile double sink = 0;
+      const long t0 = bench::now_ns();
+      sink = bench::compute(1 << 20);
+      double steps = static_cast<double>(1 << 20) / static_cast<double>(std::max(1L, bench::now_ns() - t0)) * alone.mean;
+      MPI_Bcast(&steps, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      const long piece = std::max(1L, static_cast<long>(steps) / pieces);
+      auto work = [&](MPI_Request* req) {
+        for (int k = 0; k < pieces; ++k) {
+          sink = bench::compute(piece);
+          int done = 0;
+          if (req != nullptr) MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        }
+      };
+      const bench::summary comp = bench::lockstep(plan, barrier, [&](long) { work(nullptr); });
+      s = bench::lockstep(plan, barrier, [&](long) {
+        MPI_Request req;
+        MPI_Iallreduce(MPI_IN_PLACE, v.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+        work(&req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+      });
+      (void)sink;
+      if (me == 0) {
+        std::printf("@R iallreduce_alone %ld %.6g %.4g %d\n", c.size, alone.mean, alone.ci_rel, alone.kept);
+        std::printf("@R iallreduce_compute %ld %.6g %.4g %d\n", c.size, comp.mean, comp.ci_rel, comp.kept);
+      }
     } else {
       known = false;
     }

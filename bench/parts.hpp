@@ -15,6 +15,7 @@ void part_table4(context& ctx);       ///< parts/table4.cpp
 void part_table7(context& ctx);       ///< parts/pointers.cpp
 void part_collectives(context& ctx);  ///< parts/collectives.cpp (Tables 8–11)
 void part_atomics(context& ctx);      ///< parts/atomics.cpp
+void part_waits(context& ctx);        ///< parts/waits.cpp
 void part_teams(context& ctx);        ///< parts/teams.cpp (issue 41's collectives)
 void part_figures(context& ctx);      ///< parts/figures.cpp (Figures 10–15)
 
@@ -33,6 +34,8 @@ inline const std::vector<part_info>& part_names() {
       {"atomics", "fetch_and_add on a peer's spread heap, atomic-procedure round trip"},
       {"teams", "gather, scatter, all-gather(v), all-to-all(v), reduce-scatter on the world and "
                 "all-reduce, all-gather, all-to-all on a half team, 8 B and 64 KiB per member"},
+      {"waits", "a flag ping-pong by write + wait_until against the raw one through the mapped "
+                "segment"},
       {"fig10", "Figure 10: bandwidth of active messages (medium, long) and of bulk transfers "
                 "to memory outside the segments"},
       {"fig11", "Figure 11: bandwidth of bulk_store"},

@@ -421,6 +421,63 @@ int test_and_set(__globPtrType loc);
 int cmp_and_swap(__globPtrType loc, int test_val, int new_val);
 int fetch_and_add(__globPtrType loc, int val);
 
+/* ---- waiting on memory (splitc/memory_wait.hpp): OpenSHMEM's wait_until family --- *
+ * On words of this processor's memory that other processors write (puts, stores, writes,
+ * atomics): splitc_<type>_wait_until(ivar, cmp, value) returns once *ivar cmp value holds,
+ * serving active messages meanwhile; splitc_<type>_test says whether it holds now. The
+ * _all/_any/_some forms watch `n` words (status: NULL, or one int per word, nonzero leaving
+ * it out); _any returns an index or SPLITC_NO_INDEX, _some writes the satisfied indices into
+ * `indices` (room for n) and returns how many; the _vector forms compare each word with its
+ * own value. <type>: int long longlong uint ulong ulonglong int32 int64 uint32 uint64 size
+ * ptrdiff. Data written before the word (and completed: sync, bulk_write, write, store_sync)
+ * is visible once the condition is seen. */
+#define SPLITC_CMP_EQ 0
+#define SPLITC_CMP_NE 1
+#define SPLITC_CMP_GT 2
+#define SPLITC_CMP_GE 3
+#define SPLITC_CMP_LT 4
+#define SPLITC_CMP_LE 5
+#define SPLITC_NO_INDEX ((size_t)-1)
+#define SPLITC_DECLARE_WAIT_(NAME, T)                                                        \
+  void splitc_##NAME##_wait_until(T *ivar, int cmp, T value);                               \
+  int splitc_##NAME##_test(T *ivar, int cmp, T value);                                      \
+  void splitc_##NAME##_wait_until_all(T *ivars, size_t n, const int *status, int cmp,       \
+                                      T value);                                             \
+  size_t splitc_##NAME##_wait_until_any(T *ivars, size_t n, const int *status, int cmp,     \
+                                        T value);                                           \
+  size_t splitc_##NAME##_wait_until_some(T *ivars, size_t n, size_t *indices,               \
+                                         const int *status, int cmp, T value);              \
+  void splitc_##NAME##_wait_until_all_vector(T *ivars, size_t n, const int *status, int cmp,\
+                                             const T *values);                              \
+  size_t splitc_##NAME##_wait_until_any_vector(T *ivars, size_t n, const int *status,       \
+                                               int cmp, const T *values);                   \
+  size_t splitc_##NAME##_wait_until_some_vector(T *ivars, size_t n, size_t *indices,        \
+                                                const int *status, int cmp,                 \
+                                                const T *values);                           \
+  int splitc_##NAME##_test_all(T *ivars, size_t n, const int *status, int cmp, T value);    \
+  size_t splitc_##NAME##_test_any(T *ivars, size_t n, const int *status, int cmp, T value); \
+  size_t splitc_##NAME##_test_some(T *ivars, size_t n, size_t *indices, const int *status,  \
+                                   int cmp, T value);                                       \
+  int splitc_##NAME##_test_all_vector(T *ivars, size_t n, const int *status, int cmp,       \
+                                      const T *values);                                     \
+  size_t splitc_##NAME##_test_any_vector(T *ivars, size_t n, const int *status, int cmp,    \
+                                         const T *values);                                  \
+  size_t splitc_##NAME##_test_some_vector(T *ivars, size_t n, size_t *indices,              \
+                                          const int *status, int cmp, const T *values);
+SPLITC_DECLARE_WAIT_(int, int)
+SPLITC_DECLARE_WAIT_(long, long)
+SPLITC_DECLARE_WAIT_(longlong, long long)
+SPLITC_DECLARE_WAIT_(uint, unsigned int)
+SPLITC_DECLARE_WAIT_(ulong, unsigned long)
+SPLITC_DECLARE_WAIT_(ulonglong, unsigned long long)
+SPLITC_DECLARE_WAIT_(int32, int32_t)
+SPLITC_DECLARE_WAIT_(int64, int64_t)
+SPLITC_DECLARE_WAIT_(uint32, uint32_t)
+SPLITC_DECLARE_WAIT_(uint64, uint64_t)
+SPLITC_DECLARE_WAIT_(size, size_t)
+SPLITC_DECLARE_WAIT_(ptrdiff, ptrdiff_t)
+#undef SPLITC_DECLARE_WAIT_
+
 /* atomic(fun, gptr, a0, ..., a3): run fun(local address, a0, ..., a3) on the
  * owner of gptr, atomically with respect to other atomic procedures and
  * handlers there. Up to four integer-class arguments (int, long, pointers),

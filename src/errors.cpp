@@ -7,6 +7,7 @@
 #include <splitc/global_memory.hpp>
 #include <splitc/bulk.hpp>
 #include <splitc/collectives.hpp>
+#include <splitc/memory_wait.hpp>
 #include <splitc/per_processor.hpp>
 
 #include <fmt/format.h>
@@ -70,6 +71,8 @@ void bad_length(context&, std::size_t len, const char* op) {
                                        : fmt::format("{}", len),
        max_bulk_length);
 }
+
+void bad_wait(const char* what, const char* why) { fail("{}: {}", what, why); }
 
 void bad_count(context&, long long n, const char* what, const char* op) {
   fail("{}: negative {} {}", op, what, n);

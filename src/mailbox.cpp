@@ -1,11 +1,14 @@
 // Mailbox channels for the collectives (see detail/mailbox.hpp): direct
 // stores into a peer's slot where the backend maps peers, active messages
 // otherwise.
+#include <splitc/detail/collective_algorithms.hpp>
 #include <splitc/detail/mailbox.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/global_memory.hpp>
+#include <splitc/spread_heap.hpp>
 
+#include <bit>
 #include <cstring>
 
 namespace splitc::detail {
@@ -61,22 +64,34 @@ void register_mailbox_handlers(context& c) {
   c.handlers[static_cast<std::size_t>(builtin::mailbox_ack)] = on_mailbox_ack;
 }
 
-void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t len) {
+namespace {
+
+/// Wait until rank q has consumed all but `window` - 1 of our messages before this one: its
+/// slot (window = the depth) or our staging buffer for it (window = mailbox_staging_ring) is
+/// free again.
+void wait_for_credit(collective_group& g, std::size_t q, std::uint64_t window) {
+  mailbox_state& m = g.mail;
+  const std::uint64_t n = m.sent[q];
+  if (n < window || m.acked_seen[q] >= n + 1 - window) return;
+  const std::uint64_t need = n + 1 - window;
+  wait_until(g.c, "a collective", [&] {
+    m.acked_seen[q] = m.ack_word(q)->load(std::memory_order_acquire);
+    return m.acked_seen[q] >= need;
+  });
+}
+
+/// Deliver `len` bytes (<= mailbox_payload_bytes) to rank q's next slot, signed; the credit
+/// is already there.
+void post(collective_group& g, proc_t q, const void* data, std::size_t len,
+          std::uint64_t signature) {
   context& c = g.c;
   mailbox_state& m = g.mail;
   const auto qi = static_cast<std::size_t>(q);
   const std::uint64_t n = m.sent[qi];
-  if (n >= mailbox_depth && m.acked_seen[qi] < n + 1 - mailbox_depth) {
-    const std::uint64_t need = n + 1 - mailbox_depth;
-    wait_until(c, "a collective", [&] {
-      m.acked_seen[qi] = m.ack_word(qi)->load(std::memory_order_acquire);
-      return m.acked_seen[qi] >= need;
-    });
-  }
   mailbox_slot* slot = m.slot(static_cast<std::size_t>(g.rank), n);
   m.sent[qi] = n + 1;
   ++c.mailbox_traffic;
-  const signed_message message(data, len, g.signature);
+  const signed_message message(data, len, signature);
   const proc_t to = g.proc(q);
   if (q == g.rank) {
     fill(slot, message.bytes, message.length, n + 1);
@@ -88,6 +103,91 @@ void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t l
     request(c, am_kind::medium_msg, to, id(builtin::mailbox_deposit), a, 3, message.bytes,
             message.length);
   }
+}
+
+/// What a staged piece's message carries: where the piece lies in the sender's segment (0:
+/// nowhere, it follows in mailbox messages) and its length.
+struct staged_piece {
+  std::uint64_t address;
+  std::uint64_t length;
+};
+
+/// The staging buffer for message `n` to rank q (one of mailbox_staging_ring per receiver), at
+/// least `len` bytes; nullptr past the budget or when the segment's private part is full.
+unsigned char* staging_for(collective_group& g, std::size_t q, std::uint64_t n, std::size_t len) {
+  context& c = g.c;
+  mailbox_state& m = g.mail;
+  if (m.staging.empty()) m.staging.resize(m.procs * mailbox_staging_ring);
+  staging_buffer& s = m.staging[q * mailbox_staging_ring + n % mailbox_staging_ring];
+  if (s.bytes >= len) return s.at;
+  const std::size_t bytes = std::max<std::size_t>(std::bit_ceil(len), 64 * 1024);
+  if (c.staging_bytes - s.bytes + bytes > mailbox_staging_budget) return nullptr;
+  const global_ptr<void> fresh = global_malloc(bytes);
+  if (fresh == nullptr) return nullptr;
+  if (s.at != nullptr) global_free(global_ptr<void>(c.myproc, s.at));
+  c.staging_bytes = c.staging_bytes - s.bytes + bytes;
+  s = {static_cast<unsigned char*>(fresh.local()), bytes};
+  return s.at;
+}
+
+}  // namespace
+
+void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t len) {
+  wait_for_credit(g, static_cast<std::size_t>(q), g.mail.depth());
+  post(g, q, data, len, g.signature);
+}
+
+bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size_t alen,
+                         const void* b, std::size_t blen) {
+  const auto qi = static_cast<std::size_t>(q);
+  wait_for_credit(g, qi, std::min<std::uint64_t>(g.mail.depth(), mailbox_staging_ring));
+  unsigned char* s = staging_for(g, qi, g.mail.sent[qi], alen + blen);
+  if (s != nullptr) {
+    std::memcpy(s, a, alen);
+    if (blen != 0) std::memcpy(s + alen, b, blen);
+  }
+  const staged_piece piece{reinterpret_cast<std::uintptr_t>(s), alen + blen};
+  post(g, q, &piece, sizeof piece, g.signature ^ mailbox_staged_mark);
+  return s != nullptr;
+}
+
+const unsigned char* mailbox_receive_staged(collective_group& g, proc_t p, std::size_t len,
+                                            std::vector<unsigned char>& fetched) {
+  std::size_t got = 0;
+  std::uint64_t signature = 0;
+  const unsigned char* data = mailbox_receive(g, p, &got, &signature);
+  if (signature == g.signature) [[unlikely]]  // p sends this stream in mailbox messages
+    collective_mismatch(g, p, got, len);
+  if (signature != (g.signature ^ mailbox_staged_mark) || got != sizeof(staged_piece))
+      [[unlikely]]
+    collective_kind_mismatch(g, p, signature);
+  staged_piece piece;
+  std::memcpy(&piece, data, sizeof piece);
+  if (piece.length != len) [[unlikely]] collective_mismatch(g, p, piece.length, len);
+  if (piece.address == 0) {
+    mailbox_release(g, p);
+    return nullptr;
+  }
+  context& c = g.c;
+  void* at = reinterpret_cast<void*>(static_cast<std::uintptr_t>(piece.address));
+  const proc_t from = g.proc(p);
+  if (from == c.myproc) return static_cast<const unsigned char*>(at);
+  if (void* d = direct(c, from, at, len)) return static_cast<const unsigned char*>(d);
+  fetched.resize(len);
+  counter done;
+  get_bytes(c, fetched.data(), from, at, len, done, "a collective");
+  wait_until(c, "a collective", [&] { return done.value() == 0; });
+  return fetched.data();
+}
+
+void mailbox_free_staging(mailbox_state& m) {
+  context& c = ctx();
+  for (staging_buffer& s : m.staging) {
+    if (s.at == nullptr) continue;
+    global_free(global_ptr<void>(c.myproc, s.at));
+    c.staging_bytes -= s.bytes;
+  }
+  m.staging.clear();
 }
 
 const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t* len,

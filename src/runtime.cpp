@@ -14,6 +14,7 @@
 
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -179,6 +180,24 @@ void learn_host_groups(context& c, const B& backend) {
   }
 }
 
+/// More of the job's processes on this host than processors online: waiters yield at once
+/// rather than spin (port/backoff.hpp). The host's processes are the backend's shared-memory
+/// group where it knows one, else what the launcher says (Open MPI's mpirun, MPICH's hydra),
+/// else all of them (splitc-run starts every process on this host). No message: a layer's
+/// first messages are the program's (an exchange here once changed what the nx and mpl
+/// emulations' bad-input tests saw first).
+void learn_oversubscription(context& c) {
+  if (c.procs == 1) return;
+  std::size_t here = c.host_group.size();
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+    if (here != 0) break;
+    if (const char* v = std::getenv(name)) here = static_cast<std::size_t>(std::strtoul(v, nullptr, 10));
+  }
+  if (here == 0) here = static_cast<std::size_t>(c.procs);
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  port::oversubscribed = online > 0 && here > static_cast<std::size_t>(online);
+}
+
 void exit_without_finalize(int status, void*) {
   // A failing exit is already the launcher's business; a successful one
   // without finalize would leave the others waiting.
@@ -238,6 +257,7 @@ void init(int& argc, char**& argv) {
   if (c.myproc == 0) port::warn_unknown_variables();  // a misspelt SPLITC_* name, once per job
   c.backend.bootstrap_barrier(c.sink());
   detail::learn_host_groups(c, c.backend);
+  if constexpr (!has_shared_process<active_backend>) detail::learn_oversubscription(c);
   // Silent and vanished processors end the job, on every backend.
   // (Under a shared process the backend's scheduler sees every processor's state.)
   if (c.procs > 1 && !has_shared_process<active_backend>) {

@@ -41,7 +41,7 @@ void clear_channels(detail::mailbox_state& m, std::size_t members) {
   };
   for (std::size_t q = 0; q < members; ++q) {
     clear(*m.ack_word(q));
-    for (std::uint64_t k = 0; k < detail::mailbox_depth; ++k) clear(m.slot(q, k)->sequence);
+    for (std::uint64_t k = 0; k < m.depth(); ++k) clear(m.slot(q, k)->sequence);
   }
   std::int64_t* finished = finished_count(m.region, members);
   if (*finished != 0) *finished = 0;
@@ -200,6 +200,7 @@ void team::destroy() {
   detail::dissemination_barrier(g);
   // Every message this member sent on the team consumed: nothing more arrives in a region.
   detail::mailbox_quiesce(g);
+  detail::mailbox_free_staging(state_->mail);
   const std::size_t n = state_->members.size();
   std::int64_t* finished = finished_count(state_->mail.region, n);
   if (state_->rank != 0) {

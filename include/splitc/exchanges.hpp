@@ -45,67 +45,12 @@ namespace detail {
                                                  const char* which, std::size_t got,
                                                  std::size_t needed);
 
-/// Up to two contiguous pieces of memory taken as one byte stream (a run of blocks that wraps
-/// around the end of a buffer).
-template <class Byte>
-struct byte_pieces {
-  std::array<std::span<Byte>, 2> piece{};
-  std::size_t total() const noexcept { return piece[0].size() + piece[1].size(); }
-  /// Bytes [at, at + len) of the stream (len <= one chunk), as a pointer into the pieces when
-  /// they lie in one, else copied into `scratch`.
-  Byte* span_at(std::size_t at, std::size_t len, unsigned char* scratch) const {
-    const std::size_t first = piece[0].size();
-    if (at + len <= first) return piece[0].data() + at;
-    if (at >= first) return piece[1].data() + (at - first);
-    std::memcpy(scratch, piece[0].data() + at, first - at);
-    std::memcpy(scratch + (first - at), piece[1].data(), len - (first - at));
-    return scratch;
-  }
-};
-using send_pieces = byte_pieces<const unsigned char>;
-using receive_pieces = byte_pieces<unsigned char>;
-template <class Byte>
-inline byte_pieces<Byte> one_piece(Byte* data, std::size_t len) {
-  byte_pieces<Byte> p;
-  p.piece[0] = {data, len};
-  return p;
-}
-
-inline void copy_into_pieces(const receive_pieces& r, std::size_t at, const unsigned char* d,
-                             std::size_t len) {
-  const std::size_t first = r.piece[0].size();
-  if (at < first) {
-    const std::size_t n = std::min(len, first - at);
-    std::memcpy(r.piece[0].data() + at, d, n);
-    d += n, at += n, len -= n;
-  }
-  if (len > 0) std::memcpy(r.piece[1].data() + (at - first), d, len);
-}
-
-/// Send a byte stream to rank `to` while receiving one of `receive_len` bytes from rank
-/// `from`, a mailbox chunk of each at a time (either rank may be -1: nothing that way).
-/// Every stream is at least one message, so a member expecting bytes from one that sends
-/// none is told (collective mismatch) rather than left waiting. `use(at, data, len)` takes
-/// each received chunk.
+/// A stream to `to` while one of `receive_len` bytes arrives from `from` (detail/streams.hpp),
+/// in whole elements of `unit` bytes.
 template <class Use>
 inline void shift_stream(collective_group& g, proc_t to, const send_pieces& send, proc_t from,
-                         std::size_t receive_len, Use use) {
-  constexpr std::size_t step = mailbox_payload_bytes;
-  auto messages = [](std::size_t len) { return std::max<std::size_t>(1, (len + step - 1) / step); };
-  const std::size_t sends = to >= 0 ? messages(send.total()) : 0;
-  const std::size_t receives = from >= 0 ? messages(receive_len) : 0;
-  unsigned char scratch[step];
-  for (std::size_t k = 0; k < std::max(sends, receives); ++k) {
-    const std::size_t at = k * step;
-    if (k < sends) {
-      const std::size_t len = std::min(step, send.total() - at);
-      mailbox_send(g, to, send.span_at(at, len, scratch), len);
-    }
-    if (k < receives) {
-      const std::size_t len = std::min(step, receive_len - at);
-      receive_chunk<unsigned char>(g, from, len, [&](const unsigned char* d) { use(at, d, len); });
-    }
-  }
+                         std::size_t receive_len, Use use, std::size_t unit = 1) {
+  exchange_streams(g, to, send, from, receive_len, unit, use);
 }
 
 inline void shift_into(collective_group& g, proc_t to, const send_pieces& send, proc_t from,
@@ -231,7 +176,8 @@ inline void ring_reduce_scatter(collective_group& g, T* acc, const block_layout&
                      T& a = target[at / sizeof(T) + i];
                      a = op(a, v);
                    }
-                 });
+                 },
+                 sizeof(T));
   }
 }
 

@@ -11,6 +11,7 @@
 #include <splitc/global_memory.hpp>
 #include <splitc/global_ptr.hpp>
 #include <splitc/grid_teams.hpp>
+#include <splitc/memory_wait.hpp>
 #include <splitc/per_processor.hpp>
 #include <splitc/runtime.hpp>
 #include <splitc/spread_array.hpp>

@@ -525,6 +525,38 @@ static void heap_and_atomics(void) {
   all_spread_free(spread);
 }
 
+/* Waiting on memory: each processor writes a flag word of its right neighbour, which waits
+ * for it; processor 0 then watches every processor's word of its own array. */
+static void memory_waits(int right) {
+  const int me = MYPROC, p = PROCS;
+  __globPtrType flags = all_spread_malloc(p, (int)(64 * sizeof(int)));
+  int *mine = (int *)tolocal(flags); /* the same address on every processor */
+  memset(mine, 0, 64 * sizeof(int));
+  barrier();
+  CHECK(!splitc_int_test(&mine[0], SPLITC_CMP_GT, 1));
+  __i_write(toglobal(right, &mine[0]), 1);
+  splitc_int_wait_until(&mine[0], SPLITC_CMP_EQ, 1);
+  CHECK(splitc_int_test(&mine[0], SPLITC_CMP_GE, 1));
+  if (p <= 62) {
+    __i_write(toglobal(0, &mine[1 + me]), 5 + me);
+    if (me == 0) {
+      size_t idx[64];
+      int status[64];
+      int k;
+      for (k = 0; k < 64; ++k) status[k] = k == 0 || k > p;
+      splitc_int_wait_until_all(mine, 64, status, SPLITC_CMP_GE, 5);
+      CHECK(splitc_int_wait_until_any(mine, 64, status, SPLITC_CMP_GE, 5) == 1);
+      CHECK(splitc_int_test_some(mine, 64, idx, status, SPLITC_CMP_GE, 5) == (size_t)p);
+      CHECK(idx[0] == 1);
+      for (k = 0; k < 64; ++k) status[k] = 1;
+      CHECK(splitc_int_wait_until_any(mine, 64, status, SPLITC_CMP_EQ, 0) == SPLITC_NO_INDEX);
+      CHECK(splitc_int_test_all(mine, 64, NULL, SPLITC_CMP_GE, 0));
+    }
+  }
+  barrier();
+  all_spread_free(flags);
+}
+
 int splitc_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -536,6 +568,7 @@ int splitc_main(int argc, char **argv) {
   bulk(right);
   collectives();
   teams();
+  memory_waits(right);
   heap_and_atomics();
   barrier();
   all_spread_free(targets);

@@ -13,7 +13,9 @@ splitc_add_program_test(atomics atomics_test.cpp LABELS collectives NETWORK_ARGS
   ENVIRONMENT "SPLITC_UDP_IMPAIR=drop=0.05,dup=0.03,reorder=0.05,delay=50,jitter=100,window=400,seed=7")
 # Teams and the full collective set (issue 41): every collective on the world, split teams of
 # uneven sizes, nested teams, the host's team, a processor grid's rows and columns.
-splitc_add_program_test(teams teams_test.cpp LABELS collectives teams NETWORK_ARGS 700)
+# Long streams travel staged: 1.5 MiB blocks (two pieces each) on smp, 20000 bytes elsewhere.
+splitc_add_program_test(teams teams_test.cpp LABELS collectives teams ARGS 5000 1572864
+  NETWORK_ARGS 700 20000)
 # Split-phase collectives (issue 41): every collective completed on a counter, many in flight on
 # one team and on overlapping teams, progress by polling alone.
 splitc_add_program_test(split_phase split_phase_test.cpp LABELS collectives teams NETWORK_ARGS 700)

@@ -4,7 +4,9 @@
 // split again (nested), on the host's team and on the rows and columns of a processor grid,
 // small and large (several mailbox messages; the ring and binary-swap sizes), commutative and
 // not, each checked against the sequential answer. Teams are destroyed and made again.
-// Argument: the largest per-member element count (smaller on the network backends).
+// Then long streams (staged: detail/streams.hpp), with and without staging space.
+// Arguments: the largest per-member element count (smaller on the network backends), and the
+// per-member block of the long streams in bytes (default 20000).
 #include "harness.hpp"
 
 #include <splitc/grid_teams.hpp>
@@ -206,6 +208,99 @@ void check_exchanges(const team& t, int salt) {
   }
 }
 
+/// A 12-byte element (pieces and chunks that are not a power of two) and a 16-byte one (a
+/// mailbox payload of 1000 bytes is not a whole number of them) summed by ops::add.
+struct triple {
+  std::int32_t a, b, c;
+  bool operator==(const triple&) const = default;
+};
+struct pair16 {
+  std::int64_t x, y;
+  bool operator==(const pair16&) const = default;
+  pair16 operator+(const pair16& r) const { return {x + r.x, y + r.y}; }
+};
+
+std::size_t large_bytes = 20000;  ///< per-member block of the staged streams' checks
+
+triple triple_of(int q, std::size_t i, int salt) {
+  const auto v = static_cast<std::int32_t>(value(q, i, salt));
+  return {v, -v, v ^ 0x5a5a};
+}
+
+/// Streams long enough to travel staged (detail/streams.hpp), some in more than one piece:
+/// all-gather (Bruck's runs wrap around the buffer), all-to-all, gather, scatter of 12-byte
+/// elements; reduce-to-all by binary swap (large) and by the butterfly (between the staging
+/// threshold and the binary-swap one); reduce-scatter by the ring with 16-byte elements.
+void check_large_streams(const team& t, int salt) {
+  const int n = t.size(), r = t.rank();
+  const auto un = static_cast<std::size_t>(n);
+  const std::size_t count = large_bytes / sizeof(triple);
+  std::vector<triple> mine(count);
+  for (std::size_t i = 0; i < count; ++i) mine[i] = triple_of(t.proc(r), i, salt);
+  std::vector<triple> all(count * un);
+  splitc::all_gather(t, std::span<const triple>(mine), std::span<triple>(all));
+  for (int q = 0; q < n; ++q)
+    for (std::size_t i = 0; i < count; ++i)
+      CHECK_MSG(all[static_cast<std::size_t>(q) * count + i] == triple_of(t.proc(q), i, salt),
+                "staged all_gather rank {} element {} of {}", q, i, count);
+  const int root = n - 1;
+  std::vector<triple> gathered(r == root ? count * un : 0);
+  splitc::gather(t, std::span<const triple>(mine), std::span<triple>(gathered), root);
+  if (r == root) CHECK_MSG(gathered == all, "staged gather of {}", count);
+  std::vector<triple> part(count);
+  splitc::scatter(t, std::span<const triple>(all), std::span<triple>(part), root);
+  CHECK_MSG(part == mine, "staged scatter of {}", count);
+  std::vector<triple> send(count * un), received(count * un);
+  for (std::size_t k = 0; k < count * un; ++k) send[k] = triple_of(t.proc(r), k, salt + 1);
+  splitc::all_to_all(t, std::span<const triple>(send), std::span<triple>(received));
+  for (int q = 0; q < n; ++q)
+    for (std::size_t i = 0; i < count; ++i)
+      CHECK_MSG(received[static_cast<std::size_t>(q) * count + i] ==
+                    triple_of(t.proc(q), static_cast<std::size_t>(r) * count + i, salt + 1),
+                "staged all_to_all from rank {} element {}", q, i);
+  // Reductions: a vector of 2 * large_bytes (binary swap), and one of 12 KiB (butterfly).
+  for (std::size_t bytes : {2 * large_bytes, std::size_t{12 * 1024}}) {
+    std::vector<std::int64_t> v(bytes / sizeof(std::int64_t));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = value(t.proc(r), i, salt);
+    splitc::reduce_to_all(t, std::span<std::int64_t>(v), splitc::ops::add{});
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      std::int64_t sum = 0;
+      for (int q = 0; q < n; ++q) sum += value(t.proc(q), i, salt);
+      CHECK_MSG(v[i] == sum, "staged reduce_to_all of {} bytes, element {}", bytes, i);
+    }
+  }
+  // The ring: blocks of 510 pairs (plain messages, 16-byte elements) and of large_bytes.
+  for (std::size_t block : {std::size_t{510}, large_bytes / sizeof(pair16)}) {
+    std::vector<pair16> in(block * un), out(block);
+    for (std::size_t k = 0; k < in.size(); ++k)
+      in[k] = {value(t.proc(r), k, salt), static_cast<std::int64_t>(k)};
+    splitc::reduce_scatter(t, std::span<const pair16>(in), std::span<pair16>(out), splitc::ops::add{});
+    for (std::size_t i = 0; i < block; ++i) {
+      const std::size_t k = static_cast<std::size_t>(r) * block + i;
+      pair16 sum{0, 0};
+      for (int q = 0; q < n; ++q) sum = sum + pair16{value(t.proc(q), k, salt), static_cast<std::int64_t>(k)};
+      CHECK_MSG(out[i] == sum, "reduce_scatter of pairs, block {} element {}", block, i);
+    }
+  }
+}
+
+/// The same streams when a sender has no staging space: on a team just made (its channels have
+/// no staging buffers yet) the even ranks fill their segment's private part first
+/// (global_malloc), so their pieces follow in mailbox messages while the odd ranks' are staged;
+/// then again with the space given back.
+void check_streams_without_staging(const team& t) {
+  team fresh = t.split(0, t.rank());
+  std::vector<splitc::global_ptr<void>> filler;
+  if (fresh.rank() % 2 == 0) {
+    for (std::size_t chunk = std::size_t{1} << 24; chunk >= 64; chunk /= 2)
+      while (auto p = splitc::global_malloc(chunk)) filler.push_back(p);
+  }
+  check_large_streams(fresh, 50);
+  for (auto p : filler) splitc::global_free(p);
+  check_large_streams(fresh, 51);
+  fresh.destroy();
+}
+
 void check_team(const team& t, int salt) {
   CHECK(t.valid());
   CHECK(t.rank() >= 0 && t.rank() < t.size());
@@ -220,7 +315,19 @@ void check_team(const team& t, int salt) {
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   if (argc > 1) max_count = static_cast<std::size_t>(std::atol(argv[1]));
+  if (argc > 2) large_bytes = static_cast<std::size_t>(std::atol(argv[2]));
   const int me = splitc::myproc(), P = splitc::procs();
+
+  // Staged streams, on the first (up to) 8 processors: the world's channels, and a team's.
+  {
+    team first = team::world().split(me < 8 ? 0 : team::no_color, me);
+    if (first.valid()) {
+      if (P <= 8) check_large_streams(team::world(), 60);
+      check_large_streams(first, 61);
+      check_streams_without_staging(first);
+    }
+    first.destroy();
+  }
 
   team world = team::world();
   CHECK(world.size() == P && world.rank() == me && world.is_world());

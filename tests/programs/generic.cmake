@@ -12,6 +12,9 @@ set(_basics_network_args 20 50)
 splitc_add_program_test(runtime_basics runtime_basics.cpp NETWORK_ARGS ${_basics_network_args})
 splitc_add_program_test(global_memory global_memory.cpp)
 splitc_add_program_test(counters counters.cpp)
+# Waiting on memory (issue 42): wait_until / test and their array forms, satisfied by puts,
+# stores, atomics and writes.
+splitc_add_program_test(memory_wait memory_wait.cpp LABELS memory_wait)
 splitc_add_program_test(store_sync store_sync.cpp)
 # Again through udp's impairment layer on the network path (the same-host layer off): every
 # store path, reset_store_sync with stores in flight and all_store_sync under loss,
@@ -112,6 +115,15 @@ splitc_add_failure_test(xf_reply2 PROCS 2 STATUS 70
   REGEX "processor 1 of 2: handler [0-9]+ replied twice to processor 0")
 splitc_add_failure_test(xf_replysend PROCS 2 STATUS 70
   REGEX "processor 0 of 2: handler [0-9]+ \\(a reply handler\\) tried to send")
+# Misuse of the waits on memory (issue 42).
+splitc_add_failure_test(xf_wait PROCS 2 STATUS 70 ARGS lengths TEST xf_wait_lengths
+  REGEX "processor 1 of 2: wait_until_all: the status array and the word array differ in length")
+splitc_add_failure_test(xf_wait PROCS 2 STATUS 70 ARGS indices TEST xf_wait_indices
+  REGEX "processor 1 of 2: wait_until_some: the index array is shorter than the word array")
+splitc_add_failure_test(xf_wait PROCS 2 STATUS 70 ARGS cmp TEST xf_wait_cmp
+  REGEX "processor 1 of 2: wait_until: the comparison is not one of cmp's")
+splitc_add_failure_test(xf_wait PROCS 2 STATUS 70 ARGS handler TEST xf_wait_handler
+  REGEX "processor 0 of 2: wait_until called inside handler")
 splitc_add_failure_test(xf_hwait PROCS 2 STATUS 70 ARGS read TEST xf_hwait_read
   REGEX "processor 1 of 2: read called inside handler [0-9]+; handlers run inside poll and must not wait")
 splitc_add_failure_test(xf_hwait PROCS 3 STATUS 70 ARGS barrier TEST xf_hwait_barrier
@@ -162,11 +174,13 @@ splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS long TEST xf_br
   REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)"
   REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")
 # Misuse of teams (issue 41): members of one team in different collectives, counts they
-# disagree on, a result too small, a collective on an empty team, destroying the world.
+# disagree on (also where one member's block travels staged and the other's does not), a result too small, a collective on an empty team, destroying the world.
 splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS kind TEST xf_team_kind
   REGEX "collective mismatch: processor [13] \\(rank [01] of a team of 2\\) is in a different collective")
 splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS counts TEST xf_team_counts
   REGEX "collective mismatch: processor [13] \\(rank [01] of a team of 2\\) sent [0-9]+ bytes where [0-9]+ were expected")
+splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS staged TEST xf_team_staged
+  REGEX "collective mismatch: processor [13] \\(rank [01] of a team of 2\\) sent (12000 bytes where 40|40 bytes where 12000) were expected")
 splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS size TEST xf_team_size
   REGEX "processor 3 of 4: all_gather: the result holds 3 elements where 4 are needed \\(a team of 2 members\\)")
 splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS empty TEST xf_team_empty

@@ -4,6 +4,8 @@
 // mistake:
 //   kind      on the odd team, rank 0 calls all_gather and rank 1 broadcast
 //   counts    on the odd team, all_gatherv with counts the members disagree on
+//   staged    on the odd team, all_gather of 3000 ints by rank 0 (long enough to travel staged)
+//             and of 10 by rank 1
 //   size      all_gather into a result too small for the team
 //   empty     a collective on the empty team that no_color gives
 //   world     team::destroy on the world
@@ -28,6 +30,9 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> counts{2, odd.rank() == 0 ? std::size_t{2} : std::size_t{1}};
     splitc::all_gatherv(odd, std::span<const int>(mine.data(), counts[static_cast<std::size_t>(odd.rank())]),
                         std::span<int>(all), std::span<const std::size_t>(counts));
+  } else if (mistake == "staged" && me % 2 == 1) {
+    std::vector<int> block(odd.rank() == 0 ? 3000 : 10, me), both(2 * block.size());
+    splitc::all_gather(odd, std::span<const int>(block), std::span<int>(both));
   } else if (mistake == "size" && me == 3) {
     std::vector<int> small(3);
     splitc::all_gather(odd, std::span<const int>(mine), std::span<int>(small));

@@ -13,6 +13,7 @@
 
 #include <splitc/detail/context.hpp>
 #include <splitc/detail/mailbox.hpp>
+#include <splitc/detail/streams.hpp>
 #include <splitc/detail/wait.hpp>
 
 #include <algorithm>
@@ -59,12 +60,6 @@ inline tree_node physical_tree(const collective_group& g, proc_t root) noexcept 
   auto phys = [&](proc_t x) { return x < 0 ? x : (x + root) % g.size; };
   return {phys(n.parent), phys(n.left), phys(n.right)};
 }
-
-[[gnu::cold, noreturn]] void collective_mismatch(collective_group& g, proc_t from, std::size_t got,
-                                                 std::size_t expected);
-/// `from` is a rank of the group; the reports name processors. `got` is the signature rank
-/// `from` sent; a broadcast's names its root.
-[[gnu::cold, noreturn]] void collective_kind_mismatch(collective_group& g, proc_t from, std::uint64_t got);
 
 constexpr std::uint64_t fnv1a(const char* s, std::uint64_t h = 1469598103934665603ULL) {
   for (; *s != '\0'; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ULL;
@@ -129,18 +124,6 @@ inline void broadcast_finished(collective_group& g) {
 /// Elements of T per mailbox message.
 template <class T>
 constexpr std::size_t chunk_elements = mailbox_payload_bytes / sizeof(T);
-
-/// Receive one chunk of `count` elements from p and hand it to `use`.
-template <class T, class Use>
-inline void receive_chunk(collective_group& g, proc_t p, std::size_t count, Use use) {
-  std::size_t len = 0;
-  std::uint64_t signature = 0;
-  const unsigned char* data = mailbox_receive(g, p, &len, &signature);
-  if (signature != g.signature) [[unlikely]] collective_kind_mismatch(g, p, signature);
-  if (len != count * sizeof(T)) [[unlikely]] collective_mismatch(g, p, len, count * sizeof(T));
-  use(data);
-  mailbox_release(g, p);
-}
 
 /// Combine each element of a chunk from p into acc (acc = acc op incoming).
 template <class T, class Op>
@@ -224,21 +207,24 @@ inline void checked_broadcast(collective_group& g, std::span<T> data, proc_t roo
   broadcast_down(g, data, root);
 }
 
-/// Exchange data[lo, hi) with `partner`: send ours, receive theirs, in chunks.
+/// Exchange with `partner`: send `send_count` elements, receive `receive_count`;
+/// `use(at, count, data)` takes each run received (elements at..at+count).
 template <class T, class Use>
 inline void exchange_chunks(collective_group& g, proc_t partner, const T* send, std::size_t send_count,
                             std::size_t receive_count, Use use) {
-  constexpr std::size_t step = chunk_elements<T>;
-  const std::size_t rounds = std::max((send_count + step - 1) / step, (receive_count + step - 1) / step);
-  for (std::size_t r = 0; r < rounds; ++r) {
-    const std::size_t at = r * step;
-    if (at < send_count)
-      mailbox_send(g, partner, send + at, std::min(step, send_count - at) * sizeof(T));
-    if (at < receive_count) {
-      const std::size_t count = std::min(step, receive_count - at);
-      receive_chunk<T>(g, partner, count, [&](const unsigned char* d) { use(at, count, d); });
-    }
+  // One mailbox message each way (the small vectors of the butterfly): no stream to step.
+  if (send_count <= chunk_elements<T> && receive_count <= chunk_elements<T>) {
+    if (send_count != 0 || receive_count == 0) mailbox_send(g, partner, send, send_count * sizeof(T));
+    if (receive_count != 0 || send_count == 0)
+      receive_chunk<T>(g, partner, receive_count, [&](const unsigned char* d) { use(0, receive_count, d); });
+    return;
   }
+  const auto* bytes = reinterpret_cast<const unsigned char*>(send);
+  exchange_streams(g, partner, one_piece(bytes, send_count * sizeof(T)), partner,
+                   receive_count * sizeof(T), sizeof(T),
+                   [&](std::size_t at, const unsigned char* d, std::size_t len) {
+                     use(at / sizeof(T), len / sizeof(T), d);
+                   });
 }
 
 /// Binary-swap reduce-to-all (ACL seed §4): in phase i, partners whose
@@ -367,9 +353,18 @@ inline void butterfly_reduce_to_all(collective_group& g, std::span<T> data, Op& 
     };
   };
   if (me + pow2 < g.size) exchange_chunks(g, me + pow2, acc, 0, data.size(), combine(false));
-  for (proc_t bit = 1; bit < pow2; bit *= 2) {
-    const proc_t partner = me ^ bit;
-    exchange_chunks(g, partner, acc, data.size(), data.size(), combine(partner < me));
+  // A round sends acc while it combines into it: in mailbox messages, each chunk leaves before
+  // the partner's is combined into its place, but a staged stream whose partner lacked staging
+  // space arrives whole while ours still goes chunk by chunk; then ours is sent from a copy.
+  if (data.size_bytes() < mailbox_staged_threshold) {
+    for (proc_t bit = 1; bit < pow2; bit *= 2)
+      exchange_chunks(g, me ^ bit, acc, data.size(), data.size(), combine((me ^ bit) < me));
+  } else {
+    std::vector<T> sent(data.size());
+    for (proc_t bit = 1; bit < pow2; bit *= 2) {
+      std::copy(data.begin(), data.end(), sent.begin());
+      exchange_chunks(g, me ^ bit, sent.data(), data.size(), data.size(), combine((me ^ bit) < me));
+    }
   }
   if (me + pow2 < g.size) exchange_chunks(g, me + pow2, acc, data.size(), 0, ignore);
 }

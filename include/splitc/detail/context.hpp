@@ -97,6 +97,7 @@ struct context : splitc_context_prefix {
   /// gives the processor back when it must wait (wait_until calls it instead of waiting).
   int split_phase_in_flight = 0;
   std::uint64_t mailbox_traffic = 0;  ///< messages sent and consumed on any channels (a count)
+  std::size_t staging_bytes = 0;      ///< the channels' staging buffers, all sets (mailbox.hpp)
   split_phase_queue* split_phase = nullptr;
   void (*collective_yield)(context&) = nullptr;
   /// Groups of processors sharing memory (has_host_members): this processor's group and every

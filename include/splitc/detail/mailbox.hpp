@@ -13,6 +13,15 @@
 // data. Without it, the same slot is filled by an active message handler at
 // the owner. The algorithms above do not know the difference.
 //
+// Long streams (at least mailbox_staged_threshold bytes) travel staged, a
+// rendezvous: the sender copies each piece of up to mailbox_staged_piece bytes
+// into a staging buffer of its own segment (mailbox_staging_ring per receiver,
+// kept for the next call) and the message carries only its address; the receiver
+// reads the piece where it lies when the segment is mapped (smp, the same-host
+// layer), else fetches it with one get, and acknowledges the slot only then,
+// so the acknowledgements that give slots back also give buffers back. One handshake per piece
+// instead of one per kilobyte.
+//
 // The world's channels live in the runtime part; a team's (splitc::team) in a
 // region of the spread heap, the same address on every member, with one slot
 // set per member: its own channels, so that collectives on different teams
@@ -31,7 +40,15 @@ namespace splitc::detail {
 struct context;
 
 inline constexpr std::size_t mailbox_slot_bytes = 1024;
-inline constexpr std::size_t mailbox_depth = 4;
+/// Slots per sender: up to 64 processors 16, so that a loop of small collectives seldom waits
+/// for a receiver (with more processes than cores, each wait for a credit is a trip through
+/// the scheduler); beyond, 4, as the region grows with the number of processors.
+/// (A power of two: a slot is found by a mask, not a division, on every message.)
+constexpr std::size_t mailbox_depth_for(std::size_t procs) noexcept {
+  return procs <= 64 ? 16 : 4;
+}
+static_assert((mailbox_depth_for(1) & (mailbox_depth_for(1) - 1)) == 0 &&
+              (mailbox_depth_for(65) & (mailbox_depth_for(65) - 1)) == 0);
 
 struct mailbox_slot {
   std::atomic<std::uint64_t> sequence;  ///< n + 1 once message n is complete
@@ -45,6 +62,26 @@ static_assert(sizeof(mailbox_slot) == mailbox_slot_bytes);
 inline constexpr std::size_t mailbox_signature_bytes = sizeof(std::uint64_t);
 inline constexpr std::size_t mailbox_payload_bytes =
     sizeof(mailbox_slot::data) - mailbox_signature_bytes;
+
+/// Streams of at least this many bytes travel staged (above); shorter ones in mailbox messages.
+inline constexpr std::size_t mailbox_staged_threshold = 8 * 1024;
+/// The largest piece of a staged stream: one message, one staging buffer.
+inline constexpr std::size_t mailbox_staged_piece = std::size_t{1} << 20;
+/// A staged piece's message is signed with the collective's signature xor this mark (a
+/// receiver that expected mailbox messages then reports the sizes that differ).
+inline constexpr std::uint64_t mailbox_staged_mark = 0x9E3779B97F4A7C15ULL;
+/// Staging buffers per receiver: a staged piece waits until the one this many messages before
+/// it has been consumed, and reuses its buffer.
+inline constexpr std::size_t mailbox_staging_ring = 4;
+/// Staging space one processor keeps at most (its segment's private part); beyond it, a piece
+/// goes in mailbox messages after all.
+inline constexpr std::size_t mailbox_staging_budget = std::size_t{64} << 20;
+
+/// A staging buffer in this processor's segment (global_malloc).
+struct staging_buffer {
+  unsigned char* at = nullptr;
+  std::size_t bytes = 0;
+};
 
 /// Per-process bookkeeping of one set of channels (private memory): the world's, or a team's,
 /// whose processors are numbered by their rank in it.
@@ -62,18 +99,21 @@ struct mailbox_state {
   std::vector<std::uint64_t> sent;         ///< messages sent to each processor
   std::vector<std::uint64_t> received;     ///< messages consumed from each processor
   std::vector<std::uint64_t> acked_seen;   ///< last acknowledgement read, per receiver
+  /// Staged pieces' buffers, mailbox_staging_ring per receiver (made on first use).
+  std::vector<staging_buffer> staging;
 
   /// Bytes the region needs for `procs` processors.
   static std::size_t region_bytes(std::size_t procs) noexcept {
-    return 64 * procs + mailbox_slot_bytes * mailbox_depth * procs;
+    return 64 * procs + mailbox_slot_bytes * mailbox_depth_for(procs) * procs;
   }
+  std::size_t depth() const noexcept { return mailbox_depth_for(procs); }
   /// Acknowledgement word in *this* layout: receiver q's acknowledgements to us.
   std::atomic<std::uint64_t>* ack_word(std::size_t receiver) const noexcept {
     return reinterpret_cast<std::atomic<std::uint64_t>*>(region + 64 * receiver);
   }
   mailbox_slot* slot(std::size_t sender, std::uint64_t n) const noexcept {
     return reinterpret_cast<mailbox_slot*>(region + 64 * procs +
-                                           mailbox_slot_bytes * (sender * mailbox_depth + n % mailbox_depth));
+                                           mailbox_slot_bytes * (sender * depth() + (n & (depth() - 1))));
   }
 };
 
@@ -105,6 +145,19 @@ const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t*
                                      std::uint64_t* signature);
 /// Give the slot of the last message from rank p back to its sender.
 void mailbox_release(collective_group& g, proc_t p);
+/// Send one staged piece of alen + blen bytes (the two parts, in order) to rank q. False when
+/// no staging space was to be had: the piece must then follow in mailbox messages (the
+/// receiver is told so by the piece's message).
+bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size_t alen,
+                         const void* b, std::size_t blen);
+/// Receive a staged piece of `len` bytes from rank p: its bytes, where they lie in p's mapped
+/// segment or else fetched into `fetched`; nullptr when p sent it in mailbox messages after
+/// all. The bytes stay valid until mailbox_release(g, p). A plain message, or a piece of
+/// another length, is a collective mismatch.
+const unsigned char* mailbox_receive_staged(collective_group& g, proc_t p, std::size_t len,
+                                            std::vector<unsigned char>& fetched);
+/// Give the staging buffers back to the segment (a team's channels, after mailbox_quiesce).
+void mailbox_free_staging(mailbox_state& m);
 /// Wait until every message this processor sent on the channels has been consumed (a team's
 /// channels, before their region is freed).
 void mailbox_quiesce(collective_group& g);

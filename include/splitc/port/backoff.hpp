@@ -1,6 +1,8 @@
 // Waiting without burning a core: spin briefly, then yield, then sleep in
 // growing steps. With more processes than cores (7 on 2) a waiter that only
-// spun would keep the process it waits for off the CPU.
+// spun would keep the process it waits for off the CPU: there (the runtime
+// counts the processes of its host at init, oversubscribed below) a waiter
+// yields after its first few polls, as Open MPI's yield_when_idle does.
 #pragma once
 
 #include <sched.h>
@@ -18,6 +20,10 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
+/// Set once at start-up (runtime.cpp) when this host runs more of the job's processes than it
+/// has processors online: spinning then only delays the process being waited for.
+inline bool oversubscribed = false;
+
 class backoff {
  public:
   /// Call after each unsuccessful check.
@@ -25,6 +31,7 @@ class backoff {
     ++rounds_;
     if (rounds_ < busy_rounds) {
       // Poll flat out first: a reply is usually a few hundred ns away.
+      if (oversubscribed && rounds_ >= oversubscribed_busy_rounds) rounds_ = spin_rounds;
     } else if (rounds_ < spin_rounds) {
       // Spinning is bounded by time as well as by rounds: a poll that is a
       // system call (udp's recv, ~1 us) would otherwise keep a core for
@@ -59,6 +66,7 @@ class backoff {
   }
 
   static constexpr std::uint32_t busy_rounds = 256;
+  static constexpr std::uint32_t oversubscribed_busy_rounds = 16;
   static constexpr std::uint32_t spin_rounds = 4000;
   static constexpr std::uint64_t max_spin_ns = 100000;  ///< spinning phase, at most
   static constexpr std::uint32_t yield_rounds = 200;
