@@ -429,7 +429,7 @@ int fetch_and_add(__globPtrType loc, int val);
  * it out); _any returns an index or SPLITC_NO_INDEX, _some writes the satisfied indices into
  * `indices` (room for n) and returns how many; the _vector forms compare each word with its
  * own value. <type>: int long longlong uint ulong ulonglong int32 int64 uint32 uint64 size
- * ptrdiff. Data written before the word (and completed: sync, bulk_write, write, store_sync)
+ * ptrdiff. Data written before the word (and completed: sync after puts, bulk_write, write)
  * is visible once the condition is seen. */
 #define SPLITC_CMP_EQ 0
 #define SPLITC_CMP_NE 1

@@ -1,7 +1,6 @@
 // Waiting on memory: OpenSHMEM's wait_until / test family on words of this processor's
 // memory (its part of the spread heap, a global_malloc'd word, any word others write through
-// a global pointer) that other processors update with puts, stores, writes, atomics or
-// signalled puts (put_signal, global_memory.hpp).
+// a global pointer) that other processors update with puts, writes, stores or atomics.
 //
 //   wait_until(ivar, cmp, value)          until *ivar cmp value holds
 //   test(ivar, cmp, value)                whether it holds now (one poll first)
@@ -20,11 +19,10 @@
 // outstanding operations progress), and backs off as every splitc wait does. Ordering: each
 // word is read with acquire order, and every path that writes a processor's memory for
 // another one writes the data before it completes (the direct copy, the handler that
-// deposits it), so data written before the word -- by a signalled put, or by operations the
-// writer completed (sync, bulk_write, write, a store followed by store_sync) before it wrote
-// the word -- is visible once the condition is seen. Two puts in flight at once carry no such
-// order between them (an unordered network may deliver the second first), as in OpenSHMEM
-// without shmem_fence.
+// deposits it), so data written before the word -- by operations the writer completed before
+// it wrote the word (puts and then sync, bulk_write, write) -- is visible once the condition
+// is seen. Two puts in flight at once carry no such order between them (an unordered network
+// may deliver the second first), as in OpenSHMEM without shmem_fence.
 //
 // Called inside a handler, a wait ends the job with a clear message (a handler must not
 // wait); arrays of different lengths, an index array too short or a comparison that is not
