@@ -221,13 +221,15 @@ void context::progress(const std::string& part, const std::string& what) const {
   if (tty && what == "done") fmt::print(stderr, "\r\033[K");
 }
 
-std::vector<mpi_result> context::mpi_round(const std::vector<mpi_command>& cmds, bool served) {
+std::vector<mpi_result> context::reference_round(mpi_link& link,
+                                                 const std::vector<mpi_command>& cmds,
+                                                 bool served) {
   if (cfg.no_mpi || cmds.empty()) return {};
   if (served) {  // processor 1 naps while Open MPI has the CPUs
     command(command_kind::nap);
     wait_done();
   }
-  auto out = mpi.run(cmds);
+  auto out = link.run(cmds);
   if (served) {
     command(command_kind::wake);
     wait_done();

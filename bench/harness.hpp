@@ -77,6 +77,7 @@ struct context {
   targets t;
   std::vector<row> rows;  ///< processor 0: everything measured
   mpi_link mpi;
+  mpi_link shmem;  ///< OpenSHMEM's reference (the one-sided rows of "atomics" and "waits")
   double pingpong_start = NAN;  ///< processor 0: raw round trip at the start (ns)
   std::vector<std::string> written;  ///< processor 0: files written (plots, data)
   bool have_gnuplot = false;
@@ -99,7 +100,15 @@ struct context {
   /// Processor 0, in a part that processor 1 serves: put processor 1 to
   /// sleep, run Open MPI's equivalents, wake processor 1. Returns the
   /// answers (empty when MPI is not available).
-  std::vector<mpi_result> mpi_round(const std::vector<mpi_command>& cmds, bool served);
+  std::vector<mpi_result> mpi_round(const std::vector<mpi_command>& cmds, bool served) {
+    return reference_round(mpi, cmds, served);
+  }
+  /// The same with OpenSHMEM's reference program.
+  std::vector<mpi_result> shmem_round(const std::vector<mpi_command>& cmds, bool served) {
+    return reference_round(shmem, cmds, served);
+  }
+  std::vector<mpi_result> reference_round(mpi_link& link, const std::vector<mpi_command>& cmds,
+                                          bool served);
   /// Lockstep plan for the MPI side and for collectives in this mode.
   long mpi_iters(std::size_t size) const;
   int mpi_runs() const;

@@ -40,6 +40,12 @@
 #ifndef SPLITC_BENCH_MPI_REFERENCE
 #define SPLITC_BENCH_MPI_REFERENCE ""
 #endif
+#ifndef SPLITC_BENCH_OSHRUN
+#define SPLITC_BENCH_OSHRUN "oshrun"
+#endif
+#ifndef SPLITC_BENCH_SHMEM_REFERENCE
+#define SPLITC_BENCH_SHMEM_REFERENCE ""
+#endif
 
 namespace {
 
@@ -267,6 +273,17 @@ int main(int argc, char** argv) {
     else if (ref.empty())
       why_not = "not available: Open MPI was not found when splitc-bench was built";
     ctx.mpi.configure(mpirun, ref, cfg.max_size, splitc::procs(), log, why_not);
+    // OpenSHMEM's reference, beside the atomics and waits (two PEs: the rows are processor
+    // 0 against processor 1), on this host's settings (docs/this-machine: UCX's memory hooks
+    // crash every OpenSHMEM program in shmem_finalize).
+    std::string shmem_ref = self_directory() + "/splitc-bench-shmem-reference";
+    if (access(shmem_ref.c_str(), X_OK) != 0) shmem_ref = SPLITC_BENCH_SHMEM_REFERENCE;
+    std::string shmem_why_not = why_not;
+    if (shmem_why_not.empty() && shmem_ref.empty())
+      shmem_why_not = "not available: OpenSHMEM was not found when splitc-bench was built";
+    ctx.shmem.configure(SPLITC_BENCH_OSHRUN, shmem_ref, cfg.max_size, 2,
+                        (std::filesystem::path(cfg.out_dir) / "shmem-reference.log").string(),
+                        shmem_why_not, {"--mca", "opal_common_ucx_opal_mem_hooks", "0"});
     ctx.have_gnuplot = !cfg.no_plots && gnuplot_works(cfg.gnuplot);
 
     const std::time_t now = std::time(nullptr);
@@ -327,6 +344,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   if (me == 0) {
     ctx.mpi.stop();
+    ctx.shmem.stop();
     info.seconds = static_cast<double>(host_now_ns() - start) / 1e9;
     info.load_end = load_average();
     const std::filesystem::path dir = cfg.out_dir;

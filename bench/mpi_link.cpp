@@ -1,4 +1,4 @@
-// Starting and driving the Open MPI reference program (see mpi_link.hpp).
+// Starting and driving a reference program, Open MPI's or OpenSHMEM's (see mpi_link.hpp).
 #include "mpi_link.hpp"
 
 #include <fcntl.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -18,8 +19,10 @@ extern char** environ;
 namespace bench {
 
 void mpi_link::configure(std::string mpirun, std::string reference, std::size_t max_size,
-                         int procs, std::string log_path, std::string why_not) {
+                         int procs, std::string log_path, std::string why_not,
+                         std::vector<std::string> options) {
   procs_ = procs;
+  options_ = std::move(options);
   mpirun_ = std::move(mpirun);
   reference_ = std::move(reference);
   max_size_ = max_size;
@@ -59,15 +62,10 @@ bool mpi_link::start() {
     return false;
   }
   const std::string size = std::to_string(max_size_);
-  std::vector<std::string> args = {mpirun_,  "--allow-run-as-root", "--oversubscribe",
-                                   "-np",    std::to_string(procs_),
-                                   "--bind-to", "none",
-                                   "--mca",  "pml",
-                                   "ob1",    "--mca",
-                                   "btl",    "self,vader",
-                                   "--mca",  "osc",
-                                   "sm",     reference_,
-                                   "--max-size", size};
+  std::vector<std::string> args = {mpirun_, "--allow-run-as-root", "--oversubscribe", "-np",
+                                   std::to_string(procs_), "--bind-to", "none"};
+  args.insert(args.end(), options_.begin(), options_.end());
+  args.insert(args.end(), {reference_, "--max-size", size});
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e)
     if (!launcher_variable(*e)) env.emplace_back(*e);
@@ -113,9 +111,8 @@ bool mpi_link::start() {
   char line[512];
   while (std::fgets(line, sizeof line, from_) != nullptr) {
     if (std::strncmp(line, "@READY", 6) == 0) {
-      status_ = fmt::format("{} -np {} --bind-to none --mca pml ob1 --mca btl self,vader --mca "
-                            "osc sm {}",
-                            mpirun_, procs_, reference_);
+      status_ = fmt::format("{} -np {} --bind-to none {} {}", mpirun_, procs_,
+                            fmt::join(options_, " "), reference_);
       return true;
     }
   }

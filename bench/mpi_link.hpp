@@ -1,5 +1,6 @@
 // Processor 0's line to the Open MPI reference program
-// (splitc-bench-mpi-reference, bench/mpi_reference.cpp): started under mpirun
+// (splitc-bench-mpi-reference, bench/mpi_reference.cpp) or to the OpenSHMEM one
+// (splitc-bench-shmem-reference, bench/shmem_reference.cpp): started under mpirun or oshrun
 // as a child process on first use, fed one command per line on its standard
 // input, answers read from its standard output. When MPI is not installed or
 // the program cannot start, every request answers nothing and status() says
@@ -39,8 +40,12 @@ class mpi_link {
 
   /// `mpirun` and `reference` empty: not available (status says `why`).
   /// `procs`: MPI processes (as many as splitc's, so collectives compare).
+  /// `options`: the launcher's, before the program (Open MPI's shared-memory
+  /// transports by default; the OpenSHMEM reference passes its own).
   void configure(std::string mpirun, std::string reference, std::size_t max_size, int procs,
-                 std::string log_path, std::string why_not = {});
+                 std::string log_path, std::string why_not = {},
+                 std::vector<std::string> options = {"--mca", "pml", "ob1", "--mca", "btl",
+                                                     "self,vader", "--mca", "osc", "sm"});
   /// Starts the reference program if it is not running yet.
   bool available();
   const std::string& status() const { return status_; }
@@ -50,6 +55,7 @@ class mpi_link {
  private:
   bool start();
   std::string mpirun_, reference_, log_path_, status_ = "not started";
+  std::vector<std::string> options_;
   std::size_t max_size_ = 0;
   int procs_ = 2;
   bool tried_ = false, running_ = false;

@@ -54,6 +54,12 @@ function(splitc_add_bench name)
       SPLITC_BENCH_MPI_REFERENCE="$<TARGET_FILE:splitc-bench-mpi-reference>")
     add_dependencies(${A_TARGET} splitc-bench-mpi-reference)
   endif()
+  if(TARGET splitc-bench-shmem-reference)
+    target_compile_definitions(${A_TARGET} PRIVATE
+      SPLITC_BENCH_OSHRUN="${SPLITC_OSHRUN}"
+      SPLITC_BENCH_SHMEM_REFERENCE="$<TARGET_FILE:splitc-bench-shmem-reference>")
+    add_dependencies(${A_TARGET} splitc-bench-shmem-reference)
+  endif()
 
   splitc_backend_is_single_process(${name} single)
   if(NOT SPLITC_BUILD_TESTS OR A_NO_SMOKE_TEST OR single)

@@ -421,6 +421,61 @@ int test_and_set(__globPtrType loc);
 int cmp_and_swap(__globPtrType loc, int test_val, int new_val);
 int fetch_and_add(__globPtrType loc, int val);
 
+/* The atomic operations of splitc/atomic_operations.hpp, one set per word type:
+ *   T    splitc_<type>_atomic_fetch_<op>(p, value)    returns the word's old value
+ *   void splitc_<type>_atomic_<op>(p, value)          returns once the word is updated
+ *   T    splitc_<type>_atomic_swap(p, value), _compare_swap(p, expected, desired) (returns the
+ *        old value: the swap happened if it equals expected), _load(p); void _store(p, value)
+ * with <op> add, min, max, and for the integer types and, or, xor. Each has a split-phase form
+ * ending in _ctr, the counter last (NULL: the counter sync() waits on); a fetching one takes
+ * where the old value goes first: splitc_<type>_atomic_fetch_add_ctr(&old, p, value, &ctr),
+ * splitc_<type>_atomic_add_ctr(p, value, &ctr); the value is there once the counter is synced.
+ * All processors' atomics on one word are atomic with respect to each other. <type>: int long
+ * longlong uint ulong ulonglong int32 int64 uint32 uint64 size ptrdiff, and float double
+ * (no and/or/xor; compare_swap compares the bits). */
+#define SPLITC_DECLARE_ATOMIC_RMW_(NAME, T, OP)                                             \
+  T splitc_##NAME##_atomic_fetch_##OP(__globPtrType p, T value);                           \
+  void splitc_##NAME##_atomic_##OP(__globPtrType p, T value);                              \
+  void splitc_##NAME##_atomic_fetch_##OP##_ctr(T *result, __globPtrType p, T value,        \
+                                              splitc_counter_t *ctr);                      \
+  void splitc_##NAME##_atomic_##OP##_ctr(__globPtrType p, T value, splitc_counter_t *ctr);
+#define SPLITC_DECLARE_ATOMIC_(NAME, T)                                                      \
+  SPLITC_DECLARE_ATOMIC_RMW_(NAME, T, add)                                                  \
+  SPLITC_DECLARE_ATOMIC_RMW_(NAME, T, min)                                                  \
+  SPLITC_DECLARE_ATOMIC_RMW_(NAME, T, max)                                                  \
+  T splitc_##NAME##_atomic_swap(__globPtrType p, T value);                                 \
+  T splitc_##NAME##_atomic_compare_swap(__globPtrType p, T expected, T desired);           \
+  T splitc_##NAME##_atomic_load(__globPtrType p);                                          \
+  void splitc_##NAME##_atomic_store(__globPtrType p, T value);                             \
+  void splitc_##NAME##_atomic_swap_ctr(T *result, __globPtrType p, T value,                \
+                                       splitc_counter_t *ctr);                             \
+  void splitc_##NAME##_atomic_compare_swap_ctr(T *result, __globPtrType p, T expected,     \
+                                               T desired, splitc_counter_t *ctr);          \
+  void splitc_##NAME##_atomic_load_ctr(T *result, __globPtrType p, splitc_counter_t *ctr); \
+  void splitc_##NAME##_atomic_store_ctr(__globPtrType p, T value, splitc_counter_t *ctr);
+#define SPLITC_DECLARE_INTEGER_ATOMIC_(NAME, T)                                              \
+  SPLITC_DECLARE_ATOMIC_(NAME, T)                                                           \
+  SPLITC_DECLARE_ATOMIC_RMW_(NAME, T, and)                                                  \
+  SPLITC_DECLARE_ATOMIC_RMW_(NAME, T, or)                                                   \
+  SPLITC_DECLARE_ATOMIC_RMW_(NAME, T, xor)
+SPLITC_DECLARE_INTEGER_ATOMIC_(int, int)
+SPLITC_DECLARE_INTEGER_ATOMIC_(long, long)
+SPLITC_DECLARE_INTEGER_ATOMIC_(longlong, long long)
+SPLITC_DECLARE_INTEGER_ATOMIC_(uint, unsigned int)
+SPLITC_DECLARE_INTEGER_ATOMIC_(ulong, unsigned long)
+SPLITC_DECLARE_INTEGER_ATOMIC_(ulonglong, unsigned long long)
+SPLITC_DECLARE_INTEGER_ATOMIC_(int32, int32_t)
+SPLITC_DECLARE_INTEGER_ATOMIC_(int64, int64_t)
+SPLITC_DECLARE_INTEGER_ATOMIC_(uint32, uint32_t)
+SPLITC_DECLARE_INTEGER_ATOMIC_(uint64, uint64_t)
+SPLITC_DECLARE_INTEGER_ATOMIC_(size, size_t)
+SPLITC_DECLARE_INTEGER_ATOMIC_(ptrdiff, ptrdiff_t)
+SPLITC_DECLARE_ATOMIC_(float, float)
+SPLITC_DECLARE_ATOMIC_(double, double)
+#undef SPLITC_DECLARE_INTEGER_ATOMIC_
+#undef SPLITC_DECLARE_ATOMIC_
+#undef SPLITC_DECLARE_ATOMIC_RMW_
+
 /* ---- waiting on memory (splitc/memory_wait.hpp): OpenSHMEM's wait_until family --- *
  * On words of this processor's memory that other processors write (puts, stores, writes,
  * atomics): splitc_<type>_wait_until(ivar, cmp, value) returns once *ivar cmp value holds,

@@ -32,26 +32,43 @@ void copy_small(void* dst, const void* src, std::size_t len) noexcept {
   }
 }
 
-template <class T>
-std::uint64_t apply_bits(void* target, atomic_op op, std::uint64_t a, std::uint64_t b) {
-  using U = std::make_unsigned_t<T>;
-  const T old = port::apply_atomic(static_cast<T*>(target), op, static_cast<T>(static_cast<U>(a)),
-                             static_cast<T>(static_cast<U>(b)));
-  return static_cast<U>(old);
+template <atomic_value T>
+std::uint64_t apply_as(void* target, amo op, std::uint64_t a, std::uint64_t b) noexcept {
+  return to_bits(cpu_amo(static_cast<T*>(target), op, from_bits<T>(a), from_bits<T>(b)));
+}
+std::uint64_t apply(void* target, amo_type type, amo op, std::uint64_t a, std::uint64_t b) {
+  switch (type) {
+    case amo_type::i32: return apply_as<std::int32_t>(target, op, a, b);
+    case amo_type::i64: return apply_as<std::int64_t>(target, op, a, b);
+    case amo_type::u32: return apply_as<std::uint32_t>(target, op, a, b);
+    case amo_type::u64: return apply_as<std::uint64_t>(target, op, a, b);
+    case amo_type::f32: return apply_as<float>(target, op, a, b);
+    case amo_type::f64: return apply_as<double>(target, op, a, b);
+  }
+  fail("an atomic request names word type {}, which no atomic has", static_cast<int>(type));
+}
+std::size_t size_of(amo_type type) noexcept {
+  return type == amo_type::i32 || type == amo_type::u32 || type == amo_type::f32 ? 4 : 8;
 }
 
-// (target, op | size << 8, a, b, result, done) -> atomic_done(result, done, old)
+// (target, op | type << 8, a, b, result, done) -> atomic_done(result, done, old, size)
 void on_atomic_request(const am_message& m) {
-  const auto op = static_cast<atomic_op>(m.args[1] & 0xff);
-  const std::uint64_t old = (m.args[1] >> 8) == 4
-                                ? apply_bits<std::int32_t>(as<void>(m.args[0]), op, m.args[2], m.args[3])
-                                : apply_bits<std::int64_t>(as<void>(m.args[0]), op, m.args[2], m.args[3]);
-  const am_word a[3] = {m.args[4], m.args[5], old};
-  reply(running(), m, am_kind::short_msg, id(builtin::atomic_done), a, 3);
+  const auto op = static_cast<amo>(m.args[1] & 0xff);
+  const auto type = static_cast<amo_type>((m.args[1] >> 8) & 0xff);
+  const am_word a[4] = {m.args[4], m.args[5], apply(as<void>(m.args[0]), type, op, m.args[2], m.args[3]),
+                        size_of(type)};
+  reply(running(), m, am_kind::short_msg, id(builtin::atomic_done), a, 4);
 }
-// (result, done, old)
+// (result, done, old, size): the old value's `size` bytes to `result` (none if null)
 void on_atomic_done(const am_message& m) {
-  *as<std::uint64_t>(m.args[0]) = m.args[2];
+  if (void* result = as<void>(m.args[0])) {
+    if (m.args[3] == 4) {
+      const auto bits = static_cast<std::uint32_t>(m.args[2]);
+      std::memcpy(result, &bits, 4);
+    } else {
+      std::memcpy(result, &m.args[2], 8);
+    }
+  }
   as<counter>(m.args[1])->add_local(-1);
 }
 
@@ -94,16 +111,13 @@ void register_atomic_handlers(context& c) {
   c.handlers[static_cast<std::size_t>(builtin::procedure_result)] = on_procedure_result;
 }
 
-std::uint64_t atomic_am(context& c, proc_t p, void* target, atomic_op op, std::size_t size,
-                        std::uint64_t a, std::uint64_t b) {
-  std::uint64_t old = 0;
-  counter done;
+void amo_request(context& c, proc_t p, void* target, amo_type type, amo op, std::uint64_t a,
+                 std::uint64_t b, void* result, counter& done) {
   done.add_local(1);
-  const am_word args[6] = {word(target), static_cast<am_word>(op) | (size << 8), a, b, word(&old),
-                           word(&done)};
+  const am_word args[6] = {word(target),
+                           static_cast<am_word>(op) | static_cast<am_word>(type) << 8, a, b,
+                           word(result), word(&done)};
   request(c, am_kind::short_msg, p, id(builtin::atomic_request), args, 6);
-  wait_until(c, "an atomic operation", [&] { return done.value() == 0; });
-  return old;
 }
 
 void atomic_call_am(context& c, proc_t owner, const atomic_call& call, const void* args,

@@ -1,8 +1,10 @@
-// Atomic operations, processor 0 → 1: fetch_and_add on a peer's spread heap
-// and the atomic-procedure round trip (an atomic procedure run on processor
-// 1's memory outside the segments), interleaved with the raw active-message
-// round trip and the cache-line ping-pong; Open MPI's MPI_Fetch_and_op + flush
-// and ping-pong alternated with them.
+// Atomic operations, processor 0 → 1: fetch_and_add, a failing compare-and-swap
+// and a non-fetching add on a peer's spread heap, and the atomic-procedure
+// round trip (an atomic procedure run on processor 1's memory outside the
+// segments), interleaved with the raw active-message round trip and the
+// cache-line ping-pong; OpenSHMEM's shmem_long_atomic_fetch_add, _compare_swap
+// and _add + quiet, Open MPI's MPI_Fetch_and_op + flush and ping-pong alternated
+// with them (each by its reference program, between two processes of this host).
 #include "../format.hpp"
 #include "../parts.hpp"
 
@@ -36,6 +38,17 @@ std::vector<row> measure(context& ctx) {
         escape(v);
       },
       nothing, nothing);
+  member cas;
+  cas.key = "compare_swap_peer_spread_heap";  // a failing one: the word never holds ~0
+  cas.run = timed_loop(
+      [word](long) {
+        const u64 v = splitc::atomic_compare_swap(word, ~u64{0}, u64{5});
+        escape(v);
+      },
+      nothing, nothing);
+  member nadd;
+  nadd.key = "atomic_add_peer_spread_heap";
+  nadd.run = timed_loop([word](long) { splitc::atomic_add(word, u64{1}); }, nothing, nothing);
   member aproc;
   aproc.key = "atomic_procedure_round_trip";
   aproc.run = timed_loop(
@@ -44,7 +57,7 @@ std::vector<row> measure(context& ctx) {
         escape(v);
       },
       nothing, nothing);
-  std::vector<member*> group = {&pp, &am_rt, &fadd, &aproc};
+  std::vector<member*> group = {&pp, &am_rt, &fadd, &cas, &nadd, &aproc};
   if (!have_pingpong()) group.erase(group.begin());
   ctx.progress(part, "splitc");
   run_group(group, ctx.pol);
@@ -60,17 +73,24 @@ std::vector<row> measure(context& ctx) {
   if (have_pingpong()) add(pp, "machine", "pingpong_rt", ppv);
   add(am_rt, "splitc", "pingpong_rt", ppv);
   add(fadd, "splitc", "pingpong_rt", ppv);
+  add(cas, "splitc", "pingpong_rt", ppv);
+  add(nadd, "splitc", "pingpong_rt", ppv);
   add(aproc, "splitc", "am_round_trip", am_rt.result.mean);
 
   ctx.progress(part, "Open MPI");
   const auto res = ctx.mpi_round({{"fetch_add", 8, ctx.mpi_iters(8), ctx.mpi_runs()},
                                   {"pingpong", 8, ctx.mpi_iters(8), ctx.mpi_runs()}},
                                  true);
-  for (const mpi_result& m : res) {
+  ctx.progress(part, "OpenSHMEM");
+  const auto shmem_res = ctx.shmem_round({{"fetch_add", 8, ctx.mpi_iters(8), ctx.mpi_runs()},
+                                          {"compare_swap", 8, ctx.mpi_iters(8), ctx.mpi_runs()},
+                                          {"add", 8, ctx.mpi_iters(8), ctx.mpi_runs()}},
+                                         true);
+  auto reference_row = [&](const mpi_result& m, std::string name, const char* impl) {
     row r;
     r.part = part;
-    r.name = m.op == "pingpong" ? "mpi_pingpong_rt" : "mpi_fetch_and_op";
-    r.impl = "mpi";
+    r.name = std::move(name);
+    r.impl = impl;
     r.value = m.ns;
     r.stats.mean = m.ns;
     r.stats.ci_rel = m.ci_rel;
@@ -80,45 +100,61 @@ std::vector<row> measure(context& ctx) {
     r.reference_value = ppv;
     r.ratio = m.ns / ppv;
     rows.push_back(r);
-  }
+  };
+  for (const mpi_result& m : res)
+    reference_row(m, m.op == "pingpong" ? "mpi_pingpong_rt" : "mpi_fetch_and_op", "mpi");
+  for (const mpi_result& m : shmem_res) reference_row(m, "shmem_" + m.op, "shmem");
   return rows;
 }
 
 void print(const context& ctx) {
   fmt::print("\nAtomic operations, processor 0 → 1 ({}), interleaved with the raw AM round "
-             "trip and the cache-line ping-pong\n",
+             "trip and the cache-line ping-pong; OpenSHMEM's and Open MPI's equivalents between "
+             "two processes of this host in the same run\n",
              ns_label());
-  fmt::print("{}{}{}{}{}{}{}\n", pad("operation", 32, false), pad("time", 9), pad("±CI", 8),
-             pad("×RT", 7), pad("×AM RT", 8), pad("Open MPI equivalent", 28), pad("×MPI", 8));
+  fmt::print("{}{}{}{}{}{}{}{}{}\n", pad("operation", 34, false), pad("time", 9), pad("±CI", 8),
+             pad("×RT", 7), pad("×AM RT", 8), pad("OpenSHMEM equivalent", 36), pad("×SHMEM", 8),
+             pad("Open MPI equivalent", 28), pad("×MPI", 8));
   const row* pp = ctx.find(part, "pingpong_rt", 8, "machine");
   const row* am = ctx.find(part, "am_round_trip");
   struct line {
     const char* name;
     const char* label;
+    const char* shmem;
+    const char* shmem_label;
     const char* mpi;
     const char* mpi_label;
   };
   const line lines[] = {
-      {"fetch_and_add_peer_spread_heap", "fetch_and_add (peer spread heap)", "mpi_fetch_and_op",
-       "Fetch_and_op+flush"},
-      {"atomic_procedure_round_trip", "atomic procedure round trip", nullptr, ""},
-      {"am_round_trip", "AM round trip", "mpi_pingpong_rt", "Send/Recv RT"},
+      {"fetch_and_add_peer_spread_heap", "fetch_and_add (peer spread heap)", "shmem_fetch_add",
+       "shmem_long_atomic_fetch_add", "mpi_fetch_and_op", "Fetch_and_op+flush"},
+      {"compare_swap_peer_spread_heap", "atomic_compare_swap (failing)", "shmem_compare_swap",
+       "shmem_long_atomic_compare_swap", nullptr, ""},
+      {"atomic_add_peer_spread_heap", "atomic_add (non-fetching)", "shmem_add",
+       "shmem_long_atomic_add+quiet", nullptr, ""},
+      {"atomic_procedure_round_trip", "atomic procedure round trip", nullptr, "", nullptr, ""},
+      {"am_round_trip", "AM round trip", nullptr, "", "mpi_pingpong_rt", "Send/Recv RT"},
+  };
+  auto equivalent = [&](const row* r, const char* key, const char* label, const char* impl,
+                        int width) {
+    if (key == nullptr) return pad("", width) + pad("", 8);
+    const row* m = ctx.find(part, key, 8, impl);
+    return pad(fmt::format("{} {}", label, m ? format_ns(m->value) : "n/a"), width) +
+           pad(m ? format_ratio(r->value / m->value) : "", 8);
   };
   for (const line& l : lines) {
     const row* r = ctx.find(part, l.name);
     if (r == nullptr) continue;
-    const row* m = l.mpi ? ctx.find(part, l.mpi, 8, "mpi") : nullptr;
-    fmt::print("{}{}{}{}{}{}{}\n", pad(l.label, 32, false), pad(format_ns(r->value), 9),
+    fmt::print("{}{}{}{}{}{}{}\n", pad(l.label, 34, false), pad(format_ns(r->value), 9),
                pad(format_ci(r->stats), 8), pad(pp ? format_ratio(r->value / pp->value) : "—", 7),
                pad(am ? format_ratio(r->value / am->value) : "—", 8),
-               pad(l.mpi ? fmt::format("{} {}", l.mpi_label, m ? format_ns(m->value) : "n/a")
-                         : "",
-                   28),
-               pad(m ? format_ratio(r->value / m->value) : "", 8));
+               equivalent(r, l.shmem, l.shmem_label, "shmem", 36),
+               equivalent(r, l.mpi, l.mpi_label, "mpi", 28));
   }
   fmt::print("raw cache-line ping-pong RT: {}\n",
              pp ? fmt::format("{} ns (±{})", format_ns(pp->value), format_ci(pp->stats))
                 : "not measured (no direct path to the peer)");
+  fmt::print("  OpenSHMEM: {}\n", ctx.cfg.no_mpi ? "not measured (--no-mpi)" : ctx.shmem.status());
   std::fflush(stdout);
 }
 

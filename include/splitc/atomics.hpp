@@ -1,11 +1,4 @@
-// Atomic operations and atomic procedures (seed §3.5, §4.5).
-//
-// fetch_and_add, exchange, cmp_and_swap and test_and_set on 32- and 64-bit
-// integers use the layer's own atomics where it has them for the word (am.hpp,
-// has_native_atomics: OpenSHMEM's on the symmetric segment; then for every
-// processor's atomics on that word, its owner's included), else CPU atomics
-// when the target is mapped here (local, or in a peer's segment on smp), and
-// an active message to the owner otherwise.
+// Atomic procedures (seed §4.5), and the atomic operations (atomic_operations.hpp).
 //
 // atomic(fn, target, args...) runs fn(local target pointer, args...) on the
 // processor that owns `target`, atomically with respect to other atomic
@@ -14,16 +7,16 @@
 // trivially copyable. Functions are named on the wire by their offset from a
 // reference symbol, never by raw address, so this survives ASLR as long as
 // all processors run the same executable. Atomic procedures are not atomic
-// with respect to CPU atomics that peers apply directly to the same word.
+// with respect to the atomic operations that peers apply directly (CPU or
+// layer atomics) to the same word.
 #pragma once
 
+#include <splitc/atomic_operations.hpp>
 #include <splitc/counter.hpp>
-#include <splitc/port/cpu_atomic.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/global_memory.hpp>
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <tuple>
@@ -31,55 +24,7 @@
 
 namespace splitc {
 
-template <class T>
-concept atomic_integer = std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
-
 namespace detail {
-
-using atomic_op = native_atomic_op;
-
-/// The active-message path (src/atomics.cpp): returns the old value's bits.
-std::uint64_t atomic_am(context& c, proc_t p, void* target, atomic_op op, std::size_t size,
-                        std::uint64_t a, std::uint64_t b);
-
-template <atomic_integer T>
-inline std::uint64_t atomic_bits(T v) noexcept {
-  return static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(v));
-}
-template <atomic_integer T>
-inline T from_atomic_bits(std::uint64_t bits) noexcept {
-  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(bits));
-}
-
-/// The layer's own atomic on the word, when it has one for it (the old value in `old`).
-template <class B, atomic_integer T>
-inline bool native_atomic_at(B& backend, proc_t p, T* target, atomic_op op, T a, T b, T& old) {
-  if constexpr (has_native_atomics<B>) {
-    if (backend.native_atomic_reaches(p, target, sizeof(T))) {
-      old = from_atomic_bits<T>(
-          backend.native_atomic(p, target, op, sizeof(T), atomic_bits(a), atomic_bits(b)));
-      return true;
-    }
-  }
-  return false;
-}
-
-template <atomic_integer T>
-inline T atomic_at(global_ptr<T> g, atomic_op op, T a, T b, const char* what) {
-  auto& c = ctx();
-  const proc_t p = g.proc();
-  T* target = g.local();
-  T old{};
-  if (p == c.myproc) [[likely]] {
-    if (target == nullptr) [[unlikely]] null_target(c, p, what);
-    if (native_atomic_at(c.backend, p, target, op, a, b, old)) return old;
-    return port::apply_atomic(target, op, a, b);
-  }
-  check_remote(c, p, target, what);
-  if (native_atomic_at(c.backend, p, target, op, a, b, old)) return old;
-  if (void* d = direct(c, p, target, sizeof(T))) return port::apply_atomic(static_cast<T*>(d), op, a, b);
-  return from_atomic_bits<T>(atomic_am(c, p, target, op, sizeof(T), atomic_bits(a), atomic_bits(b)));
-}
 
 // ---- atomic procedures --------------------------------------------------------
 
@@ -177,26 +122,6 @@ inline void atomic_start(context& c, R (*fn)(T*, P...), global_ptr<T> target, co
 }
 
 }  // namespace detail
-
-template <atomic_integer T>
-inline T fetch_and_add(global_ptr<T> p, T value) {
-  return detail::atomic_at(p, detail::atomic_op::fetch_add, value, T{}, "fetch_and_add");
-}
-template <atomic_integer T>
-inline T exchange(global_ptr<T> p, T value) {
-  return detail::atomic_at(p, detail::atomic_op::swap, value, T{}, "exchange");
-}
-/// Returns the value found; the swap happened if it equals `expected`.
-template <atomic_integer T>
-inline T cmp_and_swap(global_ptr<T> p, T expected, T desired) {
-  return detail::atomic_at(p, detail::atomic_op::compare_swap, expected, desired,
-                           "cmp_and_swap");
-}
-/// Sets the word to 1 and returns what it was.
-template <atomic_integer T>
-inline T test_and_set(global_ptr<T> p) {
-  return detail::atomic_at(p, detail::atomic_op::swap, T{1}, T{}, "test_and_set");
-}
 
 namespace detail {
 template <class R, class T, class... P>

@@ -519,6 +519,28 @@ static void heap_and_atomics(void) {
     CHECK(s_counter == 1);
   }
   barrier();
+  /* the typed atomics on the static int (active messages, or CPU atomics where it is mapped):
+   * a split-phase fetch_add per processor, then xor, min and a compare-and-swap */
+  if (me == 0) s_counter = 0;
+  barrier();
+  {
+    splitc_counter_t done = SPLITC_COUNTER_INIT;
+    int old = -1;
+    splitc_int_atomic_fetch_add_ctr(&old, c0, 1, &done);
+    sync_ctr(&done);
+    CHECK(old >= 0 && old < p);
+    CHECK(all_reduce_to_all_add(old) == p * (p - 1) / 2);
+    splitc_int_atomic_xor(c0, 1 << 8);
+    barrier();
+    CHECK(splitc_int_atomic_load(c0) == (p | ((p % 2) << 8)));
+    barrier();
+    splitc_int_atomic_min(c0, -me);
+    barrier();
+    if (me == p - 1) CHECK(splitc_int_atomic_compare_swap(c0, 1 - p, 42) == 1 - p);
+    barrier();
+    if (me == 0) CHECK(s_counter == 42);
+  }
+  barrier();
   __globPtrType one_sided = spread_malloc(3 * p, sizeof(double));
   CHECK(one_sided.addr != NULL);
   spread_free(one_sided);

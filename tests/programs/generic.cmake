@@ -15,6 +15,9 @@ splitc_add_program_test(counters counters.cpp)
 # Waiting on memory (issue 42): wait_until / test and their array forms, satisfied by puts,
 # stores, atomics and writes.
 splitc_add_program_test(memory_wait memory_wait.cpp LABELS memory_wait)
+# Every atomic operation on every word type under contention (issue 42): the layer's, CPU and
+# active-message paths on one word.
+splitc_add_program_test(atomic_operations atomic_operations.cpp LABELS atomics NETWORK_ARGS 20)
 splitc_add_program_test(store_sync store_sync.cpp)
 # Again through udp's impairment layer on the network path (the same-host layer off): every
 # store path, reset_store_sync with stores in flight and all_store_sync under loss,

@@ -28,8 +28,8 @@ enum class builtin : std::uint16_t {
   heap_allocate,    ///< (bytes, answer): processor 0 allocates symmetric space
   heap_free,        ///< (offset, answer): processor 0 frees symmetric space
   heap_answer,      ///< (answer, value)
-  atomic_request,   ///< (target, op|size<<8, a, b, result, done)
-  atomic_done,      ///< (result, done, old)
+  atomic_request,   ///< (target, op|type<<8, a, b, result, done)
+  atomic_done,      ///< (result, done, old, size)
   procedure_call,   ///< (runner, function, target, result, done, args...) or medium
   procedure_result, ///< (result, done, length, bytes...) or medium
   fragment,         ///< (id|index, ...): a piece of a composed message (detail/compose.hpp)

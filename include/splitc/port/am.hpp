@@ -237,9 +237,26 @@ concept has_rma_store = has_rma<B> && requires(B& b, proc_t p, void* dst, const 
   { b.rma_stored_bytes() } -> std::same_as<std::int64_t>;
 };
 
-/// The read-modify-writes of splitc's atomics (fetch_and_add, exchange and
-/// test_and_set, cmp_and_swap), as a layer's native atomics see them.
-enum class native_atomic_op : std::uint8_t { fetch_add, swap, compare_swap };
+/// The operations on a word that splitc's atomics ask of a layer's native
+/// atomics, on the word's bits (a float's too): fetch_add (two's complement),
+/// swap and compare_swap, which every layer with native atomics applies; and
+/// fetch_and, fetch_or, fetch_xor, load and store, which a layer applies when it
+/// says so in `native_atomic_ops` (below). The core composes the rest (min and
+/// max, floating-point add; load and store where the layer lacks them) from
+/// the layer's load and compare_swap, so that all atomics on a word reached
+/// natively stay the layer's.
+enum class native_atomic_op : std::uint8_t {
+  fetch_add, swap, compare_swap, fetch_and, fetch_or, fetch_xor, load, store
+};
+
+/// The bit of `op` in a layer's `native_atomic_ops` mask.
+constexpr unsigned native_atomic_bit(native_atomic_op op) noexcept {
+  return 1u << static_cast<unsigned>(op);
+}
+/// What a layer that does not say applies: fetch_add, swap and compare_swap.
+inline constexpr unsigned native_atomic_ops_required =
+    native_atomic_bit(native_atomic_op::fetch_add) | native_atomic_bit(native_atomic_op::swap) |
+    native_atomic_bit(native_atomic_op::compare_swap);
 
 /// Atomics of the layer's own (OpenSHMEM's `shmem_atomic_*`, MPI_Fetch_and_op).
 /// `native_atomic_reaches(p, addr, size)` says whether the layer applies all
@@ -251,8 +268,12 @@ enum class native_atomic_op : std::uint8_t { fetch_add, swap, compare_swap };
 /// owner. `native_atomic` returns the word's old value in its low `size` bytes
 /// once the operation is done (it blocks; it may be called from a handler, so
 /// it must not wait for this processor's own polls): `operand` is the addend,
-/// the value swapped in, or for compare_swap the value expected, and `desired`
-/// the value compare_swap stores when the word held `operand`.
+/// the mask, the value swapped in or stored, or for compare_swap the value
+/// expected, and `desired` the value compare_swap stores when the word held
+/// `operand` (load returns the word and ignores both; store returns anything).
+/// A layer that applies more than fetch_add, swap and compare_swap says which
+/// in `static constexpr unsigned native_atomic_ops` (native_atomic_bit of each);
+/// the core then asks it for those too.
 template <class B>
 concept has_native_atomics = requires(B& b, const B& cb, proc_t p, void* target,
                                       native_atomic_op op, std::size_t size,
@@ -261,6 +282,15 @@ concept has_native_atomics = requires(B& b, const B& cb, proc_t p, void* target,
       -> std::same_as<bool>;
   { b.native_atomic(p, target, op, size, operand, desired) } -> std::same_as<std::uint64_t>;
 };
+
+/// The operations layer B applies natively (native_atomic_ops, or the three required).
+template <class B>
+constexpr unsigned native_atomic_ops_of() noexcept {
+  if constexpr (requires { B::native_atomic_ops; })
+    return B::native_atomic_ops | native_atomic_ops_required;
+  else
+    return native_atomic_ops_required;
+}
 
 /// Ending the whole job from a failing process where the layer's launcher must
 /// be told (MPI_Abort): called by the core's fatal-error path after the message

@@ -172,36 +172,47 @@ const bool t3d_backend::native_atomics_32 = false;  // open-mpi/ompi#11257, fixe
 const bool t3d_backend::native_atomics_32 = true;
 #endif
 
+namespace {
+[[noreturn]] void undeclared_native_atomic(native_atomic_op op) {
+  port::fail("t3d: native atomic operation {} is not among native_atomic_ops", static_cast<int>(op));
+}
+}  // namespace
+
 std::uint64_t t3d_backend::native_atomic(proc_t p, void* target, native_atomic_op op,
                                          std::size_t size, std::uint64_t operand,
                                          std::uint64_t desired) {
   quiet_earlier_puts();  // as a get does (rma_get)
   ++native_atomic_operations_;
   if (size == 4) {
-    auto* word = static_cast<int*>(target);
-    const auto value = static_cast<int>(static_cast<std::uint32_t>(operand));
-    int old = 0;
+    auto* word = static_cast<unsigned*>(target);
+    const auto value = static_cast<unsigned>(operand);
+    unsigned old = 0;
     switch (op) {
-      case native_atomic_op::fetch_add: old = shmem_int_atomic_fetch_add(word, value, p); break;
-      case native_atomic_op::swap: old = shmem_int_atomic_swap(word, value, p); break;
+      case native_atomic_op::fetch_add: old = shmem_uint_atomic_fetch_add(word, value, p); break;
+      case native_atomic_op::swap: old = shmem_uint_atomic_swap(word, value, p); break;
       case native_atomic_op::compare_swap:
-        old = shmem_int_atomic_compare_swap(
-            word, value, static_cast<int>(static_cast<std::uint32_t>(desired)), p);
+        old = shmem_uint_atomic_compare_swap(word, value, static_cast<unsigned>(desired), p);
         break;
+      case native_atomic_op::load: old = shmem_uint_atomic_fetch(word, p); break;
+      case native_atomic_op::store: shmem_uint_atomic_set(word, value, p); break;
+      default: undeclared_native_atomic(op);  // fetch_and/or/xor: see t3d.hpp
     }
-    return static_cast<std::uint32_t>(old);
+    return old;
   }
-  auto* word = static_cast<long*>(target);
-  const auto value = static_cast<long>(operand);
-  long old = 0;
+  auto* word = static_cast<unsigned long*>(target);
+  const auto value = static_cast<unsigned long>(operand);
+  unsigned long old = 0;
   switch (op) {
-    case native_atomic_op::fetch_add: old = shmem_long_atomic_fetch_add(word, value, p); break;
-    case native_atomic_op::swap: old = shmem_long_atomic_swap(word, value, p); break;
+    case native_atomic_op::fetch_add: old = shmem_ulong_atomic_fetch_add(word, value, p); break;
+    case native_atomic_op::swap: old = shmem_ulong_atomic_swap(word, value, p); break;
     case native_atomic_op::compare_swap:
-      old = shmem_long_atomic_compare_swap(word, value, static_cast<long>(desired), p);
+      old = shmem_ulong_atomic_compare_swap(word, value, static_cast<unsigned long>(desired), p);
       break;
+    case native_atomic_op::load: old = shmem_ulong_atomic_fetch(word, p); break;
+    case native_atomic_op::store: shmem_ulong_atomic_set(word, value, p); break;
+    default: undeclared_native_atomic(op);  // fetch_and/or/xor: see t3d.hpp
   }
-  return static_cast<std::uint64_t>(old);
+  return old;
 }
 #endif
 

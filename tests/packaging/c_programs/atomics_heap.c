@@ -3,7 +3,8 @@
  * counter advanced with fetch_and_add, a spin lock built from test_and_set
  * and exchange protecting a plain read-modify-write, a race decided by
  * cmp_and_swap, procedures of 0 to 4 words run at the owner with atomic /
- * atomic_i / atomic_d, and memory from spread_malloc by one processor. */
+ * atomic_i / atomic_d, memory from spread_malloc by one processor, and the typed atomics
+ * of issue 42 (splitc_<type>_atomic_...), blocking and split-phase. */
 #include "own_main.h"
 #include "report.h"
 
@@ -98,6 +99,37 @@ int splitc_main(int argc, char **argv) {
   barrier();
   if (MYPROC == 0) spread_free(S);
   barrier();
+
+  /* the typed atomics (splitc_<type>_atomic_...): on processor 0's words, a 64-bit counter,
+   * bits, a minimum and a double sum, blocking and with a counter */
+  const __globPtrType T = all_spread_malloc(P, 4 * (int)sizeof(int64_t));
+  const __globPtrType count = splitc_spread_block(T, 0, 4 * sizeof(int64_t));
+  const __globPtrType bits = splitc_global_add(count, 1, sizeof(int64_t));
+  const __globPtrType least = splitc_global_add(count, 2, sizeof(int64_t));
+  const __globPtrType sum = splitc_global_add(count, 3, sizeof(int64_t));
+  if (MYPROC == 0) {
+    splitc_long_atomic_store(count, 0);
+    splitc_uint64_atomic_store(bits, 0);
+    splitc_int64_atomic_store(least, 1000);
+    splitc_double_atomic_store(sum, 0.0);
+  }
+  barrier();
+  long fetched[ROUNDS];
+  Counter done = SPLITC_COUNTER_INIT;
+  for (int r = 0; r < ROUNDS; ++r) splitc_long_atomic_fetch_add_ctr(&fetched[r], count, 1, &done);
+  splitc_uint64_atomic_or(bits, (uint64_t)1 << MYPROC);
+  splitc_int64_atomic_min(least, 500 - MYPROC);
+  splitc_double_atomic_add_ctr(sum, 0.25, &done);
+  sync_ctr(&done);
+  for (int r = 1; r < ROUNDS; ++r) CHECK(fetched[r] != fetched[r - 1]);
+  barrier();
+  CHECK(splitc_long_atomic_load(count) == (long)ROUNDS * P);
+  CHECK(splitc_uint64_atomic_fetch_xor(bits, 0) == ((uint64_t)1 << P) - 1);
+  CHECK(splitc_int64_atomic_load(least) == 500 - (P - 1));
+  CHECK(splitc_double_atomic_load(sum) == 0.25 * P);
+  CHECK(splitc_double_atomic_compare_swap(sum, -1.0, 2.0) == 0.25 * P);
+  barrier();
+  all_spread_free(T);
   all_spread_free(W);
   return report("atomics_heap");
 }

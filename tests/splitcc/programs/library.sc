@@ -4,7 +4,8 @@
  * is_store_sync_ctr), is_sync, is_store_sync and reset_store_sync, the
  * collectives of every kind and type (all_reduce_to_one_*, all_reduce_to_all_*,
  * all_scan_*, all_bcast*), the atomics (exchange, test_and_set,
- * cmp_and_swap, fetch_and_add), atomic procedures returning int and double,
+ * cmp_and_swap, fetch_and_add, and the typed splitc_<type>_atomic_... with a
+ * _ctr form), atomic procedures returning int and double,
  * and the spread heap (all_spread_malloc, spread_malloc, spread_free,
  * all_spread_free). Each result is checked against its value computed here
  * in C; "PASS library" from processor 0 when all hold. */
@@ -198,6 +199,23 @@ static void atomics_and_heap(void)
   barrier();
   if (MYPROC == 0) CHECK(dcell == 0.5 * PROCS);
   barrier();
+  /* the typed atomics: a maximum, bits, a double sum, one split-phase on a counter */
+  {
+    Counter c = SPLITC_COUNTER_INIT;
+    int before;
+    if (MYPROC == 0) { cell = 0; dcell = 0.0; }
+    barrier();
+    splitc_int_atomic_max(target, MYPROC * 3);
+    barrier();
+    splitc_int_atomic_fetch_or_ctr(&before, target, 1 << 20, &c);
+    splitc_double_atomic_add(dtarget, 0.25);
+    sync_ctr(&c);
+    CHECK((before & ~(1 << 20)) <= 3 * (PROCS - 1));
+    barrier();
+    CHECK(splitc_int_atomic_load(target) == ((1 << 20) | (3 * (PROCS - 1))));
+    CHECK(splitc_double_atomic_fetch_add(dtarget, 0.0) == 0.25 * PROCS);
+    barrier();
+  }
 
   /* the spread heap: a collective array of 3 ints per processor, cyclic */
   heap = all_spread_malloc(3 * PROCS, sizeof(int));

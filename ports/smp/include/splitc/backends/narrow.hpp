@@ -122,7 +122,10 @@ class onesided_backend : public narrow_base {
   std::size_t rma_operations() const noexcept { return rma_operations_; }
 
   // Native atomics on the segment (has_native_atomics): CPU atomics through
-  // smp's cross mapping, standing in for a layer's (shmem_atomic_*).
+  // smp's cross mapping, standing in for a layer's (shmem_atomic_*) -- a layer
+  // with the three required operations alone (no native_atomic_ops), so that
+  // the core's compositions (load, store, and, or, xor, min, max, floating-point
+  // add) are tested here; the shmem backend declares the rest.
   bool native_atomic_reaches(proc_t p, const void* addr, std::size_t size) const noexcept {
     return (size == 4 || size == 8) && reinterpret_cast<std::uintptr_t>(addr) % size == 0 &&
            rma_reaches(p, addr, size);

@@ -217,10 +217,11 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
 
 #if defined(SPLITC_BACKEND_SHMEM)
   // ---- native atomics (PORTING.md 1.1, has_native_atomics) ---------------------------
-  // OpenSHMEM's fetch-add, swap and compare-swap on 64-bit words of the
-  // symmetric segment, and on 32-bit ones where the library's are sound (not
-  // Open MPI's before 4.1.5: its 32-bit compare-swap writes 8 bytes into a
-  // 4-byte result, open-mpi/ompi#11257). Not on the T3D: its SHMEM has
+  // OpenSHMEM's fetch-add, swap, compare-swap, fetch and set on 64-bit words of
+  // the symmetric segment (and, or, xor, min, max and floating-point add the
+  // core composes of fetch and compare-swap), and on 32-bit ones where
+  // the library's are sound (not Open MPI's before 4.1.5: its 32-bit
+  // compare-swap writes 8 bytes into a 4-byte result, open-mpi/ompi#11257). Not on the T3D: its SHMEM has
   // shmem_swap alone, and a fetch-add under shmem_set_lock would take three
   // round trips where the active message to the owner takes one
   // (docs/ports.md "## T3D").
@@ -230,6 +231,12 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   }
   /// Whether 32-bit words are native too (the layer's version decides: t3d_backend.cpp).
   static const bool native_atomics_32;
+  /// OpenSHMEM's fetch and set besides the three every layer has. Not its fetching bitwise
+  /// atomics: Open MPI 4.1.4's lose updates (two PEs' shmem_ulong_atomic_fetch_or of bits 0
+  /// and 1 into one word leave 0x2; shmem_ulong_atomic_fetch_and(4) of 5 leaves 5), so the
+  /// core composes and, or, xor of fetch and compare-swap, which are sound.
+  static constexpr unsigned native_atomic_ops =
+      native_atomic_bit(native_atomic_op::load) | native_atomic_bit(native_atomic_op::store);
   std::uint64_t native_atomic(proc_t p, void* target, native_atomic_op op, std::size_t size,
                               std::uint64_t operand, std::uint64_t desired);
   /// Native atomics so far (tests check that atomics took this path).
