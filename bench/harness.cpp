@@ -221,6 +221,18 @@ void context::progress(const std::string& part, const std::string& what) const {
   if (tty && what == "done") fmt::print(stderr, "\r\033[K");
 }
 
+void quiet_barrier() {
+  splitc::counter done;
+  splitc::barrier(splitc::team::world(), done);
+  while (!splitc::is_sync(done)) {
+    timespec t{0, 1000000};
+    nanosleep(&t, nullptr);
+  }
+  const std::int64_t start = host_now_ns();
+  while (splitc::reduce_to_all(host_now_ns() - start < 5000000 ? 1 : 0, splitc::ops::bit_or{}) != 0) {
+  }
+}
+
 std::vector<mpi_result> context::reference_round(mpi_link& link,
                                                  const std::vector<mpi_command>& cmds,
                                                  bool served) {

@@ -124,6 +124,14 @@ void serve();
 /// Processor 0: processor 1 serves while `measure` runs; everyone else waits in
 /// the barrier that ends it. Call on every processor.
 void served_part(const std::function<void()>& measure);
+/// After processor 0's round of a reference program (Open MPI's, OpenSHMEM's), on every
+/// processor: the others wait for it quietly (a split-phase barrier tested every millisecond),
+/// so that their waiting takes no CPU from the reference's processes, as the idle reference
+/// program's takes none from splitc's. Then every processor keeps busy together for 5 ms
+/// (all-reduces until all agree the time is up) before anything is timed: processes that
+/// slept meanwhile may wake on one core, and the kernel takes a few milliseconds to spread
+/// them again (a 64 KiB gather timed at once took 5-15x its time).
+void quiet_barrier();
 
 enum class command_kind : u64 { none = 0, stop, pingpong, store_sync, nap, wake };
 void command(command_kind c, u64 arg = 0);

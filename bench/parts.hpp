@@ -31,11 +31,12 @@ inline const std::vector<part_info>& part_names() {
       {"table4", "Table 4: overhead and latency of AM and of store, get, put, read, write"},
       {"table7", "Table 7: spread-pointer index and increment, for_my_1d/2d iterations"},
       {"collectives", "Tables 8–11: barrier, broadcast, reduce to one, reduce to all, scan"},
-      {"atomics", "fetch_and_add on a peer's spread heap, atomic-procedure round trip"},
+      {"atomics", "fetch_and_add, compare-and-swap and add on a peer's spread heap, atomic-"
+                  "procedure round trip, beside OpenSHMEM's and Open MPI's"},
       {"teams", "gather, scatter, all-gather(v), all-to-all(v), reduce-scatter on the world and "
                 "all-reduce, all-gather, all-to-all on a half team, 8 B and 64 KiB per member"},
       {"waits", "a flag ping-pong by write + wait_until against the raw one through the mapped "
-                "segment"},
+                "segment and OpenSHMEM's; 64 B + signal by put_signal against OpenSHMEM's"},
       {"fig10", "Figure 10: bandwidth of active messages (medium, long) and of bulk transfers "
                 "to memory outside the segments"},
       {"fig11", "Figure 11: bandwidth of bulk_store"},

@@ -15,6 +15,9 @@
 //   add             shmem_long_atomic_add + shmem_quiet (non-fetching, completed)
 //   wait_pingpong   a round trip of flags: PE 0 puts a flag into PE 1 (shmem_long_p), PE 1's
 //                   shmem_long_wait_until sees it and puts one back, PE 0 waits for it
+//   signal_pingpong the same with <size> bytes of data before each flag: shmem_putmem,
+//                   shmem_fence, shmem_long_p (OpenSHMEM 1.4 has no shmem_put_signal: this is
+//                   its signalled put)
 //
 // With --selftest it runs every operation once by itself (the ctest smoke test). Between
 // commands PE 1 sleeps in a polling loop on a command word (1 ms naps), so the idle program
@@ -48,11 +51,13 @@ struct symmetric {
   command shared_command;
   long command_number;
   long word, flag_in, flag_back;
+  unsigned char data_in[4096], data_back[4096];
 };
 symmetric* sym = nullptr;
 
-const char* const selftest_commands[] = {"fetch_add 8 1 1", "compare_swap 8 1 1", "add 8 1 1",
-                                         "wait_pingpong 8 1 1", "quit"};
+const char* const selftest_commands[] = {"fetch_add 8 1 1",       "compare_swap 8 1 1",
+                                         "add 8 1 1",             "wait_pingpong 8 1 1",
+                                         "signal_pingpong 64 1 1", "quit"};
 bool selftest = false;
 int selftest_next = 0;
 
@@ -141,6 +146,23 @@ int main(int argc, char** argv) {
           shmem_long_wait_until(&sym->flag_back, SHMEM_CMP_EQ, round);
         } else if (me == peer) {
           shmem_long_wait_until(&sym->flag_in, SHMEM_CMP_EQ, round);
+          shmem_long_p(&sym->flag_back, round, 0);
+        }
+      });
+    } else if (op == "signal_pingpong") {
+      const std::size_t n = static_cast<std::size_t>(std::clamp(c.size, 0L, 4096L));
+      unsigned char data[4096] = {};
+      s = bench::lockstep(plan, barrier, [&](long) {
+        ++round;
+        if (me == 0) {
+          shmem_putmem(sym->data_in, data, n, peer);
+          shmem_fence();
+          shmem_long_p(&sym->flag_in, round, peer);
+          shmem_long_wait_until(&sym->flag_back, SHMEM_CMP_EQ, round);
+        } else if (me == peer) {
+          shmem_long_wait_until(&sym->flag_in, SHMEM_CMP_EQ, round);
+          shmem_putmem(sym->data_back, data, n, 0);
+          shmem_fence();
           shmem_long_p(&sym->flag_back, round, 0);
         }
       });

@@ -476,6 +476,20 @@ SPLITC_DECLARE_ATOMIC_(double, double)
 #undef SPLITC_DECLARE_ATOMIC_
 #undef SPLITC_DECLARE_ATOMIC_RMW_
 
+/* ---- signalled puts (splitc/put_signal.hpp): OpenSHMEM 1.5's put-with-signal ------- *
+ * splitc_put_signal(dst, src, n, signal, value, sig_op) puts n bytes to dst, then sets the
+ * 64-bit word at `signal` (on dst's processor) to value (SPLITC_SIGNAL_SET) or adds value to
+ * it (SPLITC_SIGNAL_ADD); whoever sees the signal's update sees the data. It returns once both
+ * are done at the target; the _ctr form is done once ctr is synced (NULL: the counter sync()
+ * waits on), src reusable on return. Unlike a store, which the receiver counts in bytes
+ * (store_sync), the receiver waits on the word it names (splitc_uint64_wait_until). */
+#define SPLITC_SIGNAL_SET 0
+#define SPLITC_SIGNAL_ADD 1
+void splitc_put_signal(__globPtrType dst, const void *src, size_t n, __globPtrType signal,
+                       uint64_t value, int sig_op);
+void splitc_put_signal_ctr(__globPtrType dst, const void *src, size_t n, __globPtrType signal,
+                           uint64_t value, int sig_op, splitc_counter_t *ctr);
+
 /* ---- waiting on memory (splitc/memory_wait.hpp): OpenSHMEM's wait_until family --- *
  * On words of this processor's memory that other processors write (puts, stores, writes,
  * atomics): splitc_<type>_wait_until(ivar, cmp, value) returns once *ivar cmp value holds,

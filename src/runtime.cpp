@@ -39,6 +39,7 @@ void register_heap_handlers(context& c);           // src/spread_heap.cpp
 void init_heaps(context& c);                       // src/spread_heap.cpp
 void register_atomic_handlers(context& c);         // src/atomics.cpp
 void register_compose_handlers(context& c);        // src/compose.cpp
+void register_put_signal_handlers(context& c);     // src/put_signal.cpp
 
 namespace {
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
@@ -86,6 +87,7 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
   register_mailbox_handlers(*this);
   register_heap_handlers(*this);
   register_atomic_handlers(*this);
+  register_put_signal_handlers(*this);
   register_compose_handlers(*this);
   init_heaps(*this);
 }

@@ -45,24 +45,6 @@ const op ops[] = {
 };
 constexpr std::size_t sizes[] = {8, 64 * 1024};
 
-/// After processor 0's Open MPI round: the others wait for it quietly (a split-phase barrier
-/// tested every millisecond), so that their waiting takes no CPU from Open MPI's processes,
-/// as the idle reference program's takes none from splitc's. Then every processor keeps busy
-/// together for 5 ms (all-reduces until all agree the time is up) before anything is timed:
-/// processes that slept while Open MPI ran may wake on one core, and the kernel takes a few
-/// milliseconds to spread them again (a 64 KiB gather timed at once took 5-15x its time).
-void quiet_barrier() {
-  splitc::counter done;
-  splitc::barrier(splitc::team::world(), done);
-  while (!splitc::is_sync(done)) {
-    timespec t{0, 1000000};
-    nanosleep(&t, nullptr);
-  }
-  const std::int64_t start = host_now_ns();
-  while (splitc::reduce_to_all(host_now_ns() - start < 5000000 ? 1 : 0, splitc::ops::bit_or{}) != 0) {
-  }
-}
-
 lockstep_plan plan(const context& ctx, std::size_t size) {
   if (ctx.cfg.smoke) return {1, 1};
   if (virtual_clock) return {8, 3};

@@ -5,7 +5,7 @@
  * spread array from the heap `void *spread`. Never included by programs;
  * kept in step with splitc.h and split-c/splitcc-runtime.h (the test
  * splitcc.view_in_step, tests/splitcc/view_in_step.sh, checks). Plain
- * declarations in Split-C syntax (no directives but the X-macro below). */
+ * declarations in Split-C syntax (no directives but the X-macros below). */
 typedef struct splitc_counter { int64_t value_; } splitc_counter_t;
 typedef splitc_counter_t Counter;
 typedef struct splitc_team *splitc_team_t;
@@ -130,6 +130,52 @@ int splitc_atomic_call_i(splitc_atomic_fn fun, void *global gptr, int nargs, ...
 double splitc_atomic_call_d(splitc_atomic_fn fun, void *global gptr, int nargs, ...);
 void atomic_return_i(int val);
 void atomic_return_d(double val);
+#define SPLITCC_VIEW_ATOMIC_RMW_(NAME, T, OP)                                             \
+  T splitc_##NAME##_atomic_fetch_##OP(T *global p, T value);                             \
+  void splitc_##NAME##_atomic_##OP(T *global p, T value);                                \
+  void splitc_##NAME##_atomic_fetch_##OP##_ctr(T *result, T *global p, T value,          \
+                                              splitc_counter_t *ctr);                    \
+  void splitc_##NAME##_atomic_##OP##_ctr(T *global p, T value, splitc_counter_t *ctr);
+#define SPLITCC_VIEW_ATOMIC_(NAME, T)                                                      \
+  SPLITCC_VIEW_ATOMIC_RMW_(NAME, T, add)                                                  \
+  SPLITCC_VIEW_ATOMIC_RMW_(NAME, T, min)                                                  \
+  SPLITCC_VIEW_ATOMIC_RMW_(NAME, T, max)                                                  \
+  T splitc_##NAME##_atomic_swap(T *global p, T value);                                   \
+  T splitc_##NAME##_atomic_compare_swap(T *global p, T expected, T desired);             \
+  T splitc_##NAME##_atomic_load(T *global p);                                            \
+  void splitc_##NAME##_atomic_store(T *global p, T value);                               \
+  void splitc_##NAME##_atomic_swap_ctr(T *result, T *global p, T value,                  \
+                                       splitc_counter_t *ctr);                           \
+  void splitc_##NAME##_atomic_compare_swap_ctr(T *result, T *global p, T expected,       \
+                                               T desired, splitc_counter_t *ctr);        \
+  void splitc_##NAME##_atomic_load_ctr(T *result, T *global p, splitc_counter_t *ctr);   \
+  void splitc_##NAME##_atomic_store_ctr(T *global p, T value, splitc_counter_t *ctr);
+#define SPLITCC_VIEW_INTEGER_ATOMIC_(NAME, T)                                              \
+  SPLITCC_VIEW_ATOMIC_(NAME, T)                                                           \
+  SPLITCC_VIEW_ATOMIC_RMW_(NAME, T, and)                                                  \
+  SPLITCC_VIEW_ATOMIC_RMW_(NAME, T, or)                                                   \
+  SPLITCC_VIEW_ATOMIC_RMW_(NAME, T, xor)
+SPLITCC_VIEW_INTEGER_ATOMIC_(int, int)
+SPLITCC_VIEW_INTEGER_ATOMIC_(long, long)
+SPLITCC_VIEW_INTEGER_ATOMIC_(longlong, long long)
+SPLITCC_VIEW_INTEGER_ATOMIC_(uint, unsigned int)
+SPLITCC_VIEW_INTEGER_ATOMIC_(ulong, unsigned long)
+SPLITCC_VIEW_INTEGER_ATOMIC_(ulonglong, unsigned long long)
+SPLITCC_VIEW_INTEGER_ATOMIC_(int32, int32_t)
+SPLITCC_VIEW_INTEGER_ATOMIC_(int64, int64_t)
+SPLITCC_VIEW_INTEGER_ATOMIC_(uint32, uint32_t)
+SPLITCC_VIEW_INTEGER_ATOMIC_(uint64, uint64_t)
+SPLITCC_VIEW_INTEGER_ATOMIC_(size, size_t)
+SPLITCC_VIEW_INTEGER_ATOMIC_(ptrdiff, ptrdiff_t)
+SPLITCC_VIEW_ATOMIC_(float, float)
+SPLITCC_VIEW_ATOMIC_(double, double)
+#undef SPLITCC_VIEW_INTEGER_ATOMIC_
+#undef SPLITCC_VIEW_ATOMIC_
+#undef SPLITCC_VIEW_ATOMIC_RMW_
+void splitc_put_signal(void *global dst, const void *src, size_t n, uint64_t *global signal,
+                       uint64_t value, int sig_op);
+void splitc_put_signal_ctr(void *global dst, const void *src, size_t n, uint64_t *global signal,
+                           uint64_t value, int sig_op, splitc_counter_t *ctr);
 
 double get_seconds(void);
 void reset_store_sync(void);

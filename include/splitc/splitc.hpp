@@ -13,6 +13,7 @@
 #include <splitc/grid_teams.hpp>
 #include <splitc/memory_wait.hpp>
 #include <splitc/per_processor.hpp>
+#include <splitc/put_signal.hpp>
 #include <splitc/runtime.hpp>
 #include <splitc/spread_array.hpp>
 #include <splitc/spread_heap.hpp>

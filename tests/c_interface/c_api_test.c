@@ -548,7 +548,8 @@ static void heap_and_atomics(void) {
 }
 
 /* Waiting on memory: each processor writes a flag word of its right neighbour, which waits
- * for it; processor 0 then watches every processor's word of its own array. */
+ * for it; processor 0 then watches every processor's word of its own array; signalled puts
+ * into the right neighbour, which waits on their signal word. */
 static void memory_waits(int right) {
   const int me = MYPROC, p = PROCS;
   __globPtrType flags = all_spread_malloc(p, (int)(64 * sizeof(int)));
@@ -577,6 +578,31 @@ static void memory_waits(int right) {
   }
   barrier();
   all_spread_free(flags);
+
+  /* signalled puts: 8 ints and a signal word to the right neighbour, which waits on the word
+   * alone; then a split-phase one that adds */
+  {
+    __globPtrType area = all_spread_malloc(p, (int)(16 * sizeof(int64_t)));
+    int64_t *words = (int64_t *)tolocal(area);
+    const int64_t data[8] = {me, me + 1, me + 2, me + 3, me + 4, me + 5, me + 6, me + 7};
+    const int left = (me + p - 1) % p;
+    splitc_counter_t done = SPLITC_COUNTER_INIT;
+    int k;
+    memset(words, 0, 16 * sizeof(int64_t));
+    barrier();
+    splitc_put_signal(toglobal(right, &words[1]), data, sizeof data, toglobal(right, &words[0]),
+                      3, SPLITC_SIGNAL_SET);
+    /* GE: the left neighbour's second put may already have added its 4 */
+    splitc_uint64_wait_until((uint64_t *)&words[0], SPLITC_CMP_GE, 3);
+    for (k = 0; k < 8; ++k) CHECK(words[1 + k] == left + k);
+    splitc_put_signal_ctr(toglobal(right, &words[9]), data, 8, toglobal(right, &words[0]), 4,
+                          SPLITC_SIGNAL_ADD, &done);
+    sync_ctr(&done);
+    splitc_uint64_wait_until((uint64_t *)&words[0], SPLITC_CMP_EQ, 7);
+    CHECK(words[9] == left);
+    barrier();
+    all_spread_free(area);
+  }
 }
 
 int splitc_main(int argc, char **argv) {

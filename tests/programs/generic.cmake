@@ -18,6 +18,8 @@ splitc_add_program_test(memory_wait memory_wait.cpp LABELS memory_wait)
 # Every atomic operation on every word type under contention (issue 42): the layer's, CPU and
 # active-message paths on one word.
 splitc_add_program_test(atomic_operations atomic_operations.cpp LABELS atomics NETWORK_ARGS 20)
+# Signalled puts (issue 42): the receiver waits on the signal alone and finds the data.
+splitc_add_program_test(put_signal put_signal.cpp LABELS memory_wait)
 splitc_add_program_test(store_sync store_sync.cpp)
 # Again through udp's impairment layer on the network path (the same-host layer off): every
 # store path, reset_store_sync with stores in flight and all_store_sync under loss,
@@ -127,6 +129,9 @@ splitc_add_failure_test(xf_wait PROCS 2 STATUS 70 ARGS cmp TEST xf_wait_cmp
   REGEX "processor 1 of 2: wait_until: the comparison is not one of cmp's")
 splitc_add_failure_test(xf_wait PROCS 2 STATUS 70 ARGS handler TEST xf_wait_handler
   REGEX "processor 0 of 2: wait_until called inside handler")
+# A signalled put whose signal word is elsewhere than its data (issue 42).
+splitc_add_failure_test(xf_put_signal PROCS 2 STATUS 70
+  REGEX "processor 1 of 2: put_signal: the data is on processor 0 and the signal word on processor 1")
 splitc_add_failure_test(xf_hwait PROCS 2 STATUS 70 ARGS read TEST xf_hwait_read
   REGEX "processor 1 of 2: read called inside handler [0-9]+; handlers run inside poll and must not wait")
 splitc_add_failure_test(xf_hwait PROCS 3 STATUS 70 ARGS barrier TEST xf_hwait_barrier

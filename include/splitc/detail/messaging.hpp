@@ -32,6 +32,7 @@ enum class builtin : std::uint16_t {
   atomic_done,      ///< (result, done, old, size)
   procedure_call,   ///< (runner, function, target, result, done, args...) or medium
   procedure_result, ///< (result, done, length, bytes...) or medium
+  put_signal,       ///< (done, signal, value, op|pieces<<1|sequence<<32): a signalled put's piece
   fragment,         ///< (id|index, ...): a piece of a composed message (detail/compose.hpp)
   count
 };
