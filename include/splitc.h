@@ -286,6 +286,67 @@ void bulk_put_ctr(__globPtrType dst, void *src, int len, splitc_counter_t *ctr);
 void bulk_store_ctr(__globPtrType gp, char *lp, int len, splitc_counter_t *rbytes,
                     splitc_counter_t *sbytes);
 
+/* Strided transfers (docs/api.md "Strided and indexed transfers"): an n-dimensional
+ * region of elem_size-byte elements, counts[k] along dimension k (0 fastest), each side a
+ * base (element 0,...,0) and a stride per dimension in bytes, negative allowed; zero
+ * strides only on the side read (the written side's elements must not overlap: checked).
+ * At most 8 dimensions. Completion as bulk_get/put/store; the _ctr forms take the
+ * program's counters (NULL: the library's). */
+void bulk_get_strided(void *dst, const ptrdiff_t *dst_strides, __globPtrType src,
+                      const ptrdiff_t *src_strides, const size_t *counts, int dims,
+                      size_t elem_size);
+void bulk_put_strided(__globPtrType dst, const ptrdiff_t *dst_strides, const void *src,
+                      const ptrdiff_t *src_strides, const size_t *counts, int dims,
+                      size_t elem_size);
+void bulk_store_strided(__globPtrType dst, const ptrdiff_t *dst_strides, const void *src,
+                        const ptrdiff_t *src_strides, const size_t *counts, int dims,
+                        size_t elem_size);
+void bulk_get_strided_ctr(void *dst, const ptrdiff_t *dst_strides, __globPtrType src,
+                          const ptrdiff_t *src_strides, const size_t *counts, int dims,
+                          size_t elem_size, splitc_counter_t *ctr);
+void bulk_put_strided_ctr(__globPtrType dst, const ptrdiff_t *dst_strides, const void *src,
+                          const ptrdiff_t *src_strides, const size_t *counts, int dims,
+                          size_t elem_size, splitc_counter_t *ctr);
+void bulk_store_strided_ctr(__globPtrType dst, const ptrdiff_t *dst_strides, const void *src,
+                            const ptrdiff_t *src_strides, const size_t *counts, int dims,
+                            size_t elem_size, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
+
+/* Indexed transfers: lists of pieces of global memory on any processors, one message per
+ * owner rather than per piece. The two lists of a pieces call hold the same bytes, matched
+ * in order; an element list moves element k between src[k] (or dst[k]) and the k-th
+ * elem_size bytes here. Pieces may be empty or repeat; overlapping destinations of a put
+ * or store leave one of the values, unspecified which. */
+typedef struct {
+  __globPtrType ptr;
+  size_t len;
+} splitc_global_piece_t;
+typedef struct {
+  void *ptr;
+  size_t len;
+} splitc_local_piece_t;
+void bulk_get_pieces(const splitc_local_piece_t *dst, int ndst,
+                     const splitc_global_piece_t *src, int nsrc);
+void bulk_put_pieces(const splitc_global_piece_t *dst, int ndst,
+                     const splitc_local_piece_t *src, int nsrc);
+void bulk_store_pieces(const splitc_global_piece_t *dst, int ndst,
+                       const splitc_local_piece_t *src, int nsrc);
+void bulk_get_pieces_ctr(const splitc_local_piece_t *dst, int ndst,
+                         const splitc_global_piece_t *src, int nsrc, splitc_counter_t *ctr);
+void bulk_put_pieces_ctr(const splitc_global_piece_t *dst, int ndst,
+                         const splitc_local_piece_t *src, int nsrc, splitc_counter_t *ctr);
+void bulk_store_pieces_ctr(const splitc_global_piece_t *dst, int ndst,
+                           const splitc_local_piece_t *src, int nsrc, splitc_counter_t *rbytes,
+                           splitc_counter_t *sbytes);
+void bulk_get_elements(void *dst, const __globPtrType *src, int n, size_t elem_size);
+void bulk_put_elements(const __globPtrType *dst, const void *src, int n, size_t elem_size);
+void bulk_store_elements(const __globPtrType *dst, const void *src, int n, size_t elem_size);
+void bulk_get_elements_ctr(void *dst, const __globPtrType *src, int n, size_t elem_size,
+                           splitc_counter_t *ctr);
+void bulk_put_elements_ctr(const __globPtrType *dst, const void *src, int n, size_t elem_size,
+                           splitc_counter_t *ctr);
+void bulk_store_elements_ctr(const __globPtrType *dst, const void *src, int n, size_t elem_size,
+                             splitc_counter_t *rbytes, splitc_counter_t *sbytes);
+
 /* ---- global communication (all processors call them, in the same order) ------ */
 
 #define SPLITC_COLLECTIVE_OPS_(X, KIND)                                                 \

@@ -40,6 +40,7 @@ void init_heaps(context& c);                       // src/spread_heap.cpp
 void register_atomic_handlers(context& c);         // src/atomics.cpp
 void register_compose_handlers(context& c);        // src/compose.cpp
 void register_put_signal_handlers(context& c);     // src/put_signal.cpp
+void register_vector_transfer_handlers(context& c);  // src/vector_transfer.cpp
 
 namespace {
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
@@ -88,6 +89,7 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
   register_heap_handlers(*this);
   register_atomic_handlers(*this);
   register_put_signal_handlers(*this);
+  register_vector_transfer_handlers(*this);
   register_compose_handlers(*this);
   init_heaps(*this);
 }

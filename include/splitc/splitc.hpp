@@ -11,6 +11,7 @@
 #include <splitc/global_memory.hpp>
 #include <splitc/global_ptr.hpp>
 #include <splitc/grid_teams.hpp>
+#include <splitc/indexed.hpp>
 #include <splitc/memory_wait.hpp>
 #include <splitc/per_processor.hpp>
 #include <splitc/put_signal.hpp>
@@ -19,4 +20,5 @@
 #include <splitc/spread_heap.hpp>
 #include <splitc/split_phase_collectives.hpp>
 #include <splitc/spread_ptr.hpp>
+#include <splitc/strided.hpp>
 #include <splitc/team.hpp>

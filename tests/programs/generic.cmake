@@ -20,6 +20,11 @@ splitc_add_program_test(memory_wait memory_wait.cpp LABELS memory_wait)
 splitc_add_program_test(atomic_operations atomic_operations.cpp LABELS atomics NETWORK_ARGS 20)
 # Signalled puts (issue 42): the receiver waits on the signal alone and finds the data.
 splitc_add_program_test(put_signal put_signal.cpp LABELS memory_wait)
+# Strided and indexed transfers (issue 42): regions of 1-3 dimensions, index and piece
+# lists over every processor (on the network flavours, the short pieces packed one message
+# per owner).
+splitc_add_program_test(strided strided.cpp LABELS transfers)
+splitc_add_program_test(indexed indexed.cpp LABELS transfers)
 splitc_add_program_test(store_sync store_sync.cpp)
 # Again through udp's impairment layer on the network path (the same-host layer off): every
 # store path, reset_store_sync with stores in flight and all_store_sync under loss,
@@ -132,6 +137,9 @@ splitc_add_failure_test(xf_wait PROCS 2 STATUS 70 ARGS handler TEST xf_wait_hand
 # A signalled put whose signal word is elsewhere than its data (issue 42).
 splitc_add_failure_test(xf_put_signal PROCS 2 STATUS 70
   REGEX "processor 1 of 2: put_signal: the data is on processor 0 and the signal word on processor 1")
+# A strided put whose destination elements overlap (issue 42).
+splitc_add_failure_test(xf_strided PROCS 2 STATUS 70
+  REGEX "processor 1 of 2: bulk_put_strided: elements of the destination region overlap")
 splitc_add_failure_test(xf_hwait PROCS 2 STATUS 70 ARGS read TEST xf_hwait_read
   REGEX "processor 1 of 2: read called inside handler [0-9]+; handlers run inside poll and must not wait")
 splitc_add_failure_test(xf_hwait PROCS 3 STATUS 70 ARGS barrier TEST xf_hwait_barrier

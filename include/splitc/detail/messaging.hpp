@@ -33,6 +33,10 @@ enum class builtin : std::uint16_t {
   procedure_call,   ///< (runner, function, target, result, done, args...) or medium
   procedure_result, ///< (result, done, length, bytes...) or medium
   put_signal,       ///< (done, signal, value, op|pieces<<1|sequence<<32): a signalled put's piece
+  vector_get,       ///< medium (batch, pieces, length, first): reply with the pieces' bytes
+  vector_get_reply, ///< medium (batch): the bytes of a vector_get, in order
+  vector_put,       ///< medium (ctr, pieces, length, first): place, acknowledge
+  vector_store,     ///< medium (rctr, pieces, length, first): place, count bytes
   fragment,         ///< (id|index, ...): a piece of a composed message (detail/compose.hpp)
   count
 };

@@ -1,0 +1,256 @@
+// Vector transfers (detail/vector_transfer.hpp): the pairs a strided or indexed transfer
+// is made of, each taken by the bulk path its length calls for, the short remote ones
+// packed per owner into medium messages of at most medium_limit bytes.
+//
+// A message's payload is its pieces' addresses, then (puts, stores) their data in order.
+// Two encodings: when every piece for that owner has one length and lies within 2 GiB of
+// the first, a 32-bit signed offset from the first address per piece (an indexed gather's
+// or a strided region's common case: 4 bytes a piece); otherwise 8 bytes of address and 8
+// of length per piece. The words: (tag, pieces, common length or 0, first address), where
+// tag is the put's counter, the store's counter (0: the library's) or the get's batch.
+#include <splitc/detail/vector_transfer.hpp>
+
+#include <splitc/bulk.hpp>
+#include <splitc/detail/messaging.hpp>
+#include <splitc/global_memory.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace splitc::detail {
+namespace {
+
+constexpr std::size_t message_bytes = medium_limit;
+constexpr std::size_t alone_bytes = medium_limit / 2;
+
+am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+template <class T>
+T* as(am_word w) noexcept {
+  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w));
+}
+
+/// How one message names its pieces' remote addresses.
+struct encoding {
+  std::size_t common_len = 0;  // 0: every piece carries its address and length
+  std::uintptr_t first = 0;
+  std::size_t entry_bytes() const noexcept { return common_len != 0 ? 4 : 16; }
+};
+
+/// The encoding of an owner's pieces: compact when they allow it.
+encoding choose_encoding(std::span<const transfer_pair> pairs, std::span<const std::uint32_t> mine) {
+  encoding e;
+  const transfer_pair& head = pairs[mine.front()];
+  const auto first = reinterpret_cast<std::uintptr_t>(head.remote);
+  constexpr std::intptr_t reach = std::numeric_limits<std::int32_t>::max();
+  for (std::uint32_t k : mine) {
+    const transfer_pair& t = pairs[k];
+    const auto delta = static_cast<std::intptr_t>(reinterpret_cast<std::uintptr_t>(t.remote) - first);
+    if (t.len != head.len || delta > reach || delta < -reach) return e;
+  }
+  e.common_len = head.len;
+  e.first = first;
+  return e;
+}
+
+void put_entry(unsigned char* at, const encoding& e, const transfer_pair& t) noexcept {
+  if (e.common_len != 0) {
+    const auto delta =
+        static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(t.remote) - e.first);
+    std::memcpy(at, &delta, 4);
+  } else {
+    const std::uint64_t w[2] = {reinterpret_cast<std::uintptr_t>(t.remote), t.len};
+    std::memcpy(at, w, 16);
+  }
+}
+
+/// The pieces of a received message, in order: f(address, length).
+template <class F>
+void for_each_entry(const am_message& m, F f) {
+  const auto n = static_cast<std::size_t>(m.args[1]);
+  const std::size_t common_len = m.args[2];
+  const auto* at = static_cast<const unsigned char*>(m.payload);
+  if (common_len != 0) {
+    const auto first = static_cast<std::uintptr_t>(m.args[3]);
+    for (std::size_t k = 0; k < n; ++k, at += 4) {
+      std::int32_t delta;
+      std::memcpy(&delta, at, 4);
+      f(reinterpret_cast<unsigned char*>(first + static_cast<std::uintptr_t>(static_cast<std::intptr_t>(delta))),
+        common_len);
+    }
+  } else {
+    for (std::size_t k = 0; k < n; ++k, at += 16) {
+      std::uint64_t w[2];
+      std::memcpy(w, at, 16);
+      f(reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(w[0])),
+        static_cast<std::size_t>(w[1]));
+    }
+  }
+}
+std::size_t entries_bytes(const am_message& m) noexcept {
+  return static_cast<std::size_t>(m.args[1]) * (m.args[2] != 0 ? 4 : 16);
+}
+
+/// Places the data after the entries; returns the bytes placed.
+std::size_t place_pieces(const am_message& m) {
+  const auto* data = static_cast<const unsigned char*>(m.payload) + entries_bytes(m);
+  std::size_t placed = 0;
+  for_each_entry(m, [&](unsigned char* dst, std::size_t len) {
+    std::memcpy(dst, data + placed, len);
+    placed += len;
+  });
+  return placed;
+}
+
+/// A get's message in flight: where its pieces' bytes go here, and the counter to count down.
+struct get_batch {
+  counter* ctr;
+  std::vector<std::pair<void*, std::size_t>> into;
+};
+
+void on_vector_put(const am_message& m) {
+  place_pieces(m);
+  reply(running(), m, am_kind::short_msg, id(builtin::ack), &m.args[0], 1);
+}
+void on_vector_store(const am_message& m) {
+  const std::size_t placed = place_pieces(m);
+  counter* received = m.args[0] != 0 ? as<counter>(m.args[0]) : library_store_counter(running());
+  received->add_shared(static_cast<std::int64_t>(placed));
+}
+void on_vector_get(const am_message& m) {
+  context& c = running();
+  std::vector<unsigned char> out;
+  out.reserve(message_bytes);
+  for_each_entry(m, [&](const unsigned char* src, std::size_t len) {
+    out.insert(out.end(), src, src + len);
+  });
+  reply(c, m, am_kind::medium_msg, id(builtin::vector_get_reply), &m.args[0], 1, out.data(),
+        out.size());
+}
+void on_vector_get_reply(const am_message& m) {
+  std::unique_ptr<get_batch> batch(as<get_batch>(m.args[0]));
+  const auto* data = static_cast<const unsigned char*>(m.payload);
+  for (auto [dst, len] : batch->into) {
+    std::memcpy(dst, data, len);
+    data += len;
+  }
+  batch->ctr->add_local(-1);
+}
+
+/// Sends one owner's short pieces, `mine` (indices into pairs), in as few messages as fit.
+void send_batches(context& c, vector_kind kind, proc_t p, std::span<const transfer_pair> pairs,
+                  std::span<const std::uint32_t> mine, counter& ctr, const counter& received) {
+  const encoding e = choose_encoding(pairs, mine);
+  std::vector<unsigned char> buf;
+  const handler_id h = id(kind == vector_kind::get   ? builtin::vector_get
+                          : kind == vector_kind::put ? builtin::vector_put
+                                                     : builtin::vector_store);
+  std::size_t from = 0;
+  while (from < mine.size()) {
+    // As many pieces as the message holds: entries (and, for puts and stores, data) within
+    // message_bytes; a get's reply data too.
+    std::size_t n = 0, data = 0;
+    while (from + n < mine.size()) {
+      const std::size_t len = pairs[mine[from + n]].len;
+      const std::size_t entries = (n + 1) * e.entry_bytes();
+      const bool fits = kind == vector_kind::get ? entries <= message_bytes && data + len <= message_bytes
+                                                 : entries + data + len <= message_bytes;
+      if (!fits) break;
+      data += len;
+      ++n;
+    }
+    const std::span<const std::uint32_t> part = mine.subspan(from, n);
+    from += n;
+    const std::size_t entries = n * e.entry_bytes();
+    buf.resize(entries + (kind == vector_kind::get ? 0 : data));
+    std::size_t at = 0, data_at = entries;
+    for (std::uint32_t k : part) {
+      put_entry(buf.data() + at, e, pairs[k]);
+      at += e.entry_bytes();
+      if (kind != vector_kind::get) {
+        std::memcpy(buf.data() + data_at, pairs[k].local, pairs[k].len);
+        data_at += pairs[k].len;
+      }
+    }
+    am_word tag = 0;
+    if (kind == vector_kind::get) {
+      auto batch = std::make_unique<get_batch>();
+      batch->ctr = &ctr;
+      batch->into.reserve(n);
+      for (std::uint32_t k : part) batch->into.emplace_back(pairs[k].local, pairs[k].len);
+      tag = word(batch.release());
+      ctr.add_local(1);
+    } else if (kind == vector_kind::put) {
+      tag = word(&ctr);
+      ctr.add_local(1);
+    } else {
+      tag = &received == library_store_counter(c) ? 0 : word(&received);
+    }
+    const am_word a[4] = {tag, n, e.common_len, e.first};
+    request(c, am_kind::medium_msg, p, h, a, 4, buf.data(), buf.size());
+  }
+}
+
+}  // namespace
+
+std::size_t vector_alone_bytes() noexcept { return alone_bytes; }
+
+void register_vector_transfer_handlers(context& c) {
+  auto set = [&](builtin b, handler_fn f) { c.handlers[static_cast<std::size_t>(b)] = f; };
+  set(builtin::vector_get, on_vector_get);
+  set(builtin::vector_get_reply, on_vector_get_reply);
+  set(builtin::vector_put, on_vector_put);
+  set(builtin::vector_store, on_vector_store);
+}
+
+void vector_transfer(context& c, vector_kind kind, std::span<const transfer_pair> pairs,
+                     counter& ctr, counter* sent, const char* op) {
+  if (pairs.size() >= std::numeric_limits<std::uint32_t>::max()) [[unlikely]]
+    fail("{}: {} pieces in one transfer is more than {} takes", op, pairs.size(),
+         std::numeric_limits<std::uint32_t>::max() - 1);
+  // Pass 1: every piece with a path of its own takes it now; the rest are counted by owner.
+  std::vector<std::uint32_t> count;
+  std::size_t batched = 0;
+  for (const transfer_pair& t : pairs) {
+    if (static_cast<unsigned>(t.proc) >= static_cast<unsigned>(c.procs)) [[unlikely]]
+      bad_processor(c, t.proc, op);
+    if (t.len > max_bulk_length) [[unlikely]] bad_length(c, t.len, op);
+    if (t.len == 0) continue;
+    if (t.remote == nullptr) [[unlikely]] null_target(c, t.proc, op);
+    if (t.proc == c.myproc || t.len >= alone_bytes || direct(c, t.proc, t.remote, t.len) != nullptr) {
+      switch (kind) {
+        case vector_kind::get: get_bytes(c, t.local, t.proc, t.remote, t.len, ctr, op); break;
+        case vector_kind::put: put_bytes(c, t.proc, t.remote, t.local, t.len, ctr, op); break;
+        case vector_kind::store: store_bytes(c, t.proc, t.remote, t.local, t.len, ctr, *sent, op); break;
+      }
+      continue;
+    }
+    if (count.empty()) count.assign(static_cast<std::size_t>(c.procs) + 1, 0);
+    ++count[static_cast<std::size_t>(t.proc) + 1];
+    ++batched;
+    if (kind == vector_kind::store) sent->add_local(static_cast<std::int64_t>(t.len));
+  }
+  if (batched == 0) return;
+  // Pass 2: the short remote pieces grouped by owner, in the order given.
+  for (std::size_t q = 1; q < count.size(); ++q) count[q] += count[q - 1];
+  std::vector<std::uint32_t> order(batched);
+  std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const transfer_pair& t = pairs[k];
+    if (t.len == 0 || t.proc == c.myproc || t.len >= alone_bytes ||
+        direct(c, t.proc, t.remote, t.len) != nullptr)
+      continue;
+    order[fill[static_cast<std::size_t>(t.proc)]++] = static_cast<std::uint32_t>(k);
+  }
+  const std::span<const std::uint32_t> all(order);
+  for (proc_t q = 0; q < c.procs; ++q) {
+    const std::size_t begin = count[static_cast<std::size_t>(q)];
+    const std::size_t end = count[static_cast<std::size_t>(q) + 1];
+    if (begin != end) send_batches(c, kind, q, pairs, all.subspan(begin, end - begin), ctr, ctr);
+  }
+}
+
+}  // namespace splitc::detail
