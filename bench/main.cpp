@@ -339,6 +339,7 @@ int main(int argc, char** argv) {
   if (ctx.selected("atomics")) part_atomics(ctx);
   if (ctx.selected("teams")) part_teams(ctx);
   if (ctx.selected("waits")) part_waits(ctx);
+  if (ctx.selected("transfers")) part_transfers(ctx);
   part_figures(ctx);  // the figures selected
 
   int rc = 0;

@@ -62,7 +62,7 @@ const char* const selftest_commands[] = {
     "allreduce 1 1 1", "scan 1 1 1",      "gather 8 1 1",    "scatter 8 1 1",
     "allgather 8 1 1", "allgatherv 8 1 1", "alltoall 8 1 1",  "alltoallv 8 1 1",
     "reduce_scatter 8 1 1", "half_allreduce 8 1 1", "half_allgather 8 1 1",
-    "half_alltoall 8 1 1", "iallreduce_overlap 4096 1 1", "quit"};
+    "half_alltoall 8 1 1", "iallreduce_overlap 4096 1 1", "put_vector 4096 1 1", "quit"};
 bool selftest = false;
 int selftest_next = 0;
 
@@ -158,6 +158,18 @@ int main(int argc, char** argv) {
         MPI_Put(sbuf.data(), n, MPI_BYTE, peer, 0, n, MPI_BYTE, win);
         MPI_Win_flush(peer, win);
       });
+    } else if (op == "put_vector") {
+      // 64 rows of n/64 bytes into every other row of the peer's window: a vector datatype.
+      const int row = std::max(1, n / 64);
+      MPI_Datatype rows;
+      MPI_Type_vector(64, row, 2 * row, MPI_BYTE, &rows);
+      MPI_Type_commit(&rows);
+      s = bench::lockstep(plan, barrier, [&](long) {
+        if (me != 0) return;
+        MPI_Put(sbuf.data(), 64 * row, MPI_BYTE, peer, 0, 1, rows, win);
+        MPI_Win_flush(peer, win);
+      });
+      MPI_Type_free(&rows);
     } else if (op == "get_flush" || op == "bw_get") {
       s = bench::lockstep(plan, barrier, [&](long) {
         if (me != 0) return;

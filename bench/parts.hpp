@@ -17,6 +17,7 @@ void part_collectives(context& ctx);  ///< parts/collectives.cpp (Tables 8–11)
 void part_atomics(context& ctx);      ///< parts/atomics.cpp
 void part_waits(context& ctx);        ///< parts/waits.cpp
 void part_teams(context& ctx);        ///< parts/teams.cpp (issue 41's collectives)
+void part_transfers(context& ctx);    ///< parts/transfers.cpp (strided and indexed)
 void part_figures(context& ctx);      ///< parts/figures.cpp (Figures 10–15)
 
 struct part_info {
@@ -37,6 +38,9 @@ inline const std::vector<part_info>& part_names() {
                 "all-reduce, all-gather, all-to-all on a half team, 8 B and 64 KiB per member"},
       {"waits", "a flag ping-pong by write + wait_until against the raw one through the mapped "
                 "segment and OpenSHMEM's; 64 B + signal by put_signal against OpenSHMEM's"},
+      {"transfers", "a 2-D strided put of 64 rows of 1 KiB against the contiguous put, a "
+                    "strided get of longs, an indexed get against single gets; beside "
+                    "OpenSHMEM (iget64, putmem) and Open MPI (MPI_Put of a vector type)"},
       {"fig10", "Figure 10: bandwidth of active messages (medium, long) and of bulk transfers "
                 "to memory outside the segments"},
       {"fig11", "Figure 11: bandwidth of bulk_store"},

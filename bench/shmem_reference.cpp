@@ -18,6 +18,10 @@
 //   signal_pingpong the same with <size> bytes of data before each flag: shmem_putmem,
 //                   shmem_fence, shmem_long_p (OpenSHMEM 1.4 has no shmem_put_signal: this is
 //                   its signalled put)
+//   iget64          shmem_iget64 of <size>/8 longs at a stride of two from PE 1 (at most 64 KiB)
+//   rows_put        64 rows of <size>/64 bytes into every other row of PE 1 (shmem_putmem
+//                   each), then shmem_quiet (at most 64 KiB)
+//   put_quiet       one shmem_putmem of <size> bytes + shmem_quiet (at most 64 KiB)
 //
 // With --selftest it runs every operation once by itself (the ctest smoke test). Between
 // commands PE 1 sleeps in a polling loop on a command word (1 ms naps), so the idle program
@@ -52,12 +56,15 @@ struct symmetric {
   long command_number;
   long word, flag_in, flag_back;
   unsigned char data_in[4096], data_back[4096];
+  unsigned char region[2 * 65536];  // the transfers' target: rows go to every other row
 };
 symmetric* sym = nullptr;
 
 const char* const selftest_commands[] = {"fetch_add 8 1 1",       "compare_swap 8 1 1",
                                          "add 8 1 1",             "wait_pingpong 8 1 1",
-                                         "signal_pingpong 64 1 1", "quit"};
+                                         "signal_pingpong 64 1 1", "iget64 64 1 1",
+                                         "rows_put 4096 1 1",     "put_quiet 64 1 1",
+                                         "quit"};
 bool selftest = false;
 int selftest_next = 0;
 
@@ -165,6 +172,27 @@ int main(int argc, char** argv) {
           shmem_fence();
           shmem_long_p(&sym->flag_back, round, 0);
         }
+      });
+    } else if (op == "iget64") {
+      const std::size_t n = static_cast<std::size_t>(std::clamp(c.size, 8L, 65536L)) / 8;
+      static long into[8192];
+      s = bench::lockstep(plan, barrier, [&](long) {
+        if (me == 0) shmem_iget64(into, sym->region, 1, 2, n, peer);
+      });
+    } else if (op == "rows_put" || op == "put_quiet") {
+      const std::size_t n = static_cast<std::size_t>(std::clamp(c.size, 64L, 65536L));
+      static unsigned char source[65536];
+      const bool rows = op == "rows_put";
+      s = bench::lockstep(plan, barrier, [&](long) {
+        if (me != 0) return;
+        if (rows) {
+          const std::size_t row = n / 64;
+          for (std::size_t r = 0; r < 64; ++r)
+            shmem_putmem(sym->region + 2 * r * row, source + r * row, row, peer);
+        } else {
+          shmem_putmem(sym->region, source, n, peer);
+        }
+        shmem_quiet();
       });
     } else {
       known = false;

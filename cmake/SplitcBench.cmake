@@ -17,7 +17,7 @@ include_guard(GLOBAL)
 set(SPLITC_BENCH_SOURCES
   common_sources.cpp
   parts/machine_limits.cpp parts/table4.cpp parts/pointers.cpp parts/collectives.cpp
-  parts/atomics.cpp parts/figures.cpp parts/teams.cpp parts/waits.cpp)
+  parts/atomics.cpp parts/figures.cpp parts/teams.cpp parts/transfers.cpp parts/waits.cpp)
 
 function(splitc_add_bench name)
   cmake_parse_arguments(A "NO_SMOKE_TEST" "TARGET" "" ${ARGN})

@@ -28,9 +28,12 @@ void abort_through_backend(int code) {
 
 void fatal_error(std::string_view what) {
   std::string where;
-  if (splitc_current_context != nullptr) {
-    where = fmt::format("processor {} of {}", splitc_current_context->myproc,
-                        splitc_current_context->procs);
+  // This thread's processor, or (on a thread that makes no splitc calls: a helper, or a
+  // thread that called in by mistake) the process's.
+  const splitc_context_prefix* const c =
+      splitc_current_context != nullptr ? splitc_current_context : splitc_process_context;
+  if (c != nullptr) {
+    where = fmt::format("processor {} of {}", c->myproc, c->procs);
   } else if (const auto me = port::env::myproc.value()) {
     where = fmt::format("processor {}", *me);
   } else {
@@ -47,10 +50,19 @@ void fatal_error(std::string_view what) {
 namespace detail {
 
 void not_initialized() {
+  if (splitc_process_context != nullptr) called_from_another_thread();
   fatal_error("splitc is not initialized: call splitc::init() (or splitc_init) first");
 }
 
+void called_from_another_thread() {
+  fatal_error(fmt::format(
+      "splitc was called from thread {}, not the thread that called init: one thread per "
+      "process makes splitc calls (MPI's FUNNELED; docs/api.md, \"Threads\")",
+      static_cast<unsigned long>(::gettid())));
+}
+
 void per_processor_outside_job(const char* api) {
+  if (splitc_process_context != nullptr) called_from_another_thread();
   fatal_error(fmt::format("{} used outside the job (before init() or after finalize()): there "
                           "is no running processor whose value it would be",
                           api));

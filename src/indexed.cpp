@@ -1,6 +1,7 @@
 // Indexed transfers (indexed.hpp): lists of pieces or of elements turned into the pairs of
 // a vector transfer (detail/vector_transfer.hpp), the remote and local lists cut at each
-// other's boundaries.
+// other's boundaries. (Element lists go to the engine without a list of pairs:
+// elements_transfer, src/vector_transfer.cpp.)
 #include <splitc/indexed.hpp>
 
 #include <splitc/bulk.hpp>
@@ -9,7 +10,7 @@
 
 namespace splitc::detail {
 
-void pieces_transfer(context& c, vector_kind kind, std::span<const global_piece> remote,
+std::size_t pieces_transfer(context& c, vector_kind kind, std::span<const global_piece> remote,
                      std::span<const local_piece> local, counter& ctr, counter* sent,
                      const char* op) {
   std::size_t remote_bytes = 0, local_bytes = 0;
@@ -47,18 +48,7 @@ void pieces_transfer(context& c, vector_kind kind, std::span<const global_piece>
       lused += n;
     }
   }
-  vector_transfer(c, kind, pairs, ctr, sent, op);
-}
-
-void elements_transfer(context& c, vector_kind kind, std::span<const global_ptr<void>> remote,
-                       void* local, std::size_t elem_size, counter& ctr, counter* sent,
-                       const char* op) {
-  if (!remote.empty() && local == nullptr) fail("{}: the local elements are at a null pointer", op);
-  std::vector<transfer_pair> pairs(remote.size());
-  auto* at = static_cast<char*>(local);
-  for (std::size_t k = 0; k < remote.size(); ++k, at += elem_size)
-    pairs[k] = {remote[k].proc(), remote[k].local(), at, elem_size};
-  vector_transfer(c, kind, pairs, ctr, sent, op);
+  return vector_transfer(c, kind, pairs, ctr, sent, op);
 }
 
 }  // namespace splitc::detail

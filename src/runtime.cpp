@@ -27,7 +27,8 @@
 #include <vector>
 
 extern "C" {
-splitc_context_prefix* splitc_current_context = nullptr;
+SPLITC_THREAD_LOCAL_ splitc_context_prefix* splitc_current_context = nullptr;
+splitc_context_prefix* splitc_process_context = nullptr;
 }
 
 namespace splitc {
@@ -235,6 +236,9 @@ void install_processor_switch() {
 
 void init(int& argc, char**& argv) {
   if (splitc_current_context != nullptr) detail::fail("init called twice");
+  // A second thread's init (its own thread-local pointer is null): one runtime per process.
+  if (splitc_process_context != nullptr && !has_shared_process<active_backend>)
+    detail::called_from_another_thread();
   // Processors sharing one process: their layer switches this processor's state with it.
   detail::install_processor_switch<active_backend>();
   // Under a foreign launcher started by splitc-run: a supervisor that names our death.
@@ -254,6 +258,7 @@ void init(int& argc, char**& argv) {
     }
   }
   splitc_current_context = new detail::context(start_arguments{&argc, &argv});
+  splitc_process_context = splitc_current_context;
   // (Under a shared process the backend checks each processor's end itself.)
   if constexpr (!has_shared_process<active_backend>) on_exit(detail::exit_without_finalize, nullptr);
   // Everyone attached before anyone sends.
@@ -293,6 +298,7 @@ void finalize() {
   c.watchdog.reset();
   delete &c;
   splitc_current_context = nullptr;
+  splitc_process_context = nullptr;
 }
 
 void poll() { detail::progress(detail::ctx()); }

@@ -12,6 +12,7 @@
 
 #include <splitc/bulk.hpp>
 #include <splitc/detail/messaging.hpp>
+#include <splitc/indexed.hpp>
 #include <splitc/global_memory.hpp>
 
 #include <algorithm>
@@ -26,11 +27,23 @@ namespace {
 
 constexpr std::size_t message_bytes = medium_limit;
 constexpr std::size_t alone_bytes = medium_limit / 2;
+/// A get's short pieces from mapped memory are prefetched this many pieces ahead: an element
+/// list's reads are random, each a line fetched from another core's cache.
+constexpr std::size_t prefetch_ahead = 8;
 
 am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
 template <class T>
 T* as(am_word w) noexcept {
   return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w));
+}
+
+/// A piece's bytes: the common element sizes as fixed-size moves, not a call.
+inline void copy_piece(void* dst, const void* src, std::size_t len) noexcept {
+  switch (len) {
+    case 8: std::memcpy(dst, src, 8); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    default: std::memcpy(dst, src, len); break;
+  }
 }
 
 /// How one message names its pieces' remote addresses.
@@ -99,7 +112,7 @@ std::size_t place_pieces(const am_message& m) {
   const auto* data = static_cast<const unsigned char*>(m.payload) + entries_bytes(m);
   std::size_t placed = 0;
   for_each_entry(m, [&](unsigned char* dst, std::size_t len) {
-    std::memcpy(dst, data + placed, len);
+    copy_piece(dst, data + placed, len);
     placed += len;
   });
   return placed;
@@ -122,10 +135,13 @@ void on_vector_store(const am_message& m) {
 }
 void on_vector_get(const am_message& m) {
   context& c = running();
-  std::vector<unsigned char> out;
-  out.reserve(message_bytes);
+  std::size_t total = m.args[2] * m.args[1];  // pieces of one length: known at once
+  if (m.args[2] == 0) for_each_entry(m, [&](const unsigned char*, std::size_t len) { total += len; });
+  std::vector<unsigned char> out(total);
+  std::size_t at = 0;
   for_each_entry(m, [&](const unsigned char* src, std::size_t len) {
-    out.insert(out.end(), src, src + len);
+    copy_piece(out.data() + at, src, len);
+    at += len;
   });
   reply(c, m, am_kind::medium_msg, id(builtin::vector_get_reply), &m.args[0], 1, out.data(),
         out.size());
@@ -134,21 +150,21 @@ void on_vector_get_reply(const am_message& m) {
   std::unique_ptr<get_batch> batch(as<get_batch>(m.args[0]));
   const auto* data = static_cast<const unsigned char*>(m.payload);
   for (auto [dst, len] : batch->into) {
-    std::memcpy(dst, data, len);
+    copy_piece(dst, data, len);
     data += len;
   }
   batch->ctr->add_local(-1);
 }
 
 /// Sends one owner's short pieces, `mine` (indices into pairs), in as few messages as fit.
-void send_batches(context& c, vector_kind kind, proc_t p, std::span<const transfer_pair> pairs,
+std::size_t send_batches(context& c, vector_kind kind, proc_t p, std::span<const transfer_pair> pairs,
                   std::span<const std::uint32_t> mine, counter& ctr, const counter& received) {
   const encoding e = choose_encoding(pairs, mine);
   std::vector<unsigned char> buf;
   const handler_id h = id(kind == vector_kind::get   ? builtin::vector_get
                           : kind == vector_kind::put ? builtin::vector_put
                                                      : builtin::vector_store);
-  std::size_t from = 0;
+  std::size_t from = 0, messages = 0;
   while (from < mine.size()) {
     // As many pieces as the message holds: entries (and, for puts and stores, data) within
     // message_bytes; a get's reply data too.
@@ -171,7 +187,7 @@ void send_batches(context& c, vector_kind kind, proc_t p, std::span<const transf
       put_entry(buf.data() + at, e, pairs[k]);
       at += e.entry_bytes();
       if (kind != vector_kind::get) {
-        std::memcpy(buf.data() + data_at, pairs[k].local, pairs[k].len);
+        copy_piece(buf.data() + data_at, pairs[k].local, pairs[k].len);
         data_at += pairs[k].len;
       }
     }
@@ -191,7 +207,9 @@ void send_batches(context& c, vector_kind kind, proc_t p, std::span<const transf
     }
     const am_word a[4] = {tag, n, e.common_len, e.first};
     request(c, am_kind::medium_msg, p, h, a, 4, buf.data(), buf.size());
+    ++messages;
   }
+  return messages;
 }
 
 }  // namespace
@@ -206,21 +224,41 @@ void register_vector_transfer_handlers(context& c) {
   set(builtin::vector_store, on_vector_store);
 }
 
-void vector_transfer(context& c, vector_kind kind, std::span<const transfer_pair> pairs,
-                     counter& ctr, counter* sent, const char* op) {
-  if (pairs.size() >= std::numeric_limits<std::uint32_t>::max()) [[unlikely]]
-    fail("{}: {} pieces in one transfer is more than {} takes", op, pairs.size(),
+namespace {
+
+/// Moves the n pairs at(0) .. at(n - 1) (vector_transfer's work, for a list of pairs or one
+/// made on the fly from an element list).
+template <class At>
+std::size_t transfer_each(context& c, vector_kind kind, std::size_t n, At at, counter& ctr,
+                          counter* sent, const char* op) {
+  if (n >= std::numeric_limits<std::uint32_t>::max()) [[unlikely]]
+    fail("{}: {} pieces in one transfer is more than {} takes", op, n,
          std::numeric_limits<std::uint32_t>::max() - 1);
-  // Pass 1: every piece with a path of its own takes it now; the rest are counted by owner.
+  // Pass 1: pieces this processor reaches by loads and stores are copied now (an element
+  // list's common case: a fixed-size copy, no call); long ones and stores to a mapped target
+  // take their bulk path; the rest are kept, counted by owner.
   std::vector<std::uint32_t> count;
-  std::size_t batched = 0;
-  for (const transfer_pair& t : pairs) {
+  std::vector<transfer_pair> rest;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (kind == vector_kind::get && k + prefetch_ahead < n) {
+      const transfer_pair ahead = at(k + prefetch_ahead);
+      if (static_cast<unsigned>(ahead.proc) < static_cast<unsigned>(c.procs) && ahead.len != 0)
+        if (const void* p = ahead.proc == c.myproc ? ahead.remote : direct(c, ahead.proc, ahead.remote, 1))
+          __builtin_prefetch(p);
+    }
+    const transfer_pair t = at(k);
     if (static_cast<unsigned>(t.proc) >= static_cast<unsigned>(c.procs)) [[unlikely]]
       bad_processor(c, t.proc, op);
     if (t.len > max_bulk_length) [[unlikely]] bad_length(c, t.len, op);
     if (t.len == 0) continue;
     if (t.remote == nullptr) [[unlikely]] null_target(c, t.proc, op);
-    if (t.proc == c.myproc || t.len >= alone_bytes || direct(c, t.proc, t.remote, t.len) != nullptr) {
+    void* mapped = t.proc == c.myproc ? t.remote : direct(c, t.proc, t.remote, t.len);
+    if (mapped != nullptr && kind != vector_kind::store) {
+      if (kind == vector_kind::get) copy_piece(t.local, mapped, t.len);
+      else copy_piece(mapped, t.local, t.len);
+      continue;
+    }
+    if (mapped != nullptr || t.len >= alone_bytes) {
       switch (kind) {
         case vector_kind::get: get_bytes(c, t.local, t.proc, t.remote, t.len, ctr, op); break;
         case vector_kind::put: put_bytes(c, t.proc, t.remote, t.local, t.len, ctr, op); break;
@@ -230,27 +268,47 @@ void vector_transfer(context& c, vector_kind kind, std::span<const transfer_pair
     }
     if (count.empty()) count.assign(static_cast<std::size_t>(c.procs) + 1, 0);
     ++count[static_cast<std::size_t>(t.proc) + 1];
-    ++batched;
+    rest.push_back(t);
     if (kind == vector_kind::store) sent->add_local(static_cast<std::int64_t>(t.len));
   }
-  if (batched == 0) return;
+  if (rest.empty()) return 0;
   // Pass 2: the short remote pieces grouped by owner, in the order given.
   for (std::size_t q = 1; q < count.size(); ++q) count[q] += count[q - 1];
-  std::vector<std::uint32_t> order(batched);
+  std::vector<std::uint32_t> order(rest.size());
   std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const transfer_pair& t = pairs[k];
-    if (t.len == 0 || t.proc == c.myproc || t.len >= alone_bytes ||
-        direct(c, t.proc, t.remote, t.len) != nullptr)
-      continue;
-    order[fill[static_cast<std::size_t>(t.proc)]++] = static_cast<std::uint32_t>(k);
-  }
+  for (std::size_t k = 0; k < rest.size(); ++k)
+    order[fill[static_cast<std::size_t>(rest[k].proc)]++] = static_cast<std::uint32_t>(k);
   const std::span<const std::uint32_t> all(order);
+  std::size_t messages = 0;
   for (proc_t q = 0; q < c.procs; ++q) {
     const std::size_t begin = count[static_cast<std::size_t>(q)];
     const std::size_t end = count[static_cast<std::size_t>(q) + 1];
-    if (begin != end) send_batches(c, kind, q, pairs, all.subspan(begin, end - begin), ctr, ctr);
+    if (begin != end)
+      messages += send_batches(c, kind, q, rest, all.subspan(begin, end - begin), ctr, ctr);
   }
+  return messages;
+}
+
+}  // namespace
+
+std::size_t vector_transfer(context& c, vector_kind kind, std::span<const transfer_pair> pairs,
+                            counter& ctr, counter* sent, const char* op) {
+  return transfer_each(
+      c, kind, pairs.size(), [&](std::size_t k) { return pairs[k]; }, ctr, sent, op);
+}
+
+std::size_t elements_transfer(context& c, vector_kind kind,
+                              std::span<const global_ptr<void>> remote, void* local,
+                              std::size_t elem_size, counter& ctr, counter* sent,
+                              const char* op) {
+  if (!remote.empty() && local == nullptr) fail("{}: the local elements are at a null pointer", op);
+  auto* base = static_cast<char*>(local);
+  return transfer_each(
+      c, kind, remote.size(),
+      [&](std::size_t k) {
+        return transfer_pair{remote[k].proc(), remote[k].local(), base + k * elem_size, elem_size};
+      },
+      ctr, sent, op);
 }
 
 }  // namespace splitc::detail

@@ -11,7 +11,7 @@ typedef splitc_counter_t Counter;
 typedef struct splitc_team *splitc_team_t;
 typedef struct { int proc; void *addr; } splitc_c_global_ptr_view_;
 struct splitc_context_prefix { int32_t myproc; int32_t procs; int64_t *store_sent; int64_t *store_received; };
-extern struct splitc_context_prefix *splitc_current_context;
+extern __thread struct splitc_context_prefix *splitc_current_context;
 
 void splitc_init(int *argc, char ***argv);
 void splitc_finalize(void);
@@ -45,6 +45,26 @@ void bulk_store(void *global dst, void *src, int len);
 void bulk_get_ctr(void *dst, void *global src, int len, splitc_counter_t *ctr);
 void bulk_put_ctr(void *global dst, void *src, int len, splitc_counter_t *ctr);
 void bulk_store_ctr(void *global gp, char *lp, int len, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
+void bulk_get_strided(void *dst, const ptrdiff_t *dst_strides, void *global src, const ptrdiff_t *src_strides, const size_t *counts, int dims, size_t elem_size);
+void bulk_put_strided(void *global dst, const ptrdiff_t *dst_strides, const void *src, const ptrdiff_t *src_strides, const size_t *counts, int dims, size_t elem_size);
+void bulk_store_strided(void *global dst, const ptrdiff_t *dst_strides, const void *src, const ptrdiff_t *src_strides, const size_t *counts, int dims, size_t elem_size);
+void bulk_get_strided_ctr(void *dst, const ptrdiff_t *dst_strides, void *global src, const ptrdiff_t *src_strides, const size_t *counts, int dims, size_t elem_size, splitc_counter_t *ctr);
+void bulk_put_strided_ctr(void *global dst, const ptrdiff_t *dst_strides, const void *src, const ptrdiff_t *src_strides, const size_t *counts, int dims, size_t elem_size, splitc_counter_t *ctr);
+void bulk_store_strided_ctr(void *global dst, const ptrdiff_t *dst_strides, const void *src, const ptrdiff_t *src_strides, const size_t *counts, int dims, size_t elem_size, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
+typedef struct { void *global ptr; size_t len; } splitc_global_piece_t;
+typedef struct { void *ptr; size_t len; } splitc_local_piece_t;
+void bulk_get_pieces(const splitc_local_piece_t *dst, int ndst, const splitc_global_piece_t *src, int nsrc);
+void bulk_put_pieces(const splitc_global_piece_t *dst, int ndst, const splitc_local_piece_t *src, int nsrc);
+void bulk_store_pieces(const splitc_global_piece_t *dst, int ndst, const splitc_local_piece_t *src, int nsrc);
+void bulk_get_pieces_ctr(const splitc_local_piece_t *dst, int ndst, const splitc_global_piece_t *src, int nsrc, splitc_counter_t *ctr);
+void bulk_put_pieces_ctr(const splitc_global_piece_t *dst, int ndst, const splitc_local_piece_t *src, int nsrc, splitc_counter_t *ctr);
+void bulk_store_pieces_ctr(const splitc_global_piece_t *dst, int ndst, const splitc_local_piece_t *src, int nsrc, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
+void bulk_get_elements(void *dst, void *global const *src, int n, size_t elem_size);
+void bulk_put_elements(void *global const *dst, const void *src, int n, size_t elem_size);
+void bulk_store_elements(void *global const *dst, const void *src, int n, size_t elem_size);
+void bulk_get_elements_ctr(void *dst, void *global const *src, int n, size_t elem_size, splitc_counter_t *ctr);
+void bulk_put_elements_ctr(void *global const *dst, const void *src, int n, size_t elem_size, splitc_counter_t *ctr);
+void bulk_store_elements_ctr(void *global const *dst, const void *src, int n, size_t elem_size, splitc_counter_t *rbytes, splitc_counter_t *sbytes);
 
 #define SPLITCC_VIEW_OPS_(X, KIND)                                                     \
   X(KIND, add, int) X(KIND, uadd, unsigned) X(KIND, fadd, float) X(KIND, dadd, double) \

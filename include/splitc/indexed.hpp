@@ -36,10 +36,11 @@ struct source_piece {
 };
 
 namespace detail {
-void pieces_transfer(context& c, vector_kind kind, std::span<const global_piece> remote,
+/// As vector_transfer (and returning its count of packed messages).
+std::size_t pieces_transfer(context& c, vector_kind kind, std::span<const global_piece> remote,
                      std::span<const local_piece> local, counter& ctr, counter* sent,
                      const char* op);
-void elements_transfer(context& c, vector_kind kind, std::span<const global_ptr<void>> remote,
+std::size_t elements_transfer(context& c, vector_kind kind, std::span<const global_ptr<void>> remote,
                        void* local, std::size_t elem_size, counter& ctr, counter* sent,
                        const char* op);
 

@@ -605,6 +605,79 @@ static void memory_waits(int right) {
   }
 }
 
+/* Strided and indexed transfers: a 2-D block put into the right neighbour's 8x10 grid and
+ * got back transposed; an element list gathering one int from every processor; piece lists
+ * (one empty) put and stored; the _ctr forms on a program counter. */
+static void strided_and_indexed(int right) {
+  const int me = MYPROC, p = PROCS, left = (MYPROC + PROCS - 1) % PROCS;
+  __globPtrType area = all_spread_malloc(p, (int)(100 * sizeof(int)));
+  int *grid = (int *)tolocal(area); /* 8 rows of 10, then 20 spare ints */
+  int src[12], back[12], k, r, c;
+  const size_t counts[2] = {4, 3};           /* 3 rows of 4 */
+  const ptrdiff_t grid_strides[2] = {4, 40}; /* an int, a row of 10 */
+  const ptrdiff_t packed[2] = {4, 16};
+  const ptrdiff_t transposed[2] = {12, 4};
+  const size_t tcounts[2] = {4, 3};
+  splitc_counter_t ctr = SPLITC_COUNTER_INIT;
+  for (k = 0; k < 100; ++k) grid[k] = -1;
+  for (k = 0; k < 12; ++k) src[k] = me * 100 + k;
+  barrier();
+  bulk_put_strided(toglobal(right, &grid[2 * 10 + 1]), grid_strides, src, packed, counts, 2, 4);
+  splitc_sync();
+  barrier();
+  for (r = 0; r < 8; ++r)
+    for (c = 0; c < 10; ++c) {
+      const int in = r >= 2 && r < 5 && c >= 1 && c < 5;
+      CHECK(grid[r * 10 + c] == (in ? left * 100 + (r - 2) * 4 + (c - 1) : -1));
+    }
+  /* back[c][r] = left's block (r, c): the local side strided by columns */
+  bulk_get_strided_ctr(back, transposed, toglobal(left, &grid[2 * 10 + 1]), grid_strides, tcounts,
+                       2, 4, &ctr);
+  sync_ctr(&ctr);
+  for (r = 0; r < 3; ++r)
+    for (c = 0; c < 4; ++c) CHECK(back[c * 3 + r] == ((left + p - 1) % p) * 100 + r * 4 + c);
+  barrier();
+  {
+    __globPtrType *from = (__globPtrType *)malloc((size_t)p * sizeof *from);
+    int *got = (int *)malloc((size_t)p * sizeof *got);
+    int q;
+    for (q = 0; q < p; ++q) from[q] = toglobal(q, &grid[2 * 10 + 1]);
+    bulk_get_elements(got, from, p, sizeof(int));
+    splitc_sync();
+    for (q = 0; q < p; ++q) CHECK(got[q] == ((q + p - 1) % p) * 100);
+    free(got);
+    free(from);
+  }
+  barrier();
+  {
+    /* 3 ints to the right neighbour's spare ints 80.., and an empty piece */
+    splitc_global_piece_t dst[3];
+    splitc_local_piece_t from[2];
+    const int vals[3] = {me + 7, me + 8, me + 9};
+    dst[0].ptr = toglobal(right, &grid[80]);
+    dst[0].len = sizeof(int);
+    dst[1].ptr = toglobal(right, &grid[95]);
+    dst[1].len = 0;
+    dst[2].ptr = toglobal(right, &grid[81]);
+    dst[2].len = 2 * sizeof(int);
+    from[0].ptr = (void *)&vals[0];
+    from[0].len = 2 * sizeof(int);
+    from[1].ptr = (void *)&vals[2];
+    from[1].len = sizeof(int);
+    bulk_put_pieces_ctr(dst, 3, from, 2, &ctr);
+    sync_ctr(&ctr);
+    barrier();
+    CHECK(grid[80] == left + 7 && grid[81] == left + 8 && grid[82] == left + 9);
+    dst[0].ptr = toglobal(right, &grid[90]);
+    dst[2].ptr = toglobal(right, &grid[91]);
+    bulk_store_pieces(dst, 3, from, 2);
+    store_sync(3 * (int)sizeof(int));
+    CHECK(grid[90] == left + 7 && grid[91] == left + 8 && grid[92] == left + 9);
+  }
+  barrier();
+  all_spread_free(area);
+}
+
 int splitc_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -617,6 +690,7 @@ int splitc_main(int argc, char **argv) {
   collectives();
   teams();
   memory_waits(right);
+  strided_and_indexed(right);
   heap_and_atomics();
   barrier();
   all_spread_free(targets);

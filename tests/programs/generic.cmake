@@ -25,6 +25,8 @@ splitc_add_program_test(put_signal put_signal.cpp LABELS memory_wait)
 # per owner).
 splitc_add_program_test(strided strided.cpp LABELS transfers)
 splitc_add_program_test(indexed indexed.cpp LABELS transfers)
+# The threading model (issue 42): helper threads compute, the init thread calls splitc.
+splitc_add_program_test(threads threads.cpp LABELS threads)
 splitc_add_program_test(store_sync store_sync.cpp)
 # Again through udp's impairment layer on the network path (the same-host layer off): every
 # store path, reset_store_sync with stores in flight and all_store_sync under loss,
@@ -137,6 +139,9 @@ splitc_add_failure_test(xf_wait PROCS 2 STATUS 70 ARGS handler TEST xf_wait_hand
 # A signalled put whose signal word is elsewhere than its data (issue 42).
 splitc_add_failure_test(xf_put_signal PROCS 2 STATUS 70
   REGEX "processor 1 of 2: put_signal: the data is on processor 0 and the signal word on processor 1")
+# A splitc call from a second thread (issue 42: the threading model is FUNNELED).
+splitc_add_failure_test(xf_thread PROCS 2 STATUS 70
+  REGEX "processor [01] of 2: splitc was called from thread [0-9]+, not the thread that called init")
 # A strided put whose destination elements overlap (issue 42).
 splitc_add_failure_test(xf_strided PROCS 2 STATUS 70
   REGEX "processor 1 of 2: bulk_put_strided: elements of the destination region overlap")

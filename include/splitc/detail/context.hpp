@@ -136,6 +136,8 @@ struct context : splitc_context_prefix {
 };
 
 [[gnu::cold, noreturn]] void not_initialized();
+/// A splitc call from a thread other than the one that called init (threads model: FUNNELED).
+[[gnu::cold, noreturn]] void called_from_another_thread();
 void exit_without_finalize(int status, void*);  ///< on_exit check (src/runtime.cpp)
 
 /// The one pointer through which the core reaches its state.

@@ -27,8 +27,9 @@ enum class vector_kind : unsigned char { get, put, store };
 
 /// Move every pair. Gets and puts count messages on `ctr` (sync(ctr) completes them);
 /// stores count bytes on `ctr` at the receivers (the library's counter: store_sync) and
-/// on `*sent` here. `op` names the program's call in errors.
-void vector_transfer(context& c, vector_kind kind, std::span<const transfer_pair> pairs,
+/// on `*sent` here. `op` names the program's call in errors. Returns the packed messages
+/// sent (DOLIB's statistics; pieces that travel alone are not counted).
+std::size_t vector_transfer(context& c, vector_kind kind, std::span<const transfer_pair> pairs,
                      counter& ctr, counter* sent, const char* op);
 
 /// Pieces shorter than this share messages; longer ones travel alone.

@@ -147,6 +147,7 @@ void destroy(std::string_view call, int iaf) {
   // Everything in flight completes first (section 4.3), then the storage goes.
   wait_all_requests(s);
   wait_for("do_destroy", [&] { return s.updates_pending == 0; });
+  splitc::sync(s.scatters);
   splitc::barrier();
   cache_purge_array(s, a);
   splitc::all_spread_free(a.storage);

@@ -105,6 +105,7 @@ void do_gsync(void) {
   state& s = enter("do_gsync");
   wait_all_requests(s);
   wait_for("do_gsync", [&] { return s.updates_pending == 0; });
+  splitc::sync(s.scatters);
   splitc::barrier();
 }
 

@@ -64,16 +64,12 @@ struct array {
   }
 };
 
-/// A gather in flight: list gathers wait for their replies (pending), contiguous ones for
-/// their bulk gets (ctr).
+/// A gather in flight: its gets (list or contiguous) complete on ctr.
 struct request {
   char* buf = nullptr;
   std::size_t esize = 0;
-  int pending = 0;
-  std::vector<int> positions;          // buffer positions of the remote items, by chunk
-  std::vector<std::size_t> chunk_at;   // where each chunk's positions start
   std::unique_ptr<splitc::counter> ctr;
-  bool done() const noexcept { return pending == 0 && (!ctr || ctr->value() == 0); }
+  bool done() const noexcept { return !ctr || ctr->value() == 0; }
 };
 
 /// A cached remote page.
@@ -94,7 +90,8 @@ struct state {
   std::vector<std::string> names;              // kept after destroy, for messages
   std::unordered_map<int, request> requests;
   int next_request = 1;
-  long long updates_pending = 0;  // scatter/axpby messages not yet acknowledged
+  long long updates_pending = 0;  // axpby messages not yet acknowledged
+  splitc::counter scatters;       // scatters' puts not yet complete
   // The page cache (section 4.1): one pool for every array, CLOCK replacement.
   std::vector<cache_slot> slots;
   int cache_pages = 128;
@@ -105,10 +102,8 @@ struct state {
   char* slab = nullptr;
   std::size_t slab_bytes = 0, slot_bytes = 0;
   stats st;
-  std::vector<char> scratch;  // a handler's reply buffer
   std::vector<int> missing;   // a cached gather's items not on a present page
-  splitc::handler_id h_gather{}, h_gather_reply{}, h_update{}, h_ack{};
-  std::size_t chunk_gather = 1;  // items per gather request / reply message
+  splitc::handler_id h_update{}, h_ack{};
 };
 
 /// Waits, polling and backing off from spinning to sleeping as splitc's own waits do (more

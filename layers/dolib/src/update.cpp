@@ -1,9 +1,11 @@
-// Scatter and axpby: the caller's own items are updated directly; the others are bucketed
-// by owner and sent in one medium request per owner (per chunk), whose handler applies them
-// at the owner. Handlers run one at a time and the owner's own updates run outside handlers,
-// so each element's read-modify-write is never interleaved with another: concurrent axpby
-// updates of one element from many processors all count. Each request is acknowledged;
-// do_gsync waits for the acknowledgements.
+// Scatter and axpby: the caller's own items are updated directly. A scatter's others are
+// puts, handed to splitc's indexed transfer (one message per remote owner, or copies into an
+// owner mapped here). An axpby's others are bucketed by owner and sent in one medium request
+// per owner (per chunk), whose handler applies them at the owner. Handlers run one at a time
+// and the owner's own updates run outside handlers, so each element's read-modify-write is
+// never interleaved with another: concurrent axpby updates of one element from many
+// processors all count. Each request is acknowledged; do_gsync waits for the
+// acknowledgements and the scatters' counter.
 #include "state.hpp"
 
 #include <bit>
@@ -65,6 +67,35 @@ void on_update(const splitc::am_message& m) {
   splitc::am_reply(m, s.h_ack);
 }
 
+// A scatter: the caller's own items written in place, the others handed to splitc as one
+// list of element pieces (one message per remote owner, or copies into owners mapped here),
+// complete on s.scatters (do_gsync).
+void scatter(state& s, array& a, int n, const int* list, int start, const void* values) {
+  const std::size_t e = a.esize;
+  const char* x = static_cast<const char*>(values);
+  std::vector<splitc::global_piece> remote;
+  std::vector<splitc::local_piece> from;
+  remote.reserve(static_cast<std::size_t>(n));
+  from.reserve(static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k) {
+    const std::int64_t i = list != nullptr ? list[k] : static_cast<std::int64_t>(start) + k;
+    const place w = a.locate(i, s.procs);
+    char* item = a.local + std::size_t{w.offset} * e;
+    const char* value = x + static_cast<std::size_t>(k) * e;
+    if (w.owner == s.me) {
+      std::memcpy(item, value, e);
+    } else {
+      remote.push_back({splitc::global_ptr<void>(w.owner, item), e});
+      from.push_back({const_cast<char*>(value), e});
+    }
+  }
+  if (remote.empty()) return;
+  s.st.items += static_cast<long long>(remote.size());
+  s.st.messages += static_cast<long long>(splitc::detail::pieces_transfer(
+      splitc::detail::ctx(), splitc::detail::vector_kind::put, remote, from, s.scatters,
+      nullptr, "do_scatter"));
+}
+
 }  // namespace
 
 splitc::handler_id register_update_handler() { return splitc::register_handler(on_update); }
@@ -73,6 +104,7 @@ void update(state& s, const call_info& ci, array& a, update_kind kind, int n, co
             int start, const void* values, double alpha, double beta) {
   check_indices(ci, a, n, list, start);
   if (n == 0) return;
+  if (kind == update_kind::scatter) return scatter(s, a, n, list, start, values);
   const coefficients c{kind, alpha, beta};
   const int P = s.procs;
   const std::size_t e = a.esize;

@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
   CHECK(A > 0);
   fill_double(A, gsize, 1);
   check_double_gather(A, gsize, 1, rng, 700);
-  // Aggregation: a gather touching every owner sends one message per remote owner.
+  // Aggregation: a gather touching every owner sends one message per remote owner that
+  // splitc reaches by messages (an owner whose segment is mapped here is copied from).
   {
     std::vector<int> list;
     std::set<int> owners;
@@ -84,6 +85,11 @@ int main(int argc, char** argv) {
       owners.insert(owner_of(i, 7, 3));
     }
     owners.erase(me);
+    auto probe = splitc::all_spread_malloc<int>(static_cast<std::size_t>(P));
+    std::erase_if(owners, [&](int q) {
+      return splitc::direct_pointer(splitc::global_ptr<int>(q, probe.local())) != nullptr;
+    });
+    splitc::all_spread_free(probe);
     long long before[5], after[5];
     stats(before);
     std::vector<double> buf(list.size());

@@ -204,18 +204,25 @@ int MPI_Init(int* argc, char*** argv) {
   return MPI_SUCCESS;
 }
 
-int MPI_Init_thread(int* argc, char*** argv, int, int* provided) {
-  if (provided != nullptr) *provided = MPI_THREAD_SINGLE;
+// splitc's threading model is FUNNELED (docs/api.md, "Threads"): the thread that called init
+// makes every call, and a call from another thread ends the job naming the cause.
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  if (provided != nullptr)
+    *provided = required < MPI_THREAD_FUNNELED ? MPI_THREAD_SINGLE : MPI_THREAD_FUNNELED;
   return MPI_Init(argc, argv);
 }
 
+// These two may be called from any thread (MPI 4.0 §11.2.1): the process's state, not the
+// calling thread's.
 int MPI_Initialized(int* flag) {
-  *flag = splitc_current_context != nullptr && objects_started();
+  *flag = splitc_process_context != nullptr && objects_started();
   return MPI_SUCCESS;
 }
 
 int MPI_Finalized(int* flag) {
-  *flag = splitc_current_context != nullptr ? finalized.get() : 1;
+  // (Another thread cannot read the processor's flag: it sees "not yet" until splitc's end.)
+  if (splitc_current_context != nullptr) *flag = finalized.get();
+  else *flag = splitc_process_context != nullptr ? 0 : 1;
   return MPI_SUCCESS;
 }
 
