@@ -155,11 +155,20 @@ bool make_region(context& c, region& r, std::span<const std::ptrdiff_t> remote_s
   return true;
 }
 
-void copy_runs(const region& r, vector_kind kind, char* remote, char* local) {
+template <std::size_t Run>
+void copy_runs_of(const region& r, vector_kind kind, char* remote, char* local) {
+  const std::size_t run = Run != 0 ? Run : r.run;  // a constant for element-sized runs
   for_each_run(r, [&](std::ptrdiff_t ro, std::ptrdiff_t lo) {
-    if (kind == vector_kind::get) std::memcpy(local + lo, remote + ro, r.run);
-    else std::memcpy(remote + ro, local + lo, r.run);
+    if (kind == vector_kind::get) std::memcpy(local + lo, remote + ro, run);
+    else std::memcpy(remote + ro, local + lo, run);
   });
+}
+void copy_runs(const region& r, vector_kind kind, char* remote, char* local) {
+  switch (r.run) {
+    case 8: return copy_runs_of<8>(r, kind, remote, local);
+    case 4: return copy_runs_of<4>(r, kind, remote, local);
+    default: return copy_runs_of<0>(r, kind, remote, local);
+  }
 }
 
 void strided_transfer(context& c, vector_kind kind, global_ptr<void> remote,

@@ -1,6 +1,8 @@
 // Vector transfers (detail/vector_transfer.hpp): the pairs a strided or indexed transfer
 // is made of, each taken by the bulk path its length calls for, the short remote ones
-// packed per owner into medium messages of at most medium_limit bytes.
+// packed per owner into medium messages of at most medium_limit bytes; and the entry points
+// of indexed.hpp's lists (pieces_transfer: two lists cut at each other's boundaries;
+// elements_transfer: pairs made on the fly).
 //
 // A message's payload is its pieces' addresses, then (puts, stores) their data in order.
 // Two encodings: when every piece for that owner has one length and lies within 2 GiB of
@@ -27,9 +29,10 @@ namespace {
 
 constexpr std::size_t message_bytes = medium_limit;
 constexpr std::size_t alone_bytes = medium_limit / 2;
-/// A get's short pieces from mapped memory are prefetched this many pieces ahead: an element
-/// list's reads are random, each a line fetched from another core's cache.
-constexpr std::size_t prefetch_ahead = 8;
+/// Pieces are taken in blocks of this many: first each one checked and translated (a get's
+/// mapped source prefetched: an element list's reads are random, each a line that may come
+/// from another core's cache), then each moved, the loads of the block overlapping.
+constexpr std::size_t block = 16;
 
 am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
 template <class T>
@@ -54,13 +57,14 @@ struct encoding {
 };
 
 /// The encoding of an owner's pieces: compact when they allow it.
-encoding choose_encoding(std::span<const transfer_pair> pairs, std::span<const std::uint32_t> mine) {
+template <class At>
+encoding choose_encoding(At pairs, std::span<const std::uint32_t> mine) {
   encoding e;
-  const transfer_pair& head = pairs[mine.front()];
+  const transfer_pair head = pairs(mine.front());
   const auto first = reinterpret_cast<std::uintptr_t>(head.remote);
   constexpr std::intptr_t reach = std::numeric_limits<std::int32_t>::max();
   for (std::uint32_t k : mine) {
-    const transfer_pair& t = pairs[k];
+    const transfer_pair t = pairs(k);
     const auto delta = static_cast<std::intptr_t>(reinterpret_cast<std::uintptr_t>(t.remote) - first);
     if (t.len != head.len || delta > reach || delta < -reach) return e;
   }
@@ -124,6 +128,19 @@ struct get_batch {
   std::vector<std::pair<void*, std::size_t>> into;
 };
 
+/// Batches whose replies have come, kept with their lists' room for the next gets (a list of
+/// thousands of pieces would otherwise map and unmap its room for every message). Per
+/// thread: the processors of a shared process take turns on it, never in the middle of a use.
+thread_local std::vector<std::unique_ptr<get_batch>> spare_batches;
+
+std::unique_ptr<get_batch> new_batch() {
+  if (spare_batches.empty()) return std::make_unique<get_batch>();
+  std::unique_ptr<get_batch> b = std::move(spare_batches.back());
+  spare_batches.pop_back();
+  b->into.clear();
+  return b;
+}
+
 void on_vector_put(const am_message& m) {
   place_pieces(m);
   reply(running(), m, am_kind::short_msg, id(builtin::ack), &m.args[0], 1);
@@ -137,7 +154,10 @@ void on_vector_get(const am_message& m) {
   context& c = running();
   std::size_t total = m.args[2] * m.args[1];  // pieces of one length: known at once
   if (m.args[2] == 0) for_each_entry(m, [&](const unsigned char*, std::size_t len) { total += len; });
-  std::vector<unsigned char> out(total);
+  // The reply's bytes, in room kept from one request to the next (a handler runs to its end
+  // before another starts, and a reply that must wait is copied).
+  thread_local std::vector<unsigned char> out;
+  out.resize(total);
   std::size_t at = 0;
   for_each_entry(m, [&](const unsigned char* src, std::size_t len) {
     copy_piece(out.data() + at, src, len);
@@ -154,10 +174,12 @@ void on_vector_get_reply(const am_message& m) {
     data += len;
   }
   batch->ctr->add_local(-1);
+  if (spare_batches.size() < 64) spare_batches.push_back(std::move(batch));
 }
 
 /// Sends one owner's short pieces, `mine` (indices into pairs), in as few messages as fit.
-std::size_t send_batches(context& c, vector_kind kind, proc_t p, std::span<const transfer_pair> pairs,
+template <class At>
+std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
                   std::span<const std::uint32_t> mine, counter& ctr, const counter& received) {
   const encoding e = choose_encoding(pairs, mine);
   std::vector<unsigned char> buf;
@@ -170,7 +192,7 @@ std::size_t send_batches(context& c, vector_kind kind, proc_t p, std::span<const
     // message_bytes; a get's reply data too.
     std::size_t n = 0, data = 0;
     while (from + n < mine.size()) {
-      const std::size_t len = pairs[mine[from + n]].len;
+      const std::size_t len = pairs(mine[from + n]).len;
       const std::size_t entries = (n + 1) * e.entry_bytes();
       const bool fits = kind == vector_kind::get ? entries <= message_bytes && data + len <= message_bytes
                                                  : entries + data + len <= message_bytes;
@@ -184,19 +206,23 @@ std::size_t send_batches(context& c, vector_kind kind, proc_t p, std::span<const
     buf.resize(entries + (kind == vector_kind::get ? 0 : data));
     std::size_t at = 0, data_at = entries;
     for (std::uint32_t k : part) {
-      put_entry(buf.data() + at, e, pairs[k]);
+      const transfer_pair t = pairs(k);
+      put_entry(buf.data() + at, e, t);
       at += e.entry_bytes();
       if (kind != vector_kind::get) {
-        copy_piece(buf.data() + data_at, pairs[k].local, pairs[k].len);
-        data_at += pairs[k].len;
+        copy_piece(buf.data() + data_at, t.local, t.len);
+        data_at += t.len;
       }
     }
     am_word tag = 0;
     if (kind == vector_kind::get) {
-      auto batch = std::make_unique<get_batch>();
+      auto batch = new_batch();
       batch->ctr = &ctr;
       batch->into.reserve(n);
-      for (std::uint32_t k : part) batch->into.emplace_back(pairs[k].local, pairs[k].len);
+      for (std::uint32_t k : part) {
+        const transfer_pair t = pairs(k);
+        batch->into.emplace_back(t.local, t.len);
+      }
       tag = word(batch.release());
       ctr.add_local(1);
     } else if (kind == vector_kind::put) {
@@ -238,53 +264,57 @@ std::size_t transfer_each(context& c, vector_kind kind, std::size_t n, At at, co
   // list's common case: a fixed-size copy, no call); long ones and stores to a mapped target
   // take their bulk path; the rest are kept, counted by owner.
   std::vector<std::uint32_t> count;
-  std::vector<transfer_pair> rest;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (kind == vector_kind::get && k + prefetch_ahead < n) {
-      const transfer_pair ahead = at(k + prefetch_ahead);
-      if (static_cast<unsigned>(ahead.proc) < static_cast<unsigned>(c.procs) && ahead.len != 0)
-        if (const void* p = ahead.proc == c.myproc ? ahead.remote : direct(c, ahead.proc, ahead.remote, 1))
-          __builtin_prefetch(p);
+  std::vector<std::uint32_t> rest;  // the kept pieces' numbers (at() makes them again)
+  const proc_t me = c.myproc;
+  const auto procs = static_cast<unsigned>(c.procs);
+  void* mapped[block];
+  for (std::size_t k0 = 0; k0 < n; k0 += block) {
+    const std::size_t m = std::min(block, n - k0);
+    for (std::size_t i = 0; i < m; ++i) {
+      const transfer_pair t = at(k0 + i);
+      mapped[i] = nullptr;
+      if (static_cast<unsigned>(t.proc) >= procs) [[unlikely]] bad_processor(c, t.proc, op);
+      if (t.len > max_bulk_length) [[unlikely]] bad_length(c, t.len, op);
+      if (t.len == 0) continue;
+      if (t.remote == nullptr) [[unlikely]] null_target(c, t.proc, op);
+      mapped[i] = t.proc == me ? t.remote : direct(c, t.proc, t.remote, t.len);
+      if (kind == vector_kind::get && mapped[i] != nullptr) __builtin_prefetch(mapped[i]);
     }
-    const transfer_pair t = at(k);
-    if (static_cast<unsigned>(t.proc) >= static_cast<unsigned>(c.procs)) [[unlikely]]
-      bad_processor(c, t.proc, op);
-    if (t.len > max_bulk_length) [[unlikely]] bad_length(c, t.len, op);
-    if (t.len == 0) continue;
-    if (t.remote == nullptr) [[unlikely]] null_target(c, t.proc, op);
-    void* mapped = t.proc == c.myproc ? t.remote : direct(c, t.proc, t.remote, t.len);
-    if (mapped != nullptr && kind != vector_kind::store) {
-      if (kind == vector_kind::get) copy_piece(t.local, mapped, t.len);
-      else copy_piece(mapped, t.local, t.len);
-      continue;
-    }
-    if (mapped != nullptr || t.len >= alone_bytes) {
-      switch (kind) {
-        case vector_kind::get: get_bytes(c, t.local, t.proc, t.remote, t.len, ctr, op); break;
-        case vector_kind::put: put_bytes(c, t.proc, t.remote, t.local, t.len, ctr, op); break;
-        case vector_kind::store: store_bytes(c, t.proc, t.remote, t.local, t.len, ctr, *sent, op); break;
+    for (std::size_t i = 0; i < m; ++i) {
+      const transfer_pair t = at(k0 + i);  // again: cheaper than keeping it
+      if (t.len == 0) continue;
+      if (mapped[i] != nullptr && kind != vector_kind::store) {
+        if (kind == vector_kind::get) copy_piece(t.local, mapped[i], t.len);
+        else copy_piece(mapped[i], t.local, t.len);
+        continue;
       }
-      continue;
+      if (mapped[i] != nullptr || t.len >= alone_bytes) {
+        switch (kind) {
+          case vector_kind::get: get_bytes(c, t.local, t.proc, t.remote, t.len, ctr, op); break;
+          case vector_kind::put: put_bytes(c, t.proc, t.remote, t.local, t.len, ctr, op); break;
+          case vector_kind::store: store_bytes(c, t.proc, t.remote, t.local, t.len, ctr, *sent, op); break;
+        }
+        continue;
+      }
+      if (count.empty()) count.assign(static_cast<std::size_t>(c.procs) + 1, 0);
+      ++count[static_cast<std::size_t>(t.proc) + 1];
+      rest.push_back(static_cast<std::uint32_t>(k0 + i));
+      if (kind == vector_kind::store) sent->add_local(static_cast<std::int64_t>(t.len));
     }
-    if (count.empty()) count.assign(static_cast<std::size_t>(c.procs) + 1, 0);
-    ++count[static_cast<std::size_t>(t.proc) + 1];
-    rest.push_back(t);
-    if (kind == vector_kind::store) sent->add_local(static_cast<std::int64_t>(t.len));
   }
   if (rest.empty()) return 0;
   // Pass 2: the short remote pieces grouped by owner, in the order given.
   for (std::size_t q = 1; q < count.size(); ++q) count[q] += count[q - 1];
   std::vector<std::uint32_t> order(rest.size());
   std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
-  for (std::size_t k = 0; k < rest.size(); ++k)
-    order[fill[static_cast<std::size_t>(rest[k].proc)]++] = static_cast<std::uint32_t>(k);
+  for (std::uint32_t k : rest) order[fill[static_cast<std::size_t>(at(k).proc)]++] = k;
   const std::span<const std::uint32_t> all(order);
   std::size_t messages = 0;
   for (proc_t q = 0; q < c.procs; ++q) {
     const std::size_t begin = count[static_cast<std::size_t>(q)];
     const std::size_t end = count[static_cast<std::size_t>(q) + 1];
     if (begin != end)
-      messages += send_batches(c, kind, q, rest, all.subspan(begin, end - begin), ctr, ctr);
+      messages += send_batches(c, kind, q, at, all.subspan(begin, end - begin), ctr, ctr);
   }
   return messages;
 }
@@ -295,6 +325,58 @@ std::size_t vector_transfer(context& c, vector_kind kind, std::span<const transf
                             counter& ctr, counter* sent, const char* op) {
   return transfer_each(
       c, kind, pairs.size(), [&](std::size_t k) { return pairs[k]; }, ctr, sent, op);
+}
+
+std::size_t pieces_transfer(context& c, vector_kind kind, std::span<const global_piece> remote,
+                     std::span<const local_piece> local, counter& ctr, counter* sent,
+                     const char* op) {
+  std::size_t remote_bytes = 0, local_bytes = 0;
+  for (const global_piece& g : remote) {
+    if (g.len > max_bulk_length) bad_length(c, g.len, op);
+    remote_bytes += g.len;
+  }
+  for (const local_piece& l : local) {
+    if (l.len > max_bulk_length) bad_length(c, l.len, op);
+    if (l.ptr == nullptr && l.len != 0) fail("{}: a local piece of {} bytes at a null pointer", op, l.len);
+    local_bytes += l.len;
+  }
+  if (remote_bytes != local_bytes)
+    fail("{}: the global pieces hold {} bytes and the local ones {}; the two lists must hold "
+         "the same bytes", op, remote_bytes, local_bytes);
+  // Lists cut alike (an element list as pieces, DOLIB's): each global piece with its local one.
+  bool aligned = remote.size() == local.size();
+  for (std::size_t k = 0; aligned && k < remote.size(); ++k) aligned = remote[k].len == local[k].len;
+  if (aligned)
+    return transfer_each(
+        c, kind, remote.size(),
+        [&](std::size_t k) {
+          return transfer_pair{remote[k].ptr.proc(), remote[k].ptr.local(), local[k].ptr,
+                               remote[k].len};
+        },
+        ctr, sent, op);
+  std::vector<transfer_pair> pairs;
+  pairs.reserve(remote.size());
+  std::size_t li = 0, lused = 0;  // the local piece being filled, and how far
+  for (const global_piece& g : remote) {
+    if (g.len == 0) {
+      // Checked like any other piece (its processor), moving nothing.
+      pairs.push_back({g.ptr.proc(), g.ptr.local(), nullptr, 0});
+      continue;
+    }
+    std::size_t done = 0;
+    while (done < g.len) {
+      while (local[li].len == lused) {
+        ++li;
+        lused = 0;
+      }
+      const std::size_t n = std::min(g.len - done, local[li].len - lused);
+      pairs.push_back({g.ptr.proc(), static_cast<char*>(g.ptr.local()) + done,
+                       static_cast<char*>(local[li].ptr) + lused, n});
+      done += n;
+      lused += n;
+    }
+  }
+  return vector_transfer(c, kind, pairs, ctr, sent, op);
 }
 
 std::size_t elements_transfer(context& c, vector_kind kind,

@@ -5,7 +5,7 @@
 // as bulk transfers do, and pieces mapped here are copied). The local side is a list of
 // pieces or one contiguous buffer, holding the pieces' bytes in list order. Pieces may
 // repeat or be empty; where a put's or store's destination pieces overlap, which value
-// lands is unspecified (as MPI's and OpenSHMEM's). src/indexed.cpp.
+// lands is unspecified (as MPI's and OpenSHMEM's). src/vector_transfer.cpp.
 #pragma once
 
 #include <splitc/detail/vector_transfer.hpp>
