@@ -62,7 +62,7 @@ const char* const selftest_commands[] = {
     "allreduce 1 1 1", "scan 1 1 1",      "gather 8 1 1",    "scatter 8 1 1",
     "allgather 8 1 1", "allgatherv 8 1 1", "alltoall 8 1 1",  "alltoallv 8 1 1",
     "reduce_scatter 8 1 1", "half_allreduce 8 1 1", "half_allgather 8 1 1",
-    "half_alltoall 8 1 1", "iallreduce_overlap 4096 1 1", "put_vector 4096 1 1", "quit"};
+    "half_alltoall 8 1 1", "iallreduce_overlap 4096 1 1", "put_vector 4096 1 1", "accumulate 8 1 1", "quit"};
 bool selftest = false;
 int selftest_next = 0;
 
@@ -214,6 +214,12 @@ int main(int argc, char** argv) {
       s = bench::lockstep(plan, barrier, [&](long) {
         if (me != 0) return;
         MPI_Fetch_and_op(&one, &old, MPI_LONG_LONG, peer, 0, MPI_SUM, win);
+        MPI_Win_flush(peer, win);
+      });
+    } else if (op == "accumulate") {
+      s = bench::lockstep(plan, barrier, [&](long) {
+        if (me != 0) return;
+        MPI_Accumulate(&one, 1, MPI_LONG_LONG, peer, 0, 1, MPI_LONG_LONG, MPI_SUM, win);
         MPI_Win_flush(peer, win);
       });
     } else if (op == "barrier") {

@@ -3,7 +3,7 @@
 // round trip (an atomic procedure run on processor 1's memory outside the
 // segments), interleaved with the raw active-message round trip and the
 // cache-line ping-pong; OpenSHMEM's shmem_long_atomic_fetch_add, _compare_swap
-// and _add + quiet, Open MPI's MPI_Fetch_and_op + flush and ping-pong alternated
+// and _add + quiet, Open MPI's MPI_Fetch_and_op + flush, MPI_Accumulate + flush and ping-pong alternated
 // with them (each by its reference program, between two processes of this host).
 #include "../format.hpp"
 #include "../parts.hpp"
@@ -79,6 +79,7 @@ std::vector<row> measure(context& ctx) {
 
   ctx.progress(part, "Open MPI");
   const auto res = ctx.mpi_round({{"fetch_add", 8, ctx.mpi_iters(8), ctx.mpi_runs()},
+                                  {"accumulate", 8, ctx.mpi_iters(8), ctx.mpi_runs()},
                                   {"pingpong", 8, ctx.mpi_iters(8), ctx.mpi_runs()}},
                                  true);
   ctx.progress(part, "OpenSHMEM");
@@ -102,7 +103,11 @@ std::vector<row> measure(context& ctx) {
     rows.push_back(r);
   };
   for (const mpi_result& m : res)
-    reference_row(m, m.op == "pingpong" ? "mpi_pingpong_rt" : "mpi_fetch_and_op", "mpi");
+    reference_row(m,
+                  m.op == "pingpong"     ? "mpi_pingpong_rt"
+                  : m.op == "accumulate" ? "mpi_accumulate"
+                                         : "mpi_fetch_and_op",
+                  "mpi");
   for (const mpi_result& m : shmem_res) reference_row(m, "shmem_" + m.op, "shmem");
   return rows;
 }
@@ -131,7 +136,7 @@ void print(const context& ctx) {
       {"compare_swap_peer_spread_heap", "atomic_compare_swap (failing)", "shmem_compare_swap",
        "shmem_long_atomic_compare_swap", nullptr, ""},
       {"atomic_add_peer_spread_heap", "atomic_add (non-fetching)", "shmem_add",
-       "shmem_long_atomic_add+quiet", nullptr, ""},
+       "shmem_long_atomic_add+quiet", "mpi_accumulate", "Accumulate+flush"},
       {"atomic_procedure_round_trip", "atomic procedure round trip", nullptr, "", nullptr, ""},
       {"am_round_trip", "AM round trip", nullptr, "", "mpi_pingpong_rt", "Send/Recv RT"},
   };
