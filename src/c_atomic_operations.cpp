@@ -3,6 +3,8 @@
 // forms ending in _ctr (the counter last, as bulk_get_ctr; NULL: the counter sync() waits on).
 #include <splitc.h>
 
+#include "c_arguments.hpp"
+
 #include <splitc/atomic_operations.hpp>
 
 namespace {
@@ -12,7 +14,7 @@ splitc::global_ptr<T> cpp_word(__globPtrType g) {
   return {g.proc, static_cast<T*>(g.addr)};
 }
 splitc::counter& counter_or_library(splitc_counter_t* ctr) {
-  return ctr == nullptr ? splitc::detail::ctx().get_put : *reinterpret_cast<splitc::counter*>(ctr);
+  return splitc::c_arguments::or_library(splitc::detail::ctx(), ctr);
 }
 
 }  // namespace

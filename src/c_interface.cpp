@@ -2,6 +2,8 @@
 // completion and bulk transfer, each a thin call into the C++ core.
 #include <splitc.h>
 
+#include "c_arguments.hpp"
+
 #include <splitc/bulk.hpp>
 #include <splitc/global_memory.hpp>
 #include <splitc/runtime.hpp>
@@ -12,15 +14,9 @@ namespace {
 using splitc::counter;
 using splitc::detail::context;
 
-splitc::global_ptr<void> cpp(__globPtrType g) { return {g.proc, g.addr}; }
-counter& cpp(splitc_counter_t* c) { return *reinterpret_cast<counter*>(c); }
-static_assert(sizeof(splitc_counter_t) == sizeof(counter));
-
-/// A C length or count (an int): negative is an error naming the call.
-std::size_t length(context& c, int len, const char* op) {
-  if (len < 0) splitc::detail::bad_length(c, static_cast<std::size_t>(len), op);
-  return static_cast<std::size_t>(len);
-}
+using splitc::c_arguments::cpp;
+using splitc::c_arguments::length;
+using splitc::c_arguments::or_library;
 std::int64_t byte_count(context& c, int bytes, const char* op) {
   if (bytes < 0) splitc::detail::bad_count(c, bytes, "byte count", op);
   return bytes;
@@ -28,10 +24,6 @@ std::int64_t byte_count(context& c, int bytes, const char* op) {
 std::size_t element_size(size_t size, const char* op) {
   if (size == 0) splitc::detail::fail("{}: element size 0", op);
   return size;
-}
-/// The library's counter when the C caller passed none.
-counter& or_library(context& c, splitc_counter_t* ctr) {
-  return ctr == nullptr ? c.get_put : cpp(ctr);
 }
 
 }  // namespace

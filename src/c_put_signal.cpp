@@ -2,6 +2,8 @@
 // splitc_put_signal_ctr, the operation as SPLITC_SIGNAL_SET or SPLITC_SIGNAL_ADD.
 #include <splitc.h>
 
+#include "c_arguments.hpp"
+
 #include <splitc/put_signal.hpp>
 
 namespace {
@@ -28,8 +30,7 @@ extern "C" void splitc_put_signal(__globPtrType dst, const void* src, size_t n,
 extern "C" void splitc_put_signal_ctr(__globPtrType dst, const void* src, size_t n,
                                       __globPtrType signal, uint64_t value, int sig_op,
                                       splitc_counter_t* ctr) {
-  splitc::counter& done = ctr == nullptr ? splitc::detail::ctx().get_put
-                                         : *reinterpret_cast<splitc::counter*>(ctr);
+  splitc::counter& done = splitc::c_arguments::or_library(splitc::detail::ctx(), ctr);
   splitc::put_signal_async(done, {dst.proc, dst.addr}, src, n, signal_word(signal), value,
                            signal_op_of(sig_op, "splitc_put_signal_ctr"));
 }

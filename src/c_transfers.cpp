@@ -3,7 +3,8 @@
 // indexed.hpp. A NULL counter is the library's (sync(), store_sync).
 #include <splitc.h>
 
-#include <splitc/bulk.hpp>
+#include "c_arguments.hpp"
+
 #include <splitc/indexed.hpp>
 #include <splitc/strided.hpp>
 
@@ -15,29 +16,19 @@ namespace {
 using splitc::counter;
 using splitc::detail::context;
 
-counter& get_put_or(context& c, splitc_counter_t* ctr) {
-  return ctr == nullptr ? c.get_put : *reinterpret_cast<counter*>(ctr);
-}
-counter& received_or(context& c, splitc_counter_t* ctr) {
-  return ctr == nullptr ? *splitc::detail::library_store_counter(c)
-                        : *reinterpret_cast<counter*>(ctr);
-}
-counter& sent_or(context& c, splitc_counter_t* ctr) {
-  return ctr == nullptr ? c.store_sent_bytes : *reinterpret_cast<counter*>(ctr);
-}
-splitc::global_ptr<void> cpp(__globPtrType g) { return {g.proc, g.addr}; }
+using splitc::c_arguments::cpp;
+using splitc::c_arguments::length;
+using splitc::c_arguments::or_library;
+using splitc::c_arguments::received_or_library;
+using splitc::c_arguments::sent_or_library;
 
-std::size_t count(context& c, int n, const char* op) {
-  if (n < 0) splitc::detail::bad_length(c, static_cast<std::size_t>(n), op);
-  return static_cast<std::size_t>(n);
-}
 struct strided_args {
   std::span<const std::ptrdiff_t> dst_strides, src_strides;
   splitc::strided_shape shape;
 };
 strided_args strided(context& c, const ptrdiff_t* dst_strides, const ptrdiff_t* src_strides,
                      const size_t* counts, int dims, size_t elem_size, const char* op) {
-  const std::size_t n = count(c, dims, op);
+  const std::size_t n = length(c, dims, op);
   return {{dst_strides, n}, {src_strides, n}, {elem_size, {counts, n}}};
 }
 
@@ -45,16 +36,15 @@ static_assert(sizeof(splitc_global_piece_t) == sizeof(splitc::global_piece));
 static_assert(sizeof(splitc_local_piece_t) == sizeof(splitc::local_piece));
 std::span<const splitc::global_piece> pieces(context& c, const splitc_global_piece_t* p, int n,
                                              const char* op) {
-  return {reinterpret_cast<const splitc::global_piece*>(p), count(c, n, op)};
+  return {reinterpret_cast<const splitc::global_piece*>(p), length(c, n, op)};
 }
 std::span<const splitc::local_piece> pieces(context& c, const splitc_local_piece_t* p, int n,
                                             const char* op) {
-  return {reinterpret_cast<const splitc::local_piece*>(p), count(c, n, op)};
+  return {reinterpret_cast<const splitc::local_piece*>(p), length(c, n, op)};
 }
 std::span<const splitc::global_ptr<void>> elements(context& c, const __globPtrType* p, int n,
                                                    const char* op) {
-  static_assert(sizeof(__globPtrType) == sizeof(splitc::global_ptr<void>));
-  return {reinterpret_cast<const splitc::global_ptr<void>*>(p), count(c, n, op)};
+  return {reinterpret_cast<const splitc::global_ptr<void>*>(p), length(c, n, op)};
 }
 
 }  // namespace
@@ -67,7 +57,7 @@ void bulk_get_strided_ctr(void* dst, const ptrdiff_t* dst_strides, __globPtrType
   context& c = splitc::detail::ctx();
   const auto a = strided(c, dst_strides, src_strides, counts, dims, elem_size, "bulk_get_strided");
   splitc::detail::strided_get(c, dst, a.dst_strides, cpp(src), a.src_strides, a.shape,
-                              get_put_or(c, ctr), "bulk_get_strided");
+                              or_library(c, ctr), "bulk_get_strided");
 }
 void bulk_get_strided(void* dst, const ptrdiff_t* dst_strides, __globPtrType src,
                       const ptrdiff_t* src_strides, const size_t* counts, int dims,
@@ -80,7 +70,7 @@ void bulk_put_strided_ctr(__globPtrType dst, const ptrdiff_t* dst_strides, const
   context& c = splitc::detail::ctx();
   const auto a = strided(c, dst_strides, src_strides, counts, dims, elem_size, "bulk_put_strided");
   splitc::detail::strided_put(c, cpp(dst), a.dst_strides, src, a.src_strides, a.shape,
-                              get_put_or(c, ctr), "bulk_put_strided");
+                              or_library(c, ctr), "bulk_put_strided");
 }
 void bulk_put_strided(__globPtrType dst, const ptrdiff_t* dst_strides, const void* src,
                       const ptrdiff_t* src_strides, const size_t* counts, int dims,
@@ -94,7 +84,7 @@ void bulk_store_strided_ctr(__globPtrType dst, const ptrdiff_t* dst_strides, con
   const auto a =
       strided(c, dst_strides, src_strides, counts, dims, elem_size, "bulk_store_strided");
   splitc::detail::strided_store(c, cpp(dst), a.dst_strides, src, a.src_strides, a.shape,
-                                received_or(c, rbytes), sent_or(c, sbytes), "bulk_store_strided");
+                                received_or_library(c, rbytes), sent_or_library(c, sbytes), "bulk_store_strided");
 }
 void bulk_store_strided(__globPtrType dst, const ptrdiff_t* dst_strides, const void* src,
                         const ptrdiff_t* src_strides, const size_t* counts, int dims,
@@ -108,7 +98,7 @@ void bulk_get_pieces_ctr(const splitc_local_piece_t* dst, int ndst,
   context& c = splitc::detail::ctx();
   splitc::detail::pieces_transfer(c, splitc::detail::vector_kind::get,
                                   pieces(c, src, nsrc, "bulk_get_pieces"),
-                                  pieces(c, dst, ndst, "bulk_get_pieces"), get_put_or(c, ctr),
+                                  pieces(c, dst, ndst, "bulk_get_pieces"), or_library(c, ctr),
                                   nullptr, "bulk_get_pieces");
 }
 void bulk_get_pieces(const splitc_local_piece_t* dst, int ndst, const splitc_global_piece_t* src,
@@ -120,7 +110,7 @@ void bulk_put_pieces_ctr(const splitc_global_piece_t* dst, int ndst,
   context& c = splitc::detail::ctx();
   splitc::detail::pieces_transfer(c, splitc::detail::vector_kind::put,
                                   pieces(c, dst, ndst, "bulk_put_pieces"),
-                                  pieces(c, src, nsrc, "bulk_put_pieces"), get_put_or(c, ctr),
+                                  pieces(c, src, nsrc, "bulk_put_pieces"), or_library(c, ctr),
                                   nullptr, "bulk_put_pieces");
 }
 void bulk_put_pieces(const splitc_global_piece_t* dst, int ndst, const splitc_local_piece_t* src,
@@ -131,11 +121,11 @@ void bulk_store_pieces_ctr(const splitc_global_piece_t* dst, int ndst,
                            const splitc_local_piece_t* src, int nsrc, splitc_counter_t* rbytes,
                            splitc_counter_t* sbytes) {
   context& c = splitc::detail::ctx();
-  counter& sent = sent_or(c, sbytes);
+  counter& sent = sent_or_library(c, sbytes);
   splitc::detail::pieces_transfer(c, splitc::detail::vector_kind::store,
                                   pieces(c, dst, ndst, "bulk_store_pieces"),
                                   pieces(c, src, nsrc, "bulk_store_pieces"),
-                                  received_or(c, rbytes), &sent, "bulk_store_pieces");
+                                  received_or_library(c, rbytes), &sent, "bulk_store_pieces");
 }
 void bulk_store_pieces(const splitc_global_piece_t* dst, int ndst,
                        const splitc_local_piece_t* src, int nsrc) {
@@ -147,7 +137,7 @@ void bulk_get_elements_ctr(void* dst, const __globPtrType* src, int n, size_t el
   context& c = splitc::detail::ctx();
   splitc::detail::elements_transfer(c, splitc::detail::vector_kind::get,
                                     elements(c, src, n, "bulk_get_elements"), dst, elem_size,
-                                    get_put_or(c, ctr), nullptr, "bulk_get_elements");
+                                    or_library(c, ctr), nullptr, "bulk_get_elements");
 }
 void bulk_get_elements(void* dst, const __globPtrType* src, int n, size_t elem_size) {
   bulk_get_elements_ctr(dst, src, n, elem_size, nullptr);
@@ -157,7 +147,7 @@ void bulk_put_elements_ctr(const __globPtrType* dst, const void* src, int n, siz
   context& c = splitc::detail::ctx();
   splitc::detail::elements_transfer(c, splitc::detail::vector_kind::put,
                                     elements(c, dst, n, "bulk_put_elements"),
-                                    const_cast<void*>(src), elem_size, get_put_or(c, ctr),
+                                    const_cast<void*>(src), elem_size, or_library(c, ctr),
                                     nullptr, "bulk_put_elements");
 }
 void bulk_put_elements(const __globPtrType* dst, const void* src, int n, size_t elem_size) {
@@ -166,10 +156,10 @@ void bulk_put_elements(const __globPtrType* dst, const void* src, int n, size_t 
 void bulk_store_elements_ctr(const __globPtrType* dst, const void* src, int n, size_t elem_size,
                              splitc_counter_t* rbytes, splitc_counter_t* sbytes) {
   context& c = splitc::detail::ctx();
-  counter& sent = sent_or(c, sbytes);
+  counter& sent = sent_or_library(c, sbytes);
   splitc::detail::elements_transfer(c, splitc::detail::vector_kind::store,
                                     elements(c, dst, n, "bulk_store_elements"),
-                                    const_cast<void*>(src), elem_size, received_or(c, rbytes),
+                                    const_cast<void*>(src), elem_size, received_or_library(c, rbytes),
                                     &sent, "bulk_store_elements");
 }
 void bulk_store_elements(const __globPtrType* dst, const void* src, int n, size_t elem_size) {

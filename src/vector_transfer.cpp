@@ -177,10 +177,11 @@ void on_vector_get_reply(const am_message& m) {
   if (spare_batches.size() < 64) spare_batches.push_back(std::move(batch));
 }
 
-/// Sends one owner's short pieces, `mine` (indices into pairs), in as few messages as fit.
+/// Sends one owner's short pieces, `mine` (numbers for pairs()), in as few messages as fit;
+/// ctr is a get's or put's counter, or a store's at the receiver.
 template <class At>
 std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
-                  std::span<const std::uint32_t> mine, counter& ctr, const counter& received) {
+                         std::span<const std::uint32_t> mine, counter& ctr) {
   const encoding e = choose_encoding(pairs, mine);
   std::vector<unsigned char> buf;
   const handler_id h = id(kind == vector_kind::get   ? builtin::vector_get
@@ -229,7 +230,7 @@ std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
       tag = word(&ctr);
       ctr.add_local(1);
     } else {
-      tag = &received == library_store_counter(c) ? 0 : word(&received);
+      tag = &ctr == library_store_counter(c) ? 0 : word(&ctr);
     }
     const am_word a[4] = {tag, n, e.common_len, e.first};
     request(c, am_kind::medium_msg, p, h, a, 4, buf.data(), buf.size());
@@ -314,7 +315,7 @@ std::size_t transfer_each(context& c, vector_kind kind, std::size_t n, At at, co
     const std::size_t begin = count[static_cast<std::size_t>(q)];
     const std::size_t end = count[static_cast<std::size_t>(q) + 1];
     if (begin != end)
-      messages += send_batches(c, kind, q, at, all.subspan(begin, end - begin), ctr, ctr);
+      messages += send_batches(c, kind, q, at, all.subspan(begin, end - begin), ctr);
   }
   return messages;
 }
