@@ -294,8 +294,10 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   if (procs_ > 1) {
     // The window over every segment, for MPI_Put of large payloads. Created
     // when the tuning may use it (SPLITC_MPI_WINDOW=1 forces, 0 forbids).
-    const bool want =
-        env::mpi_window.get(tuning_.long_mode == long_protocol::rma || tuning_.rma_min != 0);
+    // Atomics on the window too when asked (SPLITC_MPI_ATOMICS=mpi; mpi.hpp).
+    const bool mpi_atomics = env::mpi_atomics.get() == "mpi";
+    const bool want = env::mpi_window.get(tuning_.long_mode == long_protocol::rma ||
+                                          tuning_.rma_min != 0 || mpi_atomics);
     if (want) {
       MPI_Info info;
       MPI_Info_create(&info);
@@ -310,10 +312,16 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
         check(MPI_Win_set_errhandler(m_->window, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
         check(MPI_Win_lock_all(MPI_MODE_NOCHECK, m_->window), "MPI_Win_lock_all");
         has_window_ = true;
+        native_atomics_ = mpi_atomics;
       } else if (ok != 0) {
         MPI_Win_free(&m_->window);
       }
       m_->window = has_window_ ? m_->window : MPI_WIN_NULL;
+    }
+    if (mpi_atomics && !has_window_) {
+      port::fail("mpi: SPLITC_MPI_ATOMICS=mpi needs the MPI window over the segments, which {}",
+                 want ? "MPI_Win_create did not make on every process"
+                      : "SPLITC_MPI_WINDOW=0 forbids");
     }
 
     // The ring of pre-posted packet receives. Requests are counted against
@@ -849,6 +857,47 @@ bool mpi_backend::rma_target(proc_t, const void* dst, std::size_t len) const noe
   return has_window_ && in_segment(dst, len);
 }
 
+// One atomic on a word of p's segment by MPI's accumulate operations, complete
+// (flushed) when it returns; the old value in the low `size` bytes. Every op
+// here has a predefined MPI_Op on MPI_UINT32_T/MPI_UINT64_T, so the one-sided
+// component applies all of them alike (Open MPI's osc rdma: the transport's
+// atomics, or all under the target's accumulate lock) and they stay atomic with
+// respect to each other on one word; min, max and floating-point add the core
+// composes of MPI_NO_OP and MPI_Compare_and_swap.
+std::uint64_t mpi_backend::native_atomic(proc_t p, void* target, native_atomic_op op,
+                                         std::size_t size, std::uint64_t operand,
+                                         std::uint64_t desired) {
+  MPI_Op mpi_op = MPI_SUM;
+  switch (op) {
+    case native_atomic_op::compare_swap: break;
+    case native_atomic_op::fetch_add: mpi_op = MPI_SUM; break;
+    case native_atomic_op::swap: mpi_op = MPI_REPLACE; break;
+    case native_atomic_op::fetch_and: mpi_op = MPI_BAND; break;
+    case native_atomic_op::fetch_or: mpi_op = MPI_BOR; break;
+    case native_atomic_op::fetch_xor: mpi_op = MPI_BXOR; break;
+    case native_atomic_op::load: mpi_op = MPI_NO_OP; break;
+    default:
+      port::fail("mpi: native atomic operation {} is not among native_atomic_ops",
+                 static_cast<int>(op));
+  }
+  const auto disp = static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(target) - segment_base_);
+  // The operands and the result in the word's own width.
+  auto apply = [&]<class W>(W a, W d, MPI_Datatype type) {
+    W old = 0;
+    if (op == native_atomic_op::compare_swap)
+      check(MPI_Compare_and_swap(&d, &a, &old, type, p, disp, m_->window), "MPI_Compare_and_swap");
+    else
+      check(MPI_Fetch_and_op(&a, &old, type, p, disp, mpi_op, m_->window), "MPI_Fetch_and_op");
+    check(MPI_Win_flush(p, m_->window), "MPI_Win_flush");
+    return static_cast<std::uint64_t>(old);
+  };
+  ++stats_.native_atomics;
+  if (size == 4)
+    return apply(static_cast<std::uint32_t>(operand), static_cast<std::uint32_t>(desired),
+                 MPI_UINT32_T);
+  return apply(operand, desired, MPI_UINT64_T);
+}
+
 bool mpi_backend::same_host_target(proc_t p, const void* dst, std::size_t len) const noexcept {
   return in_segment(dst, len) && same_host_.address(p, dst) != nullptr;
 }
@@ -1208,7 +1257,7 @@ void mpi_backend::finish(int) {
                  "inline longs %llu, staged %llu, rendezvous %llu (waited %llu, lent %llu), rma %llu, "
                  "same-host copies %llu, "
                  "no credit %llu, no buffer %llu, credit packets %llu, ring %zu (grown %llu), "
-                 "compact %llu\n",
+                 "compact %llu, native atomics %llu\n",
                  myproc_, static_cast<unsigned long long>(t.packets_sent),
                  static_cast<unsigned long long>(t.packets_received),
                  static_cast<unsigned long long>(t.sends_tracked),
@@ -1223,7 +1272,8 @@ void mpi_backend::finish(int) {
                  static_cast<unsigned long long>(t.no_buffer),
                  static_cast<unsigned long long>(t.credit_packets), m_->slots.size(),
                  static_cast<unsigned long long>(t.ring_grown),
-                 static_cast<unsigned long long>(t.compact_sent));
+                 static_cast<unsigned long long>(t.compact_sent),
+                 static_cast<unsigned long long>(t.native_atomics));
   }
   if (procs_ > 1) quiesce();
   if (has_window_) {

@@ -128,6 +128,7 @@ struct statistics {
   std::uint64_t sends_tracked = 0;  ///< MPI sends not complete at once (reclaimed later)
   std::uint64_t ring_grown = 0;  ///< times a waiting send found the ring full and doubled it
   std::uint64_t compact_sent = 0;  ///< packets sent as argument words, header in the tag
+  std::uint64_t native_atomics = 0;  ///< atomics applied by MPI_Fetch_and_op / MPI_Compare_and_swap
 };
 
 class mpi_backend : public port::am_forwarding<mpi_backend> {
@@ -187,6 +188,30 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
     return same_host_.address(p, local);
   }
   std::span<const proc_t> host_members() const noexcept { return same_host_.members(); }
+
+  // ---- native atomics (PORTING.md 1.1, has_native_atomics) -------------------------
+  // With SPLITC_MPI_ATOMICS=mpi: MPI-3's MPI_Fetch_and_op and MPI_Compare_and_swap on
+  // the window over the segments, flushed at once, for *every* processor's atomics on
+  // aligned words of the segments (the owner's and mapped peers' too: MPI's atomics
+  // need not be atomic with respect to the CPU's) -- for networks whose MPI carries
+  // atomics in hardware. Not the default: on this machine's Open MPI 4.1.4 they were
+  // 2.1x slower than an active message to the owner (osc ucx, osc pt2pt), or 0.75x but
+  // crashing on a compare-and-swap to the process itself (osc rdma over vader's
+  // emulated atomics): docs/mpi.md "Atomics". Decided at start-up, the same in every
+  // process; otherwise CPU atomics where the word is mapped, active messages elsewhere.
+  bool native_atomic_reaches(proc_t, const void* addr, std::size_t size) const noexcept {
+    return native_atomics_ && reinterpret_cast<std::uintptr_t>(addr) % size == 0 &&
+           in_segment(addr, size);
+  }
+  /// MPI_BAND, MPI_BOR, MPI_BXOR and MPI_NO_OP besides MPI_SUM, MPI_REPLACE and
+  /// MPI_Compare_and_swap (a store is a swap: one operation fewer to mix on a word).
+  static constexpr unsigned native_atomic_ops =
+      native_atomic_bit(native_atomic_op::fetch_and) | native_atomic_bit(native_atomic_op::fetch_or) |
+      native_atomic_bit(native_atomic_op::fetch_xor) | native_atomic_bit(native_atomic_op::load);
+  std::uint64_t native_atomic(proc_t p, void* target, native_atomic_op op, std::size_t size,
+                              std::uint64_t operand, std::uint64_t desired);
+  /// Whether atomics on segment words take MPI's (SPLITC_MPI_ATOMICS=mpi).
+  bool native_atomics() const noexcept { return native_atomics_; }
 
   void finish(int code);
 
@@ -283,6 +308,7 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   bool finished_ = false;
   std::unique_ptr<mpi_state> m_;
   bool has_window_ = false;
+  bool native_atomics_ = false;  ///< atomics on segment words by MPI's (native_atomic_reaches)
   std::string library_;
   std::uintptr_t segment_base_ = 0;
   std::size_t segment_size_ = 0;
@@ -322,5 +348,7 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
 /// communicator, payloads sent apart from their packet.
 inline constexpr int packet_tag = 1;
 inline constexpr int data_tag = 2;
+
+static_assert(has_native_atomics<mpi_backend>);
 
 }  // namespace splitc::backends::mpi
