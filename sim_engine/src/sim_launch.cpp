@@ -21,7 +21,7 @@ int launch_job(const launch_options& options, char** argv) {
   unsetenv(port::env::job.name);
   std::vector<std::string> command;
   for (char** a = argv; *a != nullptr; ++a) command.emplace_back(*a);
-  return port::run_external_launcher(command, "", "");
+  return port::run_external_launcher(command, {}, "");
 }
 
 }  // namespace splitc::port

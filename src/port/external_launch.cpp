@@ -243,7 +243,8 @@ void tell_supervisor_finalized() noexcept {
 }
 
 int run_external_launcher(const std::vector<std::string>& command,
-                          const std::string& private_dir_variable, const std::string& hint) {
+                          const std::vector<std::string>& private_dir_variables,
+                          const std::string& hint) {
   std::string dir = "/dev/shm/splitc-job-XXXXXX";
   if (mkdtemp(dir.data()) == nullptr) {
     dir = (std::filesystem::temp_directory_path() / "splitc-job-XXXXXX").string();
@@ -258,7 +259,7 @@ int run_external_launcher(const std::vector<std::string>& command,
   if (sock < 0 || bind(sock, reinterpret_cast<sockaddr*>(&me), sizeof me) != 0)
     detail::fail("splitc-run: cannot create the job's report socket {}: {}", path, std::strerror(errno));
   setenv(supervise_variable, fmt::format("{}:{}", getpid(), path).c_str(), 1);
-  if (!private_dir_variable.empty()) setenv(private_dir_variable.c_str(), dir.c_str(), 0);
+  for (const auto& variable : private_dir_variables) setenv(variable.c_str(), dir.c_str(), 0);
 
   sigset_t set = passed_on(), before;
   sigaddset(&set, SIGCHLD);

@@ -81,7 +81,7 @@ int launch_with_mpirun(const launch_options& options, char** argv, const mpirun_
     for (const auto& w : cmd) line += " " + w;
     std::fprintf(stderr, "%s\n", line.c_str());
   }
-  return run_external_launcher(cmd, job.private_dir_variable, job.hint);
+  return run_external_launcher(cmd, job.private_dir_variables, job.hint);
 }
 
 int launch_on_mpi(const launch_options& options, char** argv, const char* backend,
@@ -92,12 +92,12 @@ int launch_on_mpi(const launch_options& options, char** argv, const char* backen
                  .family = family,
                  .extra_args = env::mpirun_args.get(),
                  .verbose = env::mpi_verbose.get(),
-                 .private_dir_variable = "",
+                 .private_dir_variables = {ucx_posix_dir_variable},
                  .hint = " (install mpich, or name the launcher with SPLITC_MPIRUN)"};
   if (family == mpirun_family::open_mpi) {
     // Open MPI's shared-memory segments go into the job's private directory, removed after
     // the job however mpirun ended (killed, it leaves them).
-    job.private_dir_variable = "OMPI_MCA_btl_vader_backing_directory";
+    job.private_dir_variables.emplace_back(open_mpi_vader_dir_variable);
     job.hint = " (install openmpi-bin, or name the launcher with SPLITC_MPIRUN)";
     // The fast single-host setup (docs/mpi.md): ob1 over shared memory; osc rdma for the
     // backend's window (osc sm serves only MPI_Win_allocate*, which programs may use).

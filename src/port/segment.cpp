@@ -2,6 +2,7 @@
 // (include/splitc/port/segment.hpp).
 #include <splitc/errors.hpp>
 #include <splitc/port/env.hpp>
+#include <splitc/port/machine_memory.hpp>
 #include <splitc/port/segment.hpp>
 
 #include <sys/mman.h>
@@ -22,6 +23,15 @@ segment_geometry segment_from_environment() {
   if (size > (~std::size_t{0} >> 1)) {
     bad_env_value(env::segment_size.name, *env::segment_size.value(),
                   "is larger than any address space (expected e.g. 512M, 2G)");
+  }
+  // One processor's segment larger than the machine's memory could never be filled, and a
+  // layer that fills its memory in advance (OpenSHMEM's heap in /dev/shm files) would fill
+  // the machine trying: refused before anything is allocated.
+  if (const machine_memory m = this_machine_memory(); m.total() != 0 && size > m.total()) {
+    bad_env_value(env::segment_size.name, *env::segment_size.value(),
+                  fmt::format("is more memory than this machine has ({}): a processor's segment "
+                              "must fit in it (expected e.g. 512M, 2G)",
+                              describe(m)));
   }
   g.size = (size + segment_granule - 1) / segment_granule * segment_granule;
   const std::size_t base = env::segment_base.get(default_segment_base);

@@ -250,6 +250,8 @@ set(_bad_env_segment_size_minus1 SPLITC_SEGMENT_SIZE=-1
   "SPLITC_SEGMENT_SIZE='-1' is not a size \\(expected e.g. 512M, 2G\\)")
 set(_bad_env_segment_size_zero SPLITC_SEGMENT_SIZE=0
   "SPLITC_SEGMENT_SIZE='0' is not a usable size: the segment holds the spread heap")
+set(_bad_env_segment_size_huge SPLITC_SEGMENT_SIZE=64T
+  "SPLITC_SEGMENT_SIZE='64T' is more memory than this machine has \\([0-9.]+ [KMGT]iB of RAM and ")
 set(_bad_env_segment_base_unaligned SPLITC_SEGMENT_BASE=12345
   "SPLITC_SEGMENT_BASE='12345' is not a usable address \\(a non-zero multiple of the page size")
 set(_bad_env_silence_word SPLITC_SILENCE=abc
@@ -258,7 +260,8 @@ set(_bad_env_silence_zero SPLITC_SILENCE=0
   "SPLITC_SILENCE='0' is not a positive number of seconds")
 foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
-  set(cases segment_size_minus1 segment_size_zero segment_base_unaligned silence_word silence_zero)
+  set(cases segment_size_minus1 segment_size_zero segment_size_huge segment_base_unaligned
+      silence_word silence_zero)
   get_target_property(shared splitc-${backend} SPLITC_SHARED_PROCESS)
   if(shared)  # no watchdog where processors share a process: SPLITC_SILENCE is not read
     list(REMOVE_ITEM cases silence_word silence_zero)

@@ -33,10 +33,12 @@ void tell_supervisor_finalized() noexcept;
 
 /// Run `command` (a launcher and its arguments) as a child with `environment`
 /// added, supervise it, and return the job's status as splitc-run reports
-/// it. `private_dir_variable`, if not empty, is set (unless already set) to
-/// the job's private directory (e.g. Open MPI's vader backing directory).
+/// it. Each of `private_dir_variables` is set (unless already set) to the job's
+/// private directory, removed when the job ends however it ends (Open MPI's vader
+/// backing directory, UCX's posix directory: what the layer leaves there goes too).
 /// `hint` follows the reason when the launcher cannot be started.
 int run_external_launcher(const std::vector<std::string>& command,
-                          const std::string& private_dir_variable, const std::string& hint);
+                          const std::vector<std::string>& private_dir_variables,
+                          const std::string& hint);
 
 }  // namespace splitc::port

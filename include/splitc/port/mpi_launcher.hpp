@@ -26,9 +26,17 @@ struct mpirun_job {
   mpirun_family family;
   std::vector<std::string> extra_args;  ///< the user's own, put before the program
   bool verbose = false;             ///< print the command line on stderr first
-  std::string private_dir_variable; ///< run_external_launcher's (Open MPI's vader directory)
+  /// run_external_launcher's: the layer's variables naming where it keeps shared-memory files
+  std::vector<std::string> private_dir_variables;
   std::string hint;                 ///< follows the reason when the launcher cannot be started
 };
+
+/// Where an MPI built on UCX (Debian's Open MPI and MPICH, OpenSHMEM) keeps its shared-memory
+/// files: its posix transport's directory, /dev/shm by default, where a job that dies leaves
+/// them (a symmetric heap that did not fit in System V memory: gigabytes).
+inline constexpr const char* ucx_posix_dir_variable = "UCX_POSIX_DIR";
+/// Where Open MPI's vader transport keeps its segments.
+inline constexpr const char* open_mpi_vader_dir_variable = "OMPI_MCA_btl_vader_backing_directory";
 
 /// True when this process was itself started by an MPI-style launcher (Open MPI's, PMI's,
 /// PMIx's environment).

@@ -6,6 +6,8 @@
 #include <splitc/port/launch.hpp>
 #include <splitc/port/address_space.hpp>
 #include <splitc/port/env.hpp>
+#include <splitc/port/fail.hpp>
+#include <splitc/port/machine_memory.hpp>
 #include <splitc/port/mpi_launcher.hpp>
 
 #include <cstdlib>
@@ -25,11 +27,29 @@ long oshrun_job_size() {
   return v != nullptr && *v != '\0' ? std::atol(v) : 0;
 }
 
+/// OpenSHMEM (UCX) may make every PE's symmetric heap in full before start_pes returns: in
+/// System V memory, or, where that is refused, by writing a file of the heap's size in
+/// /dev/shm (at about 1 GB/s, until the machine's memory is gone). So the heaps of the PEs
+/// on this host must fit in its memory together; checked before start_pes, naming the limit.
+void check_heaps_fit(std::size_t symmetric_bytes) {
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  const long pes = local != nullptr && *local != '\0' ? std::atol(local) : 1;
+  const port::machine_memory m = port::this_machine_memory();
+  const auto all = static_cast<unsigned __int128>(symmetric_bytes) * static_cast<unsigned long>(pes < 1 ? 1 : pes);
+  if (m.total() != 0 && all > m.total()) {
+    port::fail("shmem: {} symmetric heaps of {} (SPLITC_SEGMENT_SIZE and the mailboxes) on this "
+               "host are more than its memory ({}), and OpenSHMEM may fill them in advance; "
+               "choose a smaller SPLITC_SEGMENT_SIZE",
+               pes < 1 ? 1 : pes, port::describe_bytes(symmetric_bytes), port::describe(m));
+  }
+}
+
 /// Open MPI's settings for OpenSHMEM on this host, unless the environment
 /// says otherwise: without the first, every OpenSHMEM process crashes in
 /// shmem_finalize here (UCX's memory hooks); the second is the symmetric
 /// heap's size.
 void set_layer_defaults(std::size_t symmetric_bytes) {
+  check_heaps_fit(symmetric_bytes);
   setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
   setenv("SHMEM_SYMMETRIC_HEAP_SIZE", std::to_string(symmetric_bytes).c_str(), 0);
 }
@@ -63,7 +83,7 @@ int launch_job(const launch_options& options, char** argv) {
        .family = mpirun_family::open_mpi,
        .extra_args = env::oshrun_args.get(),
        .verbose = env::shmem_verbose.get(),
-       .private_dir_variable = "OMPI_MCA_btl_vader_backing_directory",
+       .private_dir_variables = {port::open_mpi_vader_dir_variable, port::ucx_posix_dir_variable},
        .hint = " (install openmpi-bin libopenmpi-dev, or name the launcher with SPLITC_OSHRUN)"});
 }
 

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A shmem job killed while OpenSHMEM (UCX) writes its symmetric heaps leaves nothing behind
+# (issue 45): splitc-run points UCX's posix directory (UCX_POSIX_DIR) and Open MPI's vader
+# directory at the job's private directory, which the launcher's janitor removes however the
+# job ends. UCX_ALLOC_PRIO=md:posix makes UCX write each heap as a file there (its fallback
+# when System V memory refuses one), so that the job can be killed in the middle.
+#   killed_mid_allocation.sh SPLITC_RUN_SHMEM PROGRAM
+# Passes when, after splitc-run is killed with SIGKILL mid-allocation, the directory and every
+# process of the job are gone within 10 s.
+set -u
+run=$1 program=$2
+fail() { echo "FAIL: $*"; exit 1; }
+export UCX_ALLOC_PRIO=md:posix SPLITC_SEGMENT_SIZE=2G
+unset UCX_POSIX_DIR OMPI_MCA_btl_vader_backing_directory
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+"$run" -n 2 "$program" > "$log" 2>&1 &
+job=$!
+
+# The job's directory and processes, from the environment and children of its launcher.
+dir="" launcher="" pes=""
+for _ in $(seq 1 400); do
+  for child in $(pgrep -P "$job"); do
+    d=$(tr '\0' '\n' < "/proc/$child/environ" 2>/dev/null | sed -n 's/^UCX_POSIX_DIR=//p')
+    if [[ -n $d ]]; then dir=$d launcher=$child; fi
+  done
+  [[ -n $launcher ]] && pes=$(pgrep -P "$launcher" | tr '\n' ' ')
+  [[ -n $dir && -n $pes ]] && compgen -G "$dir/ucx_shm_posix_*" > /dev/null && break
+  sleep 0.05
+done
+[[ -n $dir ]] || fail "no UCX_POSIX_DIR in the environment of splitc-run's launcher; output: $(cat "$log")"
+[[ $dir == /dev/shm/splitc-job-* ]] || fail "UCX_POSIX_DIR=$dir is not the job's directory"
+compgen -G "$dir/ucx_shm_posix_*" > /dev/null ||
+  fail "UCX wrote no heap file into the job's directory $dir; output: $(cat "$log")"
+sleep 0.3  # well into the writing (2 GiB per PE take seconds)
+written=$(du -sb "$dir" 2>/dev/null | cut -f1)
+kill -KILL "$job"
+wait "$job" 2> /dev/null
+
+for _ in $(seq 1 100); do
+  left=""
+  [[ -e $dir ]] && left="the directory"
+  for pe in $pes; do kill -0 "$pe" 2> /dev/null && left="$left PE $pe"; done
+  [[ -z $left ]] && break
+  sleep 0.1
+done
+[[ -z $left ]] || fail "10 s after splitc-run was killed, left: $left ($(ls "$dir" 2>/dev/null))"
+ls /dev/shm | grep -q "^${dir##*/}$" && fail "$dir came back"
+echo "PASS killed mid-allocation: ${written:-?} bytes of heap files written in $dir, all gone"
