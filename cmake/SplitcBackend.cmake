@@ -134,7 +134,9 @@ function(splitc_add_backend)
     target_include_directories(splitc-${name} SYSTEM PUBLIC ${B_INCLUDE_DIRECTORIES}
                                ${substrate_includes})
   endif()
-  target_link_libraries(splitc-${name} PUBLIC splitc::headers ${B_LIBRARIES} ${substrate_libraries})
+  # sodium: the porting kit's watchdog authenticates its heartbeats (src/port/watchdog.cpp).
+  target_link_libraries(splitc-${name} PUBLIC splitc::headers ${B_LIBRARIES} ${substrate_libraries}
+                        sodium)
   target_compile_options(splitc-${name} PRIVATE -Wall -Wextra)
   if(NOT B_TEST_PROCS)
     set(B_TEST_PROCS 1 2 3 4)

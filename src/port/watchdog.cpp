@@ -1,5 +1,15 @@
 // The liveness watchdog (include/splitc/port/watchdog.hpp): the side
 // channel, the heartbeat ring, and the two verdicts (silent, gone early).
+//
+// A heartbeat is believed only from the watched processor: it comes from the
+// address and port that processor announced over the backend's bootstrap
+// channel, carries a sequence number above the last one heard (a replayed
+// beat is old), and ends with a SipHash-2-4 tag (libsodium's crypto_shorthash,
+// the udp backend's data-path hash) keyed with a secret that processor drew
+// and announced the same way, so a beat cannot be forged or replayed by a
+// stranger who captured one (issue 45). When every processor of the job is on
+// this host, in this network namespace, the socket is bound to the loopback
+// address only; otherwise to every address, and the source is checked.
 #include <splitc/errors.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/watchdog.hpp>
@@ -12,6 +22,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sodium.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -22,6 +33,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -38,12 +50,18 @@ using clock = std::chrono::steady_clock;
 constexpr std::uint64_t beat_magic = 0x73706c6974632d77;  // "splitc-w"
 constexpr int max_addresses = 4;
 
-/// What each processor tells the others at start-up.
-struct record {
-  std::uint64_t nonce;   ///< carried by its heartbeats (a stranger cannot forge them)
+/// Where each processor is, told to all at start-up (before the socket is bound).
+struct place {
   std::uint64_t boot;    ///< host identity: a hash of the kernel's boot id
   std::uint64_t netns;   ///< network namespace (same: 127.0.0.1 reaches it)
   std::uint64_t pidns;   ///< pid namespace (same, on the same host: its pid can be checked)
+  bool operator==(const place&) const = default;
+};
+
+/// What each processor tells the others once its socket is bound.
+struct record {
+  unsigned char key[crypto_shorthash_KEYBYTES];  ///< keys its heartbeats' tags (secret)
+  place where;
   std::int32_t pid;
   std::uint16_t port;    ///< network order
   std::uint16_t naddr;
@@ -54,10 +72,19 @@ enum beat_kind : std::uint32_t { beat_alive = 1, beat_finalizing = 2 };
 
 struct beat {
   std::uint64_t magic;
-  std::uint64_t nonce;
+  std::uint64_t sequence;  ///< the sender's count of beats sent: a replayed beat is old
   std::int32_t from;
   std::uint32_t kind;
+  std::uint64_t tag;       ///< SipHash-2-4 of the fields above, keyed with the sender's key
 };
+static_assert(sizeof(beat) == 32 && sizeof(std::uint64_t) == crypto_shorthash_BYTES);
+
+std::uint64_t beat_tag(const beat& b, const unsigned char* key) noexcept {
+  std::uint64_t tag = 0;
+  crypto_shorthash(reinterpret_cast<unsigned char*>(&tag), reinterpret_cast<const unsigned char*>(&b),
+                   offsetof(beat, tag), key);
+  return tag;
+}
 
 std::uint64_t boot_id() {
   std::ifstream in("/proc/sys/kernel/random/boot_id");
@@ -107,8 +134,12 @@ struct watchdog::state {
   int pred = 0;
   record mine{}, pred_rec{};
   std::vector<sockaddr_in> succ_addresses;
+  std::vector<std::uint32_t> pred_sources;  ///< addresses its beats may come from
   bool pred_checkable = false;  ///< on this host, in our pid namespace
   double silence = 10;
+  mutable std::atomic<std::uint64_t> sent{0};  ///< beats sent (the watcher thread and finalize)
+  std::uint64_t pred_sequence = 0;  ///< the last beat believed
+  std::uint64_t rejected = 0;       ///< datagrams not believed (garbage, replays, strangers)
   std::thread thread;
 
   ~state() {
@@ -117,10 +148,25 @@ struct watchdog::state {
   }
 
   void send(beat_kind kind) const noexcept {
-    const beat b{beat_magic, mine.nonce, me, kind};
+    beat b{beat_magic, sent.fetch_add(1, std::memory_order_relaxed) + 1, me, kind, 0};
+    b.tag = beat_tag(b, mine.key);
     for (const sockaddr_in& a : succ_addresses)
       sendto(fd, &b, sizeof b, MSG_DONTWAIT | MSG_NOSIGNAL, reinterpret_cast<const sockaddr*>(&a),
              sizeof a);
+  }
+
+  /// A heartbeat of the watched processor, not seen before: the cheap checks first, so that
+  /// a flood of garbage costs little.
+  bool believed(const beat& b, ssize_t n, const sockaddr_in& source) const noexcept {
+    if (n != static_cast<ssize_t>(sizeof b) || b.magic != beat_magic || b.from != pred ||
+        source.sin_family != AF_INET || source.sin_port != pred_rec.port ||
+        b.sequence <= pred_sequence)
+      return false;
+    if (std::find(pred_sources.begin(), pred_sources.end(), source.sin_addr.s_addr) ==
+        pred_sources.end())
+      return false;
+    const std::uint64_t expected = beat_tag(b, pred_rec.key);
+    return sodium_memcmp(&b.tag, &expected, sizeof expected) == 0;
   }
 
   [[noreturn]] void verdict(const std::string& what) const {
@@ -152,12 +198,17 @@ struct watchdog::state {
       // kept off the CPU does not take queued heartbeats for silence.
       for (;;) {
         beat b{};
-        const ssize_t n = recv(fd, &b, sizeof b, MSG_DONTWAIT);
+        sockaddr_in source{};
+        socklen_t source_len = sizeof source;
+        const ssize_t n = recvfrom(fd, &b, sizeof b, MSG_DONTWAIT,
+                                   reinterpret_cast<sockaddr*>(&source), &source_len);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) break;
-        if (n != static_cast<ssize_t>(sizeof b) || b.magic != beat_magic || b.from != pred ||
-            b.nonce != pred_rec.nonce)
+        if (!believed(b, n, source)) {
+          ++rejected;
           continue;
+        }
+        pred_sequence = b.sequence;
         last_heard = clock::now();
         if (b.kind == beat_finalizing) pred_finalizing = true;
       }
@@ -168,8 +219,12 @@ struct watchdog::state {
       if (now - last_heard > limit) {
         verdict(fmt::format(
             "processor {} has been silent for {:.1f} s (limit SPLITC_SILENCE={:g} s): it is "
-            "stopped, hung or unreachable; ending the job",
-            pred, std::chrono::duration<double>(now - last_heard).count(), silence));
+            "stopped, hung or unreachable; ending the job{}",
+            pred, std::chrono::duration<double>(now - last_heard).count(), silence,
+            rejected == 0 ? std::string()
+                          : fmt::format(" ({} datagrams on its heartbeat channel were not "
+                                        "believed: replayed, forged or stray)",
+                                        rejected)));
       }
       if (pred_checkable && !pred_finalizing && gone(pred_rec.pid)) {
         if (gone_since == clock::time_point{}) {
@@ -196,28 +251,37 @@ watchdog::watchdog(int myproc, int procs, const exchange_fn& exchange)
   s.silence = silence_seconds();
   s.pred = (myproc + procs - 1) % procs;
 
+  if (sodium_init() < 0) detail::fail("watchdog: libsodium cannot start");
+
+  // Where everyone is: when the whole job shares this host and network namespace, the
+  // heartbeats stay on the loopback address, and the socket listens nowhere else.
+  const place here{boot_id(), namespace_of("/proc/self/ns/net"), namespace_of("/proc/self/ns/pid")};
+  std::vector<place> places(static_cast<std::size_t>(procs));
+  exchange(&here, sizeof here, places.data());
+  const bool one_host = std::all_of(places.begin(), places.end(), [&](const place& p) {
+    return p.boot == here.boot && p.netns == here.netns;
+  });
+
   s.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (s.fd < 0) detail::fail("watchdog: cannot create a UDP socket: {}", std::strerror(errno));
-  sockaddr_in any{};
-  any.sin_family = AF_INET;
-  any.sin_addr.s_addr = htonl(INADDR_ANY);
-  socklen_t len = sizeof any;
-  if (bind(s.fd, reinterpret_cast<sockaddr*>(&any), sizeof any) != 0 ||
-      getsockname(s.fd, reinterpret_cast<sockaddr*>(&any), &len) != 0)
+  sockaddr_in bound{};
+  bound.sin_family = AF_INET;
+  bound.sin_addr.s_addr = htonl(one_host ? INADDR_LOOPBACK : INADDR_ANY);
+  socklen_t len = sizeof bound;
+  if (bind(s.fd, reinterpret_cast<sockaddr*>(&bound), sizeof bound) != 0 ||
+      getsockname(s.fd, reinterpret_cast<sockaddr*>(&bound), &len) != 0)
     detail::fail("watchdog: cannot bind a UDP socket: {}", std::strerror(errno));
   s.wake = eventfd(0, EFD_CLOEXEC);
   if (s.wake < 0) detail::fail("watchdog: eventfd: {}", std::strerror(errno));
 
   record& r = s.mine;
-  if (getrandom(&r.nonce, sizeof r.nonce, 0) != static_cast<ssize_t>(sizeof r.nonce))
+  if (getrandom(r.key, sizeof r.key, 0) != static_cast<ssize_t>(sizeof r.key))
     detail::fail("watchdog: getrandom: {}", std::strerror(errno));
-  r.boot = boot_id();
-  r.netns = namespace_of("/proc/self/ns/net");
-  r.pidns = namespace_of("/proc/self/ns/pid");
+  r.where = here;
   r.pid = static_cast<std::int32_t>(getpid());
-  r.port = any.sin_port;
+  r.port = bound.sin_port;
   ifaddrs* list = nullptr;
-  if (getifaddrs(&list) == 0) {
+  if (!one_host && getifaddrs(&list) == 0) {
     for (ifaddrs* i = list; i != nullptr && r.naddr < max_addresses; i = i->ifa_next) {
       if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
       if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
@@ -230,7 +294,7 @@ watchdog::watchdog(int myproc, int procs, const exchange_fn& exchange)
   exchange(&r, sizeof r, all.data());
   s.pred_rec = all[static_cast<std::size_t>(s.pred)];
   const record& succ = all[static_cast<std::size_t>((myproc + 1) % procs)];
-  s.pred_checkable = s.pred_rec.boot == r.boot && s.pred_rec.pidns == r.pidns;
+  s.pred_checkable = s.pred_rec.where.boot == here.boot && s.pred_rec.where.pidns == here.pidns;
   auto address = [&](std::uint32_t ip) {
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -238,11 +302,17 @@ watchdog::watchdog(int myproc, int procs, const exchange_fn& exchange)
     a.sin_port = succ.port;
     s.succ_addresses.push_back(a);
   };
-  if (succ.boot == r.boot && succ.netns == r.netns) {
+  if (succ.where.boot == here.boot && succ.where.netns == here.netns) {
     address(htonl(INADDR_LOOPBACK));
   } else {
     for (int i = 0; i < succ.naddr && i < max_addresses; ++i) address(succ.addr[i]);
   }
+  // The predecessor's beats come from the loopback address when it shares this host and
+  // namespace, else from one of its host's addresses.
+  if (s.pred_rec.where.boot == here.boot && s.pred_rec.where.netns == here.netns)
+    s.pred_sources.push_back(htonl(INADDR_LOOPBACK));
+  else
+    s.pred_sources.assign(s.pred_rec.addr, s.pred_rec.addr + std::min<int>(s.pred_rec.naddr, max_addresses));
   // The thread takes no signals: they stay the program's (its main thread's).
   sigset_t all_signals, before;
   sigfillset(&all_signals);

@@ -1,6 +1,8 @@
 // The job's supervision, probed (tests/supervision/generic.cmake). `sv_probe MODE [ARG]`:
 //   stop R      processor R stops itself (SIGSTOP) after the first barrier; its watcher must
 //               end the job within SPLITC_SILENCE, naming it;
+//   stop_late R processor R stops itself 1.5 s after the first barrier (its watchdog has sent
+//               heartbeats that a hostile neighbour may capture and replay);
 //   exit0 R     processor R leaves with _exit(0), without finalize and without exit handlers;
 //               the job must end promptly, naming it;
 //   compute S   processor 1 computes S seconds without polling (longer than the silence
@@ -24,6 +26,10 @@ int main(int argc, char** argv) {
   const double arg = argc > 2 ? std::atof(argv[2]) : 1;
   splitc::barrier();
   if (mode == "stop" && splitc::myproc() == static_cast<int>(arg)) raise(SIGSTOP);
+  if (mode == "stop_late" && splitc::myproc() == static_cast<int>(arg)) {
+    usleep(1500 * 1000);
+    raise(SIGSTOP);
+  }
   if (mode == "exit0" && splitc::myproc() == static_cast<int>(arg)) _exit(0);
   if (mode == "compute" && splitc::myproc() == 1) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(arg);
