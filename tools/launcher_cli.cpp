@@ -102,11 +102,16 @@ std::string joined(const std::set<std::string>& names) {
 
 /// Where the program's command starts: after splitc-run's own options (and
 /// an optional "--"). Everything from there on is passed on untouched, so the
-/// program's own options (even -n) are its own.
-int command_start(int argc, char** argv) {
+/// program's own options (even -n) are its own. `after_dashes`: it follows "--"
+/// (then a program named "-x" is a program, not an option).
+int command_start(int argc, char** argv, bool& after_dashes) {
+  after_dashes = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--") return i + 1;
+    if (a == "--") {
+      after_dashes = true;
+      return i + 1;
+    }
     if (a == "-n" || a == "--procs" || a == "--backend") {
       ++i;  // takes a value
     } else if (a.rfind("--procs=", 0) == 0 || a.rfind("--backend=", 0) == 0 ||
@@ -166,7 +171,8 @@ int run_launcher(int argc, char** argv, const launcher& self) {
            "Known backends (a launcher splitc-run-NAME beside this one or on PATH): " +
            joined(known_backends(self.backend));
   });
-  const int start = command_start(argc, argv);
+  bool after_dashes = false;
+  const int start = command_start(argc, argv, after_dashes);
   // Another backend's launcher answers for it, --help included (its notes differ).
   for (int i = 1; i + 1 < start; ++i)
     if (std::string(argv[i]) == "--backend" && argv[i + 1] != std::string(self.backend) &&
@@ -179,6 +185,13 @@ int run_launcher(int argc, char** argv, const launcher& self) {
   }
   if (start >= argc) {
     std::fprintf(stderr, "splitc-run: no program given\n%s", app.help().c_str());
+    return 2;
+  }
+  if (!after_dashes && argv[start][0] == '-' && argv[start][1] != '\0') {
+    std::fprintf(stderr,
+                 "splitc-run: unknown option '%s' (a program whose name starts with '-' "
+                 "follows '--')\n%s",
+                 argv[start], app.help().c_str());
     return 2;
   }
   for (int i = start; i < argc; ++i) command.emplace_back(argv[i]);

@@ -99,6 +99,13 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
     COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh program_args
             ${_plain_env} SPLITC_PROCS=3 ${exe} -n 5 --keep-aslr -- "two words" ""
             --backend=none)
+  # An option splitc-run does not know is refused with the usage, not run as the program.
+  add_test(NAME ${backend}.launcher.unknown_option
+    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh --status 2
+            --regex "splitc-run: unknown option '--bogus' \\(a program whose name starts with '-' follows '--'\\)"
+            -- ${run} -n 2 --bogus ${exe})
+  set_tests_properties(${backend}.launcher.unknown_option PROPERTIES
+    LABELS "errors;${backend};generic" TIMEOUT 60)
   # The backend's test driver, asked for a program it does not have, names the ones it has.
   add_test(NAME ${backend}.test_driver.unknown_program
     COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh --status 2
