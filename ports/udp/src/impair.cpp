@@ -84,6 +84,7 @@ int impairment::submit(int peer, const unsigned char* data, std::size_t len, std
     if (!copy) copy = std::make_shared<std::vector<unsigned char>>(data, data + len);
     held_.push(held{now + t, order_++, peer, copy});
     ++delayed;
+    if (reorder) ++reordered;
   }
   return now_copies;
 }

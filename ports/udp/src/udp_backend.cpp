@@ -346,6 +346,7 @@ void udp_backend::link_send(void* self, int peer, const unsigned char* const* da
   st.impair_dropped = b.impair_->dropped;
   st.impair_duplicated = b.impair_->duplicated;
   st.impair_delayed = b.impair_->delayed;
+  st.impair_reordered = b.impair_->reordered;
 }
 
 am_status udp_backend::send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a,
@@ -537,11 +538,11 @@ std::string udp_backend::stats_line() const {
       "datagrams_sent={} bytes_sent={} datagrams_received={} bytes_received={} messages_sent={} "
       "messages_delivered={} retransmits_timeout={} retransmits_fast={} acks_sent={} "
       "heartbeats_sent={} duplicates={} out_of_window={} no_resource={} send_errors={} "
-      "impair_dropped={} impair_duplicated={} impair_delayed={} rejected={}",
+      "impair_dropped={} impair_duplicated={} impair_delayed={} impair_reordered={} rejected={}",
       s.datagrams_sent, s.bytes_sent, s.datagrams_received, s.bytes_received, s.messages_sent,
       s.messages_delivered, s.retransmits_timeout, s.retransmits_fast, s.acks_sent,
       s.heartbeats_sent, s.duplicates, s.out_of_window, s.no_resource, s.send_errors,
-      s.impair_dropped, s.impair_duplicated, s.impair_delayed, s.rejected());
+      s.impair_dropped, s.impair_duplicated, s.impair_delayed, s.impair_reordered, s.rejected());
   for (int i = 1; i < static_cast<int>(drop_reason::count); ++i)
     line += fmt::format(" drop_{}={}", drop_reason_name(static_cast<drop_reason>(i)), s.dropped[i]);
   return line;

@@ -5,9 +5,13 @@
 // long messages), sends medium and long active messages with replies, runs
 // reductions and barriers. Prints "PASS udp_exact" from processor 0.
 //
-//   udp_exact [rounds]     (default 3)
+//   udp_exact [rounds] [impaired]     (default 3 rounds)
+// With "impaired", the job's impairment layer (SPLITC_UDP_IMPAIR) must really have dropped,
+// duplicated and reordered datagrams (summed over the processors): a run whose traffic never
+// met it (the same-host layer carried it all) proves nothing about loss.
 #include "harness.hpp"
 
+#include <splitc/backends/udp.hpp>
 #include <splitc/splitc.hpp>
 
 #include <atomic>
@@ -80,6 +84,7 @@ void on_long(const splitc::am_message& m) {
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 3;
+  const bool impaired = argc > 2 && std::strcmp(argv[2], "impaired") == 0;
   const int me = splitc::myproc(), P = splitc::procs();
   h_medium = splitc::register_handler(on_medium);
   h_medium_reply = splitc::register_handler(on_medium_reply);
@@ -169,6 +174,20 @@ int main(int argc, char** argv) {
     const std::uint64_t total = splitc::reduce_to_all(longs_received.load(), splitc::ops::add{});
     CHECK_MSG(total == static_cast<std::uint64_t>(P) * P * (round + 1), "round {}: {} long messages", round, total);
     splitc::barrier();
+  }
+  if (impaired) {
+    const auto& st = splitc::detail::ctx().backend.stats();
+    const std::uint64_t dropped = splitc::reduce_to_all(st.impair_dropped, splitc::ops::add{});
+    const std::uint64_t duplicated = splitc::reduce_to_all(st.impair_duplicated, splitc::ops::add{});
+    const std::uint64_t reordered = splitc::reduce_to_all(st.impair_reordered, splitc::ops::add{});
+    CHECK_MSG(dropped > 0 && duplicated > 0 && reordered > 0,
+              "the impairment layer dropped {}, duplicated {} and reordered {} datagrams: the "
+              "traffic did not meet it",
+              dropped, duplicated, reordered);
+    if (me == 0)
+      std::printf("udp_exact: impaired: %llu dropped, %llu duplicated, %llu reordered\n",
+                  static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(duplicated),
+                  static_cast<unsigned long long>(reordered));
   }
   if (me == 0 && std::getenv("SPLITC_UDP_STATS") != nullptr) {
     std::fprintf(stderr, "udp_exact: %d rounds on %d processors\n", rounds, P);

@@ -48,6 +48,7 @@ struct udp_stats {
   std::uint64_t impair_dropped = 0;
   std::uint64_t impair_duplicated = 0;
   std::uint64_t impair_delayed = 0;
+  std::uint64_t impair_reordered = 0;
 
   /// Datagrams dropped because they failed validation (all reasons).
   std::uint64_t rejected() const noexcept {

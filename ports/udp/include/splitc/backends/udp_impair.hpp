@@ -47,7 +47,9 @@ class impairment {
   }
   bool holding() const noexcept { return !held_.empty(); }
 
-  std::uint64_t dropped = 0, duplicated = 0, delayed = 0;
+  /// Datagrams dropped, sent twice, held back (delay or reordering), and of those held back,
+  /// moved past later ones (reorder, and every second copy).
+  std::uint64_t dropped = 0, duplicated = 0, delayed = 0, reordered = 0;
 
  private:
   struct held {
