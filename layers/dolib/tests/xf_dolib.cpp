@@ -54,6 +54,12 @@ int main(int argc, char** argv) {
     do_wait(r);
     do_wait(r);
   }
+  if (std::strcmp(what, "nullbuf") == 0 && culprit) {
+    int list[4] = {0, 1, 2, 3};
+    do_gather(A, 4, list, nullptr);
+  }
+  if (std::strcmp(what, "nulllist") == 0 && culprit) do_gather(A, 4, nullptr, buf.data());
+  if (std::strcmp(what, "nulldeclare") == 0 && culprit) do_declare(nullptr, "C", 10, "double", 1, 1);
   if (std::strcmp(what, "axpbytype") == 0 && culprit) {
     int i = 0, x = 1;
     do_iaxpby(A, 1, &i, &x, 1, 1);
