@@ -241,10 +241,11 @@ void init(int& argc, char**& argv) {
     detail::called_from_another_thread();
   // Processors sharing one process: their layer switches this processor's state with it.
   detail::install_processor_switch<active_backend>();
-  // Under a foreign launcher started by splitc-run: a supervisor that names our death.
-  // (Not for processors sharing one process: their backend names who fails.)
-  port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>() &&
-                                !has_shared_process<active_backend>);
+  // Under a foreign launcher started by splitc-run: a supervisor that names our death. Under
+  // a shared process (the sim engine's backends) it supervises the whole job's one process:
+  // the backend names who fails, the supervisor sees an _exit(0) before finalize.
+  port::supervise_rank_if_asked(!detail::layer_initialized<active_backend>(),
+                                has_shared_process<active_backend>);
   // A launcher of another backend (or a foreign mpirun) is refused before anything starts.
   port::check_launcher(active_backend::name, foreign_launchers<active_backend>);
   if (!port::env::job.is_set()) {
@@ -252,9 +253,9 @@ void init(int& argc, char**& argv) {
       const auto procs = port::parse_integer(*n);
       if (!procs || *procs < 1 || *procs > 4096)
         detail::fail("SPLITC_PROCS={} is not a processor count (1..4096)", *n);
-      // Processors sharing one process are started by their backend, not launched.
-      if (*procs > 1 && !has_shared_process<active_backend>)
-        detail::launch_self(static_cast<int>(*procs), argv);
+      // Processors sharing one process are started by their backend, under a launcher all the
+      // same: it learns whether the job reached finalize.
+      if (*procs > 1) detail::launch_self(static_cast<int>(*procs), argv);
     }
   }
   splitc_current_context = new detail::context(start_arguments{&argc, &argv});
@@ -290,9 +291,11 @@ void finalize() {
                      [&] { return c.pending.empty() && c.sources_lent.value() == 0; });
   // From here on this processor may leave: its watcher must not take that for an early exit.
   if (c.watchdog) c.watchdog->finalizing();
-  port::tell_supervisor_finalized();
+  if constexpr (!has_shared_process<active_backend>) port::tell_supervisor_finalized();
   // The backend's own barrier last: nobody leaves while a message to it may still be in flight.
   c.backend.bootstrap_barrier(c.sink());
+  // Processors sharing one process: the job has finalized once all have passed that barrier.
+  if constexpr (has_shared_process<active_backend>) port::tell_supervisor_finalized();
   c.backend.finish(0);
   detail::release_split_phase(c);
   c.watchdog.reset();

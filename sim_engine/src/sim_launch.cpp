@@ -18,7 +18,8 @@ namespace splitc::port {
 int launch_job(const launch_options& options, char** argv) {
   setenv(port::env::procs.name, std::to_string(options.procs).c_str(), 1);
   port::announce_launcher(active_backend::name);
-  unsetenv(port::env::job.name);
+  // The job is this backend's: the program does not launch itself again (SPLITC_PROCS is read).
+  setenv(port::env::job.name, active_backend::name, 1);
   std::vector<std::string> command;
   for (char** a = argv; *a != nullptr; ++a) command.emplace_back(*a);
   return port::run_external_launcher(command, {}, "");

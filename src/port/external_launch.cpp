@@ -161,7 +161,7 @@ int start_janitor(pid_t launcher, const std::string& dir) {
 
 }  // namespace
 
-void supervise_rank_if_asked(bool may_fork) {
+void supervise_rank_if_asked(bool may_fork, bool whole_job) {
   const auto asked = env::supervise.value();
   if (!asked) return;
   if (!may_fork) {
@@ -214,9 +214,11 @@ void supervise_rank_if_asked(bool may_fork) {
   }
   clean_up_if_orphaned(launcher, dir);
   if (passed != 0) die_like(passed);  // the launcher ends the job: end as it asked
+  const std::string who = whole_job
+                              ? fmt::format("the job's process (pid {}, every processor)", child)
+                              : fmt::format("processor {} (pid {})", rank, child);
   if (WIFSIGNALED(status)) {
-    say(fmt::format("splitc-run: processor {} (pid {}) {}; ending the job\n", rank, child,
-                    describe_exit(status)));
+    say(fmt::format("splitc-run: {} {}; ending the job\n", who, describe_exit(status)));
     report(path, rank, job_exit_code(status));
     _exit(job_exit_code(status));
   }
@@ -224,8 +226,8 @@ void supervise_rank_if_asked(bool may_fork) {
   char byte = 0;
   if (code == 0 && read(told[0], &byte, 1) != 1) {
     // Left without finalize (_exit(0), or past the exit handlers): the others would wait.
-    say(fmt::format("splitc-run: processor {} (pid {}) exited before reaching finalize(); ending "
-                    "the job\n", rank, child));
+    say(fmt::format("splitc-run: {} exited before {} finalize(); ending the job\n", who,
+                    whole_job ? "every processor reached" : "reaching"));
     report(path, rank, error_exit_status);
     _exit(error_exit_status);
   }

@@ -15,11 +15,22 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   # Processors sharing one process (sim): no process to stop or lose; its scheduler reports
   # every stuck processor instead (ports/sim/tests). The launcher checks below still apply.
   get_target_property(shared splitc-${backend} SPLITC_SHARED_PROCESS)
-  if(shared)
-    continue()
-  endif()
   splitc_test_launcher(${backend} run)
   set(exe $<TARGET_FILE:sv_probe_${backend}>)
+  if(shared)
+    # But an _exit(0) of one processor ends the one process with status 0: the launcher's
+    # supervisor of that process names it, under splitc-run and started with SPLITC_PROCS.
+    set(whole "splitc-run: the job's process \\(pid [0-9]+, every processor\\) exited before every processor reached finalize\\(\\)")
+    add_test(NAME ${backend}.supervision.exit0.p4
+      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30 --regex "${whole}"
+              -- ${run} -n 4 ${exe} exit0 3)
+    add_test(NAME ${backend}.supervision.exit0.procs4
+      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30 --regex "${whole}"
+              -- ${CMAKE_COMMAND} -E env --unset=SPLITC_JOB SPLITC_PROCS=4 ${exe} exit0 3)
+    set_tests_properties(${backend}.supervision.exit0.p4 ${backend}.supervision.exit0.procs4
+      PROPERTIES LABELS "supervision;${backend}" TIMEOUT 120)
+    continue()
+  endif()
   set(env ${CMAKE_COMMAND} -E env SPLITC_SILENCE=2)
 
   # SIGSTOP of processor 1 at P = 4: its watcher (processor 2) names it within the limit.

@@ -25,7 +25,9 @@ namespace splitc::port {
 /// backend's layer is not yet initialised: a program that called MPI_Init
 /// itself goes unsupervised, and mpirun reports its death), fork; the parent
 /// supervises the child and never returns, the child returns and goes on.
-void supervise_rank_if_asked(bool may_fork);
+/// `whole_job`: the process holds every processor of the job (the sim engine's backends);
+/// the supervisor's messages name the job's process, not a processor.
+void supervise_rank_if_asked(bool may_fork, bool whole_job = false);
 
 /// Called by finalize(): tells the rank supervisor (if any) that this
 /// processor reached finalize, so that its exit is not an early one.
