@@ -4,11 +4,14 @@
 #include <splitc/detail/messaging.hpp>
 #include <splitc/errors.hpp>
 #include <splitc/port/env.hpp>
+#include <splitc/port/watchdog.hpp>
 #include <splitc/global_memory.hpp>
 #include <splitc/bulk.hpp>
 #include <splitc/collectives.hpp>
 #include <splitc/memory_wait.hpp>
 #include <splitc/per_processor.hpp>
+
+#include "failing_watcher.hpp"
 
 #include <fmt/format.h>
 #include <string>
@@ -18,6 +21,14 @@
 #include <cstdlib>
 
 namespace splitc {
+namespace detail {
+void tell_watcher_failing() noexcept {
+  if (splitc_process_context == nullptr) return;
+  auto& c = *static_cast<context*>(splitc_process_context);
+  if (c.watchdog) c.watchdog->failing();
+}
+}  // namespace detail
+
 namespace {
 /// A backend whose launcher must be told (MPI_Abort) ends the job itself.
 template <class B>
@@ -43,6 +54,7 @@ void fatal_error(std::string_view what) {
   const std::string line = fmt::format("splitc: {}: {}\n", where, what);
   // One write, so lines from several processes do not interleave.
   [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+  detail::tell_watcher_failing();
   abort_through_backend<active_backend>(error_exit_status);
   _exit(error_exit_status);
 }

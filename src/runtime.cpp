@@ -12,6 +12,8 @@
 #include <splitc/collectives.hpp>
 #include <splitc/runtime.hpp>
 
+#include "failing_watcher.hpp"
+
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -204,8 +206,9 @@ void learn_oversubscription(context& c) {
 }
 
 void exit_without_finalize(int status, void*) {
-  // A failing exit is already the launcher's business; a successful one
-  // without finalize would leave the others waiting.
+  // A failing exit is already the launcher's business (the watcher is told: it does not
+  // report it again); a successful one without finalize would leave the others waiting.
+  if (status != 0 && splitc_current_context != nullptr) tell_watcher_failing();
   if (status == 0 && splitc_current_context != nullptr)
     fail("the process exited without calling finalize(); the other processors would wait for "
          "it forever");

@@ -68,7 +68,7 @@ struct record {
   std::uint32_t addr[max_addresses];  ///< its host's IPv4 addresses (network order)
 };
 
-enum beat_kind : std::uint32_t { beat_alive = 1, beat_finalizing = 2 };
+enum beat_kind : std::uint32_t { beat_alive = 1, beat_finalizing = 2, beat_failing = 3 };
 
 struct beat {
   std::uint64_t magic;
@@ -189,6 +189,10 @@ struct watchdog::state {
     auto next_tick = last_heard;
     auto gone_since = clock::time_point{};
     bool pred_finalizing = false;
+    bool pred_failing = false;  ///< it reported its own error: its launcher ends the job
+    // A failed processor's launcher usually ends the job within a second; if it has not
+    // after this, the watcher does (no second account of the failure).
+    const auto failing_grace = std::chrono::milliseconds(3000);
     pollfd fds[2] = {{fd, POLLIN, 0}, {wake, POLLIN, 0}};
     for (;;) {
       const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_tick - clock::now());
@@ -211,6 +215,7 @@ struct watchdog::state {
         pred_sequence = b.sequence;
         last_heard = clock::now();
         if (b.kind == beat_finalizing) pred_finalizing = true;
+        if (b.kind == beat_failing) pred_failing = true;
       }
       const auto now = clock::now();
       if (now < next_tick) continue;
@@ -230,6 +235,9 @@ struct watchdog::state {
         if (gone_since == clock::time_point{}) {
           gone_since = now;
           next_tick = std::min(next_tick, now + grace);
+        } else if (pred_failing) {
+          if (now - gone_since >= failing_grace)
+            verdict(fmt::format("processor {} failed (its error is above); ending the job", pred));
         } else if (now - gone_since >= grace) {
           verdict(fmt::format(
               "processor {} (pid {}) ended before reaching finalize() (it exited, returned from "
@@ -331,6 +339,11 @@ void watchdog::finalizing() noexcept {
   // Twice: a datagram between hosts may be lost (on one host it is not).
   s_->send(beat_finalizing);
   s_->send(beat_finalizing);
+}
+
+void watchdog::failing() noexcept {
+  s_->send(beat_failing);
+  s_->send(beat_failing);
 }
 
 }  // namespace splitc::port

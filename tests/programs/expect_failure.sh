@@ -4,10 +4,11 @@
 # process of the job left and no splitc job memory (memfd) held by any process of the job.
 #
 #   expect_failure.sh --regex REGEX [--status N] [--within SECONDS] [--timeout SECONDS]
-#                     [--program NAME] [--kill-rank RANK | --kill-printed-pid |
+#                     [--absent REGEX] [--program NAME] [--kill-rank RANK | --kill-printed-pid |
 #                      --signal-launcher SIG] [--ready REGEX]
 #                     -- COMMAND [ARGS...]
 #
+#   --absent REGEX   no line of the output may match it (a second, misleading account)
 #   --program NAME   the job's program, a name used by no other test: afterwards
 #                    no live process may run NAME (its comm and /proc/PID/exe)
 #   --kill-rank R    once the output matches --ready, `kill -9` the job's processor R (found
@@ -24,12 +25,13 @@
 # the same time on this machine.
 set -u
 
-regex="" status="" within=20 hard=60 program="" kill_rank="" ready="" launcher_signal=""
+absent="" regex="" status="" within=20 hard=60 program="" kill_rank="" ready="" launcher_signal=""
 launcher="" mpi_launcher=""
 kill_printed=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --regex) regex=$2; shift 2 ;;
+    --absent) absent=$2; shift 2 ;;
     --status) status=$2; shift 2 ;;
     --within) within=$2; shift 2 ;;
     --timeout) hard=$2; shift 2 ;;
@@ -157,6 +159,9 @@ if [[ -n $status && $rc -ne $status ]]; then
 fi
 if ! grep -qE -- "$regex" "$out"; then
   fail "the output does not match: $regex"
+fi
+if [[ -n $absent ]] && grep -E -- "$absent" "$out" >&2; then
+  fail "the output has a line it must not have (above): $absent"
 fi
 if awk -v e="$elapsed" -v w="$within" 'BEGIN { exit !(e > w) }'; then
   fail "the job took ${elapsed}s to end; the limit is ${within}s"

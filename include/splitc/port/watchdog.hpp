@@ -39,6 +39,11 @@ class watchdog {
   /// disappearance for an early exit.
   void finalizing() noexcept;
 
+  /// This processor is ending with an error it has reported (fatal_error, a failing exit):
+  /// its watcher does not report its disappearance as an early exit of its own (a second,
+  /// misleading line); it leaves the launcher time to end the job, and ends it otherwise.
+  void failing() noexcept;
+
  private:
   struct state;
   std::unique_ptr<state> s_;
