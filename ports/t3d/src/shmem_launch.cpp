@@ -9,6 +9,7 @@
 #include <splitc/port/fail.hpp>
 #include <splitc/port/machine_memory.hpp>
 #include <splitc/port/mpi_launcher.hpp>
+#include <splitc/port/segment.hpp>
 
 #include <cstdlib>
 #include <string>
@@ -30,18 +31,25 @@ long oshrun_job_size() {
 /// OpenSHMEM (UCX) may make every PE's symmetric heap in full before start_pes returns: in
 /// System V memory, or, where that is refused, by writing a file of the heap's size in
 /// /dev/shm (at about 1 GB/s, until the machine's memory is gone). So the heaps of the PEs
-/// on this host must fit in its memory together; checked before start_pes, naming the limit.
-void check_heaps_fit(std::size_t symmetric_bytes) {
-  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-  const long pes = local != nullptr && *local != '\0' ? std::atol(local) : 1;
+/// on this host must fit in its memory together: checked by splitc-run before oshrun starts
+/// (every PE on this host, unless SPLITC_OSHRUN_ARGS names hosts) and by each PE before
+/// start_pes (the PEs oshrun put on its host), naming the limit.
+void check_heaps_fit(std::size_t symmetric_bytes, long pes) {
+  if (pes < 1) pes = 1;
   const port::machine_memory m = port::this_machine_memory();
-  const auto all = static_cast<unsigned __int128>(symmetric_bytes) * static_cast<unsigned long>(pes < 1 ? 1 : pes);
+  const auto all = static_cast<unsigned __int128>(symmetric_bytes) * static_cast<unsigned long>(pes);
   if (m.total() != 0 && all > m.total()) {
     port::fail("shmem: {} symmetric heaps of {} (SPLITC_SEGMENT_SIZE and the mailboxes) on this "
                "host are more than its memory ({}), and OpenSHMEM may fill them in advance; "
                "choose a smaller SPLITC_SEGMENT_SIZE",
-               pes < 1 ? 1 : pes, port::describe_bytes(symmetric_bytes), port::describe(m));
+               pes, port::describe_bytes(symmetric_bytes), port::describe(m));
   }
+}
+
+/// The PEs oshrun started on this host (1 when not started by oshrun).
+long pes_on_this_host() {
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  return local != nullptr && *local != '\0' ? std::atol(local) : 1;
 }
 
 /// Open MPI's settings for OpenSHMEM on this host, unless the environment
@@ -49,7 +57,7 @@ void check_heaps_fit(std::size_t symmetric_bytes) {
 /// shmem_finalize here (UCX's memory hooks); the second is the symmetric
 /// heap's size.
 void set_layer_defaults(std::size_t symmetric_bytes) {
-  check_heaps_fit(symmetric_bytes);
+  check_heaps_fit(symmetric_bytes, pes_on_this_host());
   setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
   setenv("SHMEM_SYMMETRIC_HEAP_SIZE", std::to_string(symmetric_bytes).c_str(), 0);
 }
@@ -75,6 +83,9 @@ int launch_job(const launch_options& options, char** argv) {
   // The processes' defaults (the heap size is each process's own choice, in prepare_layer);
   // set here too so that oshrun's own start sees them.
   setenv("OMPI_MCA_opal_common_ucx_opal_mem_hooks", "0", 0);
+  // The segment's size, and every PE's heap on this host, refused before oshrun starts.
+  const std::size_t heap = segment_from_environment().size + backends::t3d::mailbox_reserve;
+  if (env::oshrun_args.get().empty()) check_heaps_fit(heap, options.procs);
   return launch_with_mpirun(
       options, argv,
       {.backend = "shmem",
