@@ -133,10 +133,13 @@ void am_set_fatal(void (*fatal)(const char *message));
 /* Counters: packets sent, received, retransmitted on timeout, dropped,
  * duplicated and held back by the fault injection, duplicates answered from
  * a reply buffer, requests that arrived ahead of a lost one (held in a
- * reorder buffer until it came). */
+ * reorder buffer until it came); frames corrupted by the fault injection
+ * (HPAM_CORRUPT), and frames dropped because their check failed (the
+ * emulated FDDI adapter's CRC: corrupted on the way, or forged). */
 struct am_statistics {
   unsigned long sent, received, retransmits_timeout, injected_drops, injected_duplicates,
-      injected_reorders, duplicates_answered, out_of_order;
+      injected_reorders, duplicates_answered, out_of_order, injected_corruptions,
+      corrupt_dropped;
 };
 void am_get_statistics(struct am_statistics *out);
 

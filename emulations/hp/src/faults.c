@@ -1,7 +1,9 @@
 /* The fault injection under HPAM, on either substrate: with HPAM_DROP,
  * HPAM_DUPLICATE and HPAM_REORDER (probabilities, 0..1) a sent packet is
- * lost, sent twice, or held back behind the next one; HPAM_SEED (default 1)
- * seeds each node's generator (seed + node), so a run is reproducible. */
+ * lost, sent twice, or held back behind the next one, and with HPAM_CORRUPT
+ * one bit of its frame is flipped on the line (its receiver drops it by the
+ * frame's check, frame.h); HPAM_SEED (default 1) seeds each node's generator
+ * (seed + node), so a run is reproducible. */
 #include "hpam_state.h"
 #include "wire.h"
 
@@ -40,7 +42,8 @@ int hpam_read_faults(struct fault_settings *f, int self) {
   memset(f, 0, sizeof *f);
   if (read_probability("HPAM_DROP", &f->drop) != 0 ||
       read_probability("HPAM_DUPLICATE", &f->duplicate) != 0 ||
-      read_probability("HPAM_REORDER", &f->reorder) != 0)
+      read_probability("HPAM_REORDER", &f->reorder) != 0 ||
+      read_probability("HPAM_CORRUPT", &f->corrupt) != 0)
     return -1;
   unsigned long long seed = 1;
   const char *v = getenv("HPAM_SEED");
@@ -67,12 +70,15 @@ void hpam_fault_flush(struct node_state *s, int force) {
 void hpam_fault_send(struct node_state *s, int to, const void *packet, size_t len) {
   struct fault_settings *f = &s->faults;
   ++s->stats.sent;
-  if (f->drop == 0 && f->duplicate == 0 && f->reorder == 0) {
+  if (f->drop == 0 && f->duplicate == 0 && f->reorder == 0 && f->corrupt == 0) {
     wire_send(to, packet, len);
     return;
   }
   if (uniform(f) < f->drop) {
     ++s->stats.injected_drops;
+  } else if (f->corrupt > 0 && uniform(f) < f->corrupt) {
+    ++s->stats.injected_corruptions;
+    wire_send_noisy(to, packet, len, next_random(f));
   } else if (!f->held && uniform(f) < f->reorder) {
     ++s->stats.injected_reorders;
     f->held = 1;

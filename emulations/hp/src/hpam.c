@@ -134,9 +134,10 @@ int am_disable(void) {
     fprintf(stderr,
             "hpam: node %d: sent=%lu received=%lu retransmits_timeout=%lu injected_drops=%lu "
             "injected_duplicates=%lu injected_reorders=%lu duplicates_answered=%lu "
-            "out_of_order=%lu\n",
+            "out_of_order=%lu injected_corruptions=%lu corrupt_dropped=%lu\n",
             s->self, t->sent, t->received, t->retransmits_timeout, t->injected_drops,
-            t->injected_duplicates, t->injected_reorders, t->duplicates_answered, t->out_of_order);
+            t->injected_duplicates, t->injected_reorders, t->duplicates_answered, t->out_of_order,
+            t->injected_corruptions, t->corrupt_dropped);
   }
   hpam_release_peers(s);
   *wire_state_slot() = NULL;

@@ -4,13 +4,14 @@
 #ifndef HPAM_STATE_H
 #define HPAM_STATE_H
 
+#include "frame.h"
 #include "hpam.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 enum {
-  HPAM_PACKET_BYTES = 4096, /* an FDDI packet, as HPAM used it */
+  HPAM_PACKET_BYTES = FRAME_PACKET_MAX, /* an FDDI packet, as HPAM used it */
   HPAM_HEADER_BYTES = 64,
   HPAM_SLOTS = 32 /* request buffers per destination (and reply buffers per source) */
 };
@@ -67,7 +68,7 @@ struct peer {
 enum handler_context { IN_NOTHING = 0, IN_REQUEST = 1, IN_REPLY = 2 };
 
 struct fault_settings {
-  double drop, duplicate, reorder;
+  double drop, duplicate, reorder, corrupt;
   uint64_t rng;
   int held; /* a packet held back (reordered behind the next) */
   int held_to, held_polls;

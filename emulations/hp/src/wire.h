@@ -18,11 +18,18 @@ void wire_close(void);
 int wire_self(void);
 
 /* Send one packet (at most HPAM_PACKET_BYTES) to node `to` (may be this
- * node). May be lost, never corrupted. */
+ * node), in a frame with its check sequence (frame.h). May be lost; a frame
+ * corrupted on the way is dropped by its receiver. */
 void wire_send(int to, const void *packet, size_t len);
 
+/* The same, with bit `bit` of the frame flipped after its check sequence
+ * was computed: line noise (HPAM_CORRUPT), which the receiver drops. */
+void wire_send_noisy(int to, const void *packet, size_t len, uint64_t bit);
+
 /* The next arrived packet: copies it to buf, sets *from, returns its
- * length; -1 when none has arrived. */
+ * length; -1 when none has arrived; WIRE_CORRUPT when a frame from a node
+ * of the job failed its check (dropped: the caller counts it). */
+enum { WIRE_CORRUPT = -2 };
 long wire_receive(int *from, void *buf, size_t cap);
 
 /* Monotonic nanoseconds (virtual on sim). */

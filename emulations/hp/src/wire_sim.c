@@ -7,6 +7,7 @@
  * variables a pair's packets arrive in send order. Every node's state is a
  * slot indexed by the running processor: the processors share this
  * process's statics. */
+#include "frame.h"
 #include "wire.h"
 
 #include <splitc/sim_engine.h>
@@ -34,14 +35,26 @@ void wire_close(void) {}
 int wire_self(void) { return splitc_sim_in_job() ? splitc_sim_self() : 0; }
 
 void wire_send(int to, const void *packet, size_t len) {
-  splitc_sim_send(channel, to, packet, len);
+  unsigned char frame[HPAM_FRAME_BYTES];
+  splitc_sim_send(channel, to, frame, frame_seal(frame, packet, len));
+  note_activity();
+}
+
+void wire_send_noisy(int to, const void *packet, size_t len, uint64_t bit) {
+  unsigned char frame[HPAM_FRAME_BYTES];
+  const size_t n = frame_seal(frame, packet, len);
+  frame_flip(frame, n, bit);
+  splitc_sim_send(channel, to, frame, n);
   note_activity();
 }
 
 long wire_receive(int *from, void *buf, size_t cap) {
-  const long n = splitc_sim_receive(channel, from, buf, cap);
-  if (n >= 0) note_activity();
-  return n;
+  unsigned char frame[HPAM_FRAME_BYTES];
+  const long n = splitc_sim_receive(channel, from, frame, sizeof frame);
+  if (n < 0) return n;
+  note_activity();
+  const long len = frame_open(frame, (size_t)n, buf, cap);
+  return len < 0 ? WIRE_CORRUPT : len;
 }
 
 uint64_t wire_now_ns(void) { return (uint64_t)splitc_sim_now_ns(); }

@@ -11,6 +11,7 @@
  *                   node in node order (otherwise the node binds its own).
  * Without HPAM_ENDPOINTS the process is a job of one. */
 #define _GNU_SOURCE
+#include "frame.h"
 #include "wire.h"
 
 #include <arpa/inet.h>
@@ -162,21 +163,34 @@ void wire_close(void) {
 int wire_self(void) { return node_self; }
 
 void wire_send(int to, const void *packet, size_t len) {
+  unsigned char frame[HPAM_FRAME_BYTES];
+  const size_t n = frame_seal(frame, packet, len);
   /* A full socket buffer is a lost packet, as on the wire: HPAM retransmits. */
-  (void)sendto(socket_fd, packet, len, MSG_DONTWAIT, (const struct sockaddr *)&addresses[to],
+  (void)sendto(socket_fd, frame, n, MSG_DONTWAIT, (const struct sockaddr *)&addresses[to],
+               sizeof addresses[to]);
+}
+
+void wire_send_noisy(int to, const void *packet, size_t len, uint64_t bit) {
+  unsigned char frame[HPAM_FRAME_BYTES];
+  const size_t n = frame_seal(frame, packet, len);
+  frame_flip(frame, n, bit);
+  (void)sendto(socket_fd, frame, n, MSG_DONTWAIT, (const struct sockaddr *)&addresses[to],
                sizeof addresses[to]);
 }
 
 long wire_receive(int *from, void *buf, size_t cap) {
+  unsigned char frame[HPAM_FRAME_BYTES + 1]; /* one more: a longer datagram fails its check */
   for (;;) {
     struct sockaddr_in a;
     socklen_t l = sizeof a;
-    const ssize_t n = recvfrom(socket_fd, buf, cap, MSG_DONTWAIT, (struct sockaddr *)&a, &l);
+    const ssize_t n = recvfrom(socket_fd, frame, sizeof frame, MSG_DONTWAIT, (struct sockaddr *)&a, &l);
     if (n < 0) return -1;
     for (int q = 0; q < node_count; ++q) {
       if (addresses[q].sin_port == a.sin_port && addresses[q].sin_addr.s_addr == a.sin_addr.s_addr) {
+        const long len = n > HPAM_FRAME_BYTES ? -1 : frame_open(frame, (size_t)n, buf, cap);
+        if (len < 0) return WIRE_CORRUPT;
         *from = q;
-        return (long)n;
+        return len;
       }
     }
     /* Not from a node of this job: ignored. */

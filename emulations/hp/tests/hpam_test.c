@@ -158,6 +158,14 @@ static int flood(void) {
   while (am_outstanding() > 0) am_poll();
   sync_all();
   for (int q = 0; q < procs; ++q) CHECK(d->next_from[q] == FLOOD && d->next_reply[q] == FLOOD);
+  /* Under HPAM_CORRUPT the line noise was real: this node sent corrupted frames, and its
+   * peers' corrupted frames failed their check here (and were retransmitted: the counts above). */
+  const char *corrupt = getenv("HPAM_CORRUPT");
+  if (corrupt != NULL && atof(corrupt) > 0 && procs > 1) {
+    struct am_statistics st;
+    am_get_statistics(&st);
+    CHECK(st.injected_corruptions > 0 && st.corrupt_dropped > 0);
+  }
   return 0;
 }
 
