@@ -12,6 +12,7 @@
 #include <splitc/per_processor.hpp>
 
 #include "failing_watcher.hpp"
+#include "finalize_barrier.hpp"
 
 #include <fmt/format.h>
 #include <string>
@@ -173,6 +174,16 @@ void collective_kind_mismatch(collective_group& g, proc_t from, std::uint64_t go
       broadcast_root_of(g, got, g.mail.last_broadcast_signature, &theirs) &&
       theirs != g.mail.last_broadcast_root)
     roots_differ(g, from, theirs, g.mail.last_broadcast_root);
+  // finalize's barrier met a collective of the program: one processor skipped a collective
+  // (or called one the others did not) before finalize.
+  if (got == finalize_signature)
+    fail("collective mismatch: {} has reached finalize() while this processor is in a "
+         "collective (every processor must call the same collectives before finalize)",
+         who(g, from));
+  if (g.signature == finalize_signature)
+    fail("collective mismatch: {} is in a collective while this processor has reached "
+         "finalize() (every processor must call the same collectives before finalize)",
+         who(g, from));
   fail("collective mismatch: {} is in a different collective, or the same one with another "
        "element type or operator (every member must call the same collectives in the same "
        "order with the same types)",

@@ -13,6 +13,7 @@
 #include <splitc/runtime.hpp>
 
 #include "failing_watcher.hpp"
+#include "finalize_barrier.hpp"
 
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -287,7 +288,13 @@ void finalize() {
   auto& c = detail::ctx();
   // Split-phase collectives not yet synced still complete (every member reaches this point).
   if (c.split_phase_in_flight != 0) detail::finish_every_split_phase(c);
-  barrier();
+  {
+    // A barrier of finalize's own kind, on the mailboxes (whose messages carry signatures; a
+    // layer's native barrier would not): a processor still in a program collective is named.
+    auto g = detail::world_group("finalize", detail::finalize_signature);
+    g.native = false;
+    detail::barrier_on(g);
+  }
   // Replies that handlers queued go out before the backend's barrier, which only polls, and
   // the backend finishes reading what zero-copy replies lent it.
   detail::wait_until(c, "finalize",

@@ -17,6 +17,14 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   get_target_property(shared splitc-${backend} SPLITC_SHARED_PROCESS)
   splitc_test_launcher(${backend} run)
   set(exe $<TARGET_FILE:sv_probe_${backend}>)
+  # Processor 1 skips the last barrier before finalize (P = 3): finalize's barrier and the
+  # program's meet as a mismatch, reported by one of the two, naming the other.
+  add_test(NAME ${backend}.supervision.skipped_barrier.p3
+    COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30 --status 70
+            --regex "collective mismatch: processor [0-9]+ (has reached finalize\\(\\) while this processor is in a collective|is in a collective while this processor has reached finalize\\(\\))"
+            -- ${run} -n 3 ${exe} skip 1)
+  set_tests_properties(${backend}.supervision.skipped_barrier.p3
+    PROPERTIES LABELS "supervision;errors;${backend}" TIMEOUT 120)
   if(shared)
     # But an _exit(0) of one processor ends the one process with status 0: the launcher's
     # supervisor of that process names it, under splitc-run and started with SPLITC_PROCS.

@@ -3,6 +3,8 @@
 //               end the job within SPLITC_SILENCE, naming it;
 //   stop_late R processor R stops itself 1.5 s after the first barrier (its watchdog has sent
 //               heartbeats that a hostile neighbour may capture and replay);
+//   skip R      processor R skips the program's last barrier before finalize: the job must end
+//               naming a mismatch between finalize and a collective, never hang;
 //   exit0 R     processor R leaves with _exit(0), without finalize and without exit handlers;
 //               the job must end promptly, naming it;
 //   compute S   processor 1 computes S seconds without polling (longer than the silence
@@ -46,6 +48,6 @@ int main(int argc, char** argv) {
       usleep(1000);
     }
   }
-  splitc::barrier();
+  if (!(mode == "skip" && splitc::myproc() == static_cast<int>(arg))) splitc::barrier();
   return harness::pass("sv_probe");
 }
