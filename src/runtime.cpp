@@ -289,10 +289,10 @@ void finalize() {
   // Split-phase collectives not yet synced still complete (every member reaches this point).
   if (c.split_phase_in_flight != 0) detail::finish_every_split_phase(c);
   {
-    // A barrier of finalize's own kind, on the mailboxes (whose messages carry signatures; a
-    // layer's native barrier would not): a processor still in a program collective is named.
+    // A barrier of finalize's own kind: a processor still in a program collective is named.
+    // (On a layer's native barrier -- the CM-5's control network -- no signature travels:
+    // there the program's barrier and finalize's still meet.)
     auto g = detail::world_group("finalize", detail::finalize_signature);
-    g.native = false;
     detail::barrier_on(g);
   }
   // Replies that handlers queued go out before the backend's barrier, which only polls, and

@@ -18,10 +18,18 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
   set(exe $<TARGET_FILE:sv_probe_${backend}>)
   # Processor 1 skips the last barrier before finalize (P = 3): finalize's barrier and the
-  # program's meet as a mismatch, reported by one of the two, naming the other.
+  # program's meet as a mismatch, reported by one of the two, naming the other. On the CM-5
+  # ports both are the control network's barrier, which carries no signature: they meet, and
+  # the job ends by the watchdog's silence verdict (cmam, cmaml) or the engine's no-progress
+  # one (on sim) -- not named yet (issue 45, left open).
+  set(skipped "collective mismatch: processor [0-9]+ (has reached finalize\\(\\) while this processor is in a collective|is in a collective while this processor has reached finalize\\(\\))")
+  if(backend MATCHES "^(cmam|cmaml)$")
+    set(skipped "processor [0-9]+ has been silent for")
+  elseif(backend MATCHES "^(cmam|cmaml)_sim$")
+    set(skipped "splitc: sim: no progress")
+  endif()
   add_test(NAME ${backend}.supervision.skipped_barrier.p3
-    COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30 --status 70
-            --regex "collective mismatch: processor [0-9]+ (has reached finalize\\(\\) while this processor is in a collective|is in a collective while this processor has reached finalize\\(\\))"
+    COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30 --status 70 --regex "${skipped}"
             -- ${run} -n 3 ${exe} skip 1)
   set_tests_properties(${backend}.supervision.skipped_barrier.p3
     PROPERTIES LABELS "supervision;errors;${backend}" TIMEOUT 120)
