@@ -55,7 +55,6 @@ struct place {
   std::uint64_t boot;    ///< host identity: a hash of the kernel's boot id
   std::uint64_t netns;   ///< network namespace (same: 127.0.0.1 reaches it)
   std::uint64_t pidns;   ///< pid namespace (same, on the same host: its pid can be checked)
-  bool operator==(const place&) const = default;
 };
 
 /// What each processor tells the others once its socket is bound.
@@ -260,36 +259,34 @@ watchdog::watchdog(int myproc, int procs, const exchange_fn& exchange)
   s.pred = (myproc + procs - 1) % procs;
 
   if (sodium_init() < 0) detail::fail("watchdog: libsodium cannot start");
-
-  // Where everyone is: when the whole job shares this host and network namespace, the
-  // heartbeats stay on the loopback address, and the socket listens nowhere else.
-  const place here{boot_id(), namespace_of("/proc/self/ns/net"), namespace_of("/proc/self/ns/pid")};
-  std::vector<place> places(static_cast<std::size_t>(procs));
-  exchange(&here, sizeof here, places.data());
-  const bool one_host = std::all_of(places.begin(), places.end(), [&](const place& p) {
-    return p.boot == here.boot && p.netns == here.netns;
-  });
-
-  s.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (s.fd < 0) detail::fail("watchdog: cannot create a UDP socket: {}", std::strerror(errno));
-  sockaddr_in bound{};
-  bound.sin_family = AF_INET;
-  bound.sin_addr.s_addr = htonl(one_host ? INADDR_LOOPBACK : INADDR_ANY);
-  socklen_t len = sizeof bound;
-  if (bind(s.fd, reinterpret_cast<sockaddr*>(&bound), sizeof bound) != 0 ||
-      getsockname(s.fd, reinterpret_cast<sockaddr*>(&bound), &len) != 0)
-    detail::fail("watchdog: cannot bind a UDP socket: {}", std::strerror(errno));
+  // The socket listens on the loopback address first; when the job turns out to span hosts
+  // (or network namespaces), on every address instead, announced by a second exchange. A
+  // job on one host -- the common case -- exchanges once, as before.
+  auto open_socket = [&](std::uint32_t address) {
+    if (s.fd >= 0) close(s.fd);
+    s.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (s.fd < 0) detail::fail("watchdog: cannot create a UDP socket: {}", std::strerror(errno));
+    sockaddr_in bound{};
+    bound.sin_family = AF_INET;
+    bound.sin_addr.s_addr = htonl(address);
+    socklen_t len = sizeof bound;
+    if (bind(s.fd, reinterpret_cast<sockaddr*>(&bound), sizeof bound) != 0 ||
+        getsockname(s.fd, reinterpret_cast<sockaddr*>(&bound), &len) != 0)
+      detail::fail("watchdog: cannot bind a UDP socket: {}", std::strerror(errno));
+    return bound.sin_port;
+  };
   s.wake = eventfd(0, EFD_CLOEXEC);
   if (s.wake < 0) detail::fail("watchdog: eventfd: {}", std::strerror(errno));
 
   record& r = s.mine;
   if (getrandom(r.key, sizeof r.key, 0) != static_cast<ssize_t>(sizeof r.key))
     detail::fail("watchdog: getrandom: {}", std::strerror(errno));
+  const place here{boot_id(), namespace_of("/proc/self/ns/net"), namespace_of("/proc/self/ns/pid")};
   r.where = here;
   r.pid = static_cast<std::int32_t>(getpid());
-  r.port = bound.sin_port;
+  r.port = open_socket(INADDR_LOOPBACK);
   ifaddrs* list = nullptr;
-  if (!one_host && getifaddrs(&list) == 0) {
+  if (getifaddrs(&list) == 0) {
     for (ifaddrs* i = list; i != nullptr && r.naddr < max_addresses; i = i->ifa_next) {
       if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
       if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
@@ -300,6 +297,15 @@ watchdog::watchdog(int myproc, int procs, const exchange_fn& exchange)
 
   std::vector<record> all(static_cast<std::size_t>(procs));
   exchange(&r, sizeof r, all.data());
+  const bool one_host = std::all_of(all.begin(), all.end(), [&](const record& other) {
+    return other.where.boot == here.boot && other.where.netns == here.netns;
+  });
+  if (!one_host) {  // everyone sees the same records: everyone takes this branch
+    r.port = open_socket(INADDR_ANY);
+    std::vector<std::uint16_t> ports(static_cast<std::size_t>(procs));
+    exchange(&r.port, sizeof r.port, ports.data());
+    for (int q = 0; q < procs; ++q) all[static_cast<std::size_t>(q)].port = ports[static_cast<std::size_t>(q)];
+  }
   s.pred_rec = all[static_cast<std::size_t>(s.pred)];
   const record& succ = all[static_cast<std::size_t>((myproc + 1) % procs)];
   s.pred_checkable = s.pred_rec.where.boot == here.boot && s.pred_rec.where.pidns == here.pidns;
