@@ -178,7 +178,7 @@ splitc_add_failure_test(xf_exit3 PROCS 3 STATUS 3
   REGEX_mpl_mpich "splitc: processor 1: exit status 3; ending the job")
 splitc_add_failure_test(xf_sigkill PROCS 3 STATUS 137
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 9"
-  REGEX_shared_process "splitc-run: [^ ]*xf_sigkill_[a-z0-9_]*sim was killed by signal 9"
+  REGEX_shared_process "splitc-run: the job's process \\(pid [0-9]+, every processor\\) was killed by signal 9"
   OPTIONS --kill-printed-pid --ready "processor 1 \\(pid [0-9]+\\) ready")
 splitc_add_failure_test(xf_segv PROCS 2 STATUS 139
   REGEX "splitc-run: processor 1 \\(pid [0-9]+\\) was killed by signal 11"
