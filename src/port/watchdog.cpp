@@ -50,14 +50,14 @@ using clock = std::chrono::steady_clock;
 constexpr std::uint64_t beat_magic = 0x73706c6974632d77;  // "splitc-w"
 constexpr int max_addresses = 4;
 
-/// Where each processor is, told to all at start-up (before the socket is bound).
+/// Where a processor is: its host and namespaces.
 struct place {
   std::uint64_t boot;    ///< host identity: a hash of the kernel's boot id
   std::uint64_t netns;   ///< network namespace (same: 127.0.0.1 reaches it)
   std::uint64_t pidns;   ///< pid namespace (same, on the same host: its pid can be checked)
 };
 
-/// What each processor tells the others once its socket is bound.
+/// What each processor tells the others at start-up, over the backend's bootstrap channel.
 struct record {
   unsigned char key[crypto_shorthash_KEYBYTES];  ///< keys its heartbeats' tags (secret)
   place where;
@@ -203,7 +203,8 @@ struct watchdog::state {
         beat b{};
         sockaddr_in source{};
         socklen_t source_len = sizeof source;
-        const ssize_t n = recvfrom(fd, &b, sizeof b, MSG_DONTWAIT,
+        // MSG_TRUNC: the datagram's real length, so that a longer one is not taken for a beat.
+        const ssize_t n = recvfrom(fd, &b, sizeof b, MSG_DONTWAIT | MSG_TRUNC,
                                    reinterpret_cast<sockaddr*>(&source), &source_len);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) break;
