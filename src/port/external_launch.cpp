@@ -284,38 +284,8 @@ int run_external_launcher(const std::vector<std::string>& command,
   }
   const int janitor = start_janitor(launcher, dir);
 
-  // The first failure a rank supervisor reported is the job's. Clean ends are
-  // counted: when every processor finalized and exited 0, a launcher that
-  // exits non-zero all the same has misjudged the job (Open MPI 4.x's mpirun
-  // now and then reports a finished process as "exiting improperly" and
-  // exits 1: open-mpi/ompi issue 7833).
-  int result = -1;
-  int size = 0;
-  std::vector<bool> clean;
-  auto take_reports = [&] {
-    char text[64];
-    for (;;) {
-      const ssize_t n = recv(sock, text, sizeof text - 1, MSG_DONTWAIT);
-      if (n < 0) break;
-      text[n] = '\0';
-      int rank = 0, code = 0, procs = 0;
-      const int fields = std::sscanf(text, "%d %d %d", &rank, &code, &procs);
-      if (fields < 2) continue;
-      if (code != 0) {
-        if (result < 0) result = code;
-      } else if (fields == 3 && procs > 0 && rank >= 0 && rank < procs) {
-        if (size == 0) {
-          size = procs;
-          clean.assign(static_cast<std::size_t>(procs), false);
-        }
-        if (procs == size) clean[static_cast<std::size_t>(rank)] = true;
-      }
-    }
-  };
-
   int interrupted = 0;
   int status = 0;
-  bool ending = false;  // a processor failed: the launcher was told to end the job
   auto kill_at = std::chrono::steady_clock::time_point::max();
   for (;;) {
     const timespec tick{0, 100 * 1000 * 1000};
@@ -328,21 +298,39 @@ int run_external_launcher(const std::vector<std::string>& command,
       kill(launcher, SIGTERM);
       kill_at = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     }
-    // A processor's supervisor reported its failure (it named it): the job ends now, not
-    // when the launcher notices by itself (OpenSHMEM's oshrun took 2 s, mpirun 1 s).
-    take_reports();
-    if (result > 0 && !ending && interrupted == 0) {
-      ending = true;
-      kill(launcher, SIGTERM);
-      kill_at = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    }
     if (std::chrono::steady_clock::now() >= kill_at) {
       kill(launcher, SIGKILL);
       kill_at = std::chrono::steady_clock::time_point::max();
     }
   }
   sigprocmask(SIG_SETMASK, &before, nullptr);
-  take_reports();
+
+  // The first failure a rank supervisor reported is the job's. Clean ends are
+  // counted: when every processor finalized and exited 0, a launcher that
+  // exits non-zero all the same has misjudged the job (Open MPI 4.x's mpirun
+  // now and then reports a finished process as "exiting improperly" and
+  // exits 1: open-mpi/ompi issue 7833).
+  int result = -1;
+  int size = 0;
+  std::vector<bool> clean;
+  char text[64];
+  for (;;) {
+    const ssize_t n = recv(sock, text, sizeof text - 1, MSG_DONTWAIT);
+    if (n < 0) break;
+    text[n] = '\0';
+    int rank = 0, code = 0, procs = 0;
+    const int fields = std::sscanf(text, "%d %d %d", &rank, &code, &procs);
+    if (fields < 2) continue;
+    if (code != 0) {
+      if (result < 0) result = code;
+    } else if (fields == 3 && procs > 0 && rank >= 0 && rank < procs) {
+      if (size == 0) {
+        size = procs;
+        clean.assign(static_cast<std::size_t>(procs), false);
+      }
+      if (procs == size) clean[static_cast<std::size_t>(rank)] = true;
+    }
+  }
   close(sock);
   const bool all_clean = size > 0 && std::find(clean.begin(), clean.end(), false) == clean.end();
   std::error_code ignored;
