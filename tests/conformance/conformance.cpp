@@ -582,10 +582,11 @@ void native_atomics() {
       CHECK(*own == 4);
       CHECK_MSG(b.native_atomic_operations() == before + 3, "{} native atomics, 3 expected",
                 b.native_atomic_operations() - before);
+      splitc::barrier();
+      if (me == 0)
+        CHECK(w64[0] == static_cast<std::uint64_t>(p) * rounds - static_cast<std::uint64_t>(p));
     }
     splitc::barrier();
-    if (me == 0)
-      CHECK(w64[0] == static_cast<std::uint64_t>(p) * rounds - static_cast<std::uint64_t>(p));
     // Outside the segment, or misaligned, the layer says it cannot.
     std::uint64_t on_stack = 0;
     CHECK(!b.native_atomic_reaches(0, &on_stack, 8));
