@@ -34,18 +34,19 @@ void wire_close(void) {}
 
 int wire_self(void) { return splitc_sim_in_job() ? splitc_sim_self() : 0; }
 
-void wire_send(int to, const void *packet, size_t len) {
+/* A frame of the packet, with bit `bit` flipped when `noisy`. */
+static void send_frame(int to, const void *packet, size_t len, int noisy, uint64_t bit) {
   unsigned char frame[HPAM_FRAME_BYTES];
-  splitc_sim_send(channel, to, frame, frame_seal(frame, packet, len));
+  const size_t n = frame_seal(frame, packet, len);
+  if (noisy) frame_flip(frame, n, bit);
+  splitc_sim_send(channel, to, frame, n);
   note_activity();
 }
 
+void wire_send(int to, const void *packet, size_t len) { send_frame(to, packet, len, 0, 0); }
+
 void wire_send_noisy(int to, const void *packet, size_t len, uint64_t bit) {
-  unsigned char frame[HPAM_FRAME_BYTES];
-  const size_t n = frame_seal(frame, packet, len);
-  frame_flip(frame, n, bit);
-  splitc_sim_send(channel, to, frame, n);
-  note_activity();
+  send_frame(to, packet, len, 1, bit);
 }
 
 long wire_receive(int *from, void *buf, size_t cap) {

@@ -162,20 +162,20 @@ void wire_close(void) {
 
 int wire_self(void) { return node_self; }
 
-void wire_send(int to, const void *packet, size_t len) {
+/* A frame of the packet, with bit `bit` flipped when `noisy`. A full socket buffer is a lost
+ * packet, as on the wire: HPAM retransmits. */
+static void send_frame(int to, const void *packet, size_t len, int noisy, uint64_t bit) {
   unsigned char frame[HPAM_FRAME_BYTES];
   const size_t n = frame_seal(frame, packet, len);
-  /* A full socket buffer is a lost packet, as on the wire: HPAM retransmits. */
+  if (noisy) frame_flip(frame, n, bit);
   (void)sendto(socket_fd, frame, n, MSG_DONTWAIT, (const struct sockaddr *)&addresses[to],
                sizeof addresses[to]);
 }
 
+void wire_send(int to, const void *packet, size_t len) { send_frame(to, packet, len, 0, 0); }
+
 void wire_send_noisy(int to, const void *packet, size_t len, uint64_t bit) {
-  unsigned char frame[HPAM_FRAME_BYTES];
-  const size_t n = frame_seal(frame, packet, len);
-  frame_flip(frame, n, bit);
-  (void)sendto(socket_fd, frame, n, MSG_DONTWAIT, (const struct sockaddr *)&addresses[to],
-               sizeof addresses[to]);
+  send_frame(to, packet, len, 1, bit);
 }
 
 long wire_receive(int *from, void *buf, size_t cap) {

@@ -45,5 +45,4 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [[ -z $left ]] || fail "10 s after splitc-run was killed, left: $left ($(ls "$dir" 2>/dev/null))"
-ls /dev/shm | grep -q "^${dir##*/}$" && fail "$dir came back"
 echo "PASS killed mid-allocation: ${written:-?} bytes of heap files written in $dir, all gone"

@@ -212,6 +212,8 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
                               std::uint64_t operand, std::uint64_t desired);
   /// Whether atomics on segment words take MPI's (SPLITC_MPI_ATOMICS=mpi).
   bool native_atomics() const noexcept { return native_atomics_; }
+  /// Native atomics so far, as the t3d port counts them (tests check the path was taken).
+  std::uint64_t native_atomic_operations() const noexcept { return stats_.native_atomics; }
 
   void finish(int code);
 
