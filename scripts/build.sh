@@ -16,7 +16,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(cmake g++ make pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           libfmt-dev libcli11-dev libboost-context-dev nlohmann-json3-dev
           libsodium-dev                                      # SipHash tags: the watchdog, udp
-          zlib1g-dev                                         # CRC-32: the HP emulation's frame check
           openmpi-bin libopenmpi-dev mpich libmpich-dev      # mpi backends and MPI comparisons
           clang libclang-rt-14-dev                           # libFuzzer target of the udp parser
           libclang-14-dev libclang-cpp14-dev llvm-14-dev     # splitcc, the Split-C front end (Clang 14 libraries)

@@ -1,6 +1,8 @@
 /* FDDI's frame check sequence under HPAM's packets, on either substrate: a
- * packet travels as a frame of the packet and a CRC-32 of it (zlib's, the
- * polynomial FDDI used), and a receiver drops a frame whose check fails, as
+ * packet travels as a frame of the packet and a CRC-32C of it (frame.c: FDDI's
+ * own polynomial was CRC-32's; Castagnoli's has the CPU's instruction, so the
+ * emulation's check costs the host next to nothing, as the adapter's cost
+ * the workstation nothing), and a receiver drops a frame whose check fails, as
  * the adapter did. So a packet corrupted on the way (bit flips spoofed from a
  * peer's port, or HPAM_CORRUPT's line noise) is lost and retransmitted,
  * never taken for another. */

@@ -18,7 +18,8 @@ void wire_close(void);
 int wire_self(void);
 
 /* Send one packet (at most HPAM_PACKET_BYTES) to node `to` (may be this
- * node), in a frame with its check sequence (frame.h). May be lost; a frame
+ * node), in a frame with its check sequence (frame.h; on the sim engine only
+ * when HPAM_CORRUPT injects noise: wire_sim.c). May be lost; a frame
  * corrupted on the way is dropped by its receiver. */
 void wire_send(int to, const void *packet, size_t len);
 
