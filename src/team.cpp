@@ -112,13 +112,21 @@ detail::collective_group team::group(const char* what, std::uint64_t signature,
                                      bool split_phase) const {
   context& c = detail::blocking_context(what);
   switch (kind_) {
-    case kind::world:
+    case kind::world: {
       if (!split_phase && c.split_phase_in_flight != 0) detail::finish_split_phase(c, c.mail);
-      return {c, c.mail, nullptr, c.myproc, c.procs, signature, -1, !split_phase};
-    case kind::member:
+      collective_group g{c, c.mail, nullptr, c.myproc, c.procs, signature, -1, !split_phase,
+                         split_phase};
+      detail::settle_root_check(g);
+      return g;
+    }
+    case kind::member: {
       if (!split_phase && c.split_phase_in_flight != 0) detail::finish_split_phase(c, state_->mail);
-      return {c, state_->mail, state_->members.data(), state_->rank,
-              static_cast<proc_t>(state_->members.size()), signature, -1, false};
+      collective_group g{c, state_->mail, state_->members.data(), state_->rank,
+                         static_cast<proc_t>(state_->members.size()), signature, -1, false,
+                         split_phase};
+      detail::settle_root_check(g);
+      return g;
+    }
     case kind::none: break;
   }
   port::fail("{}: called on an empty team (what split() gives a member that names no_color)", what);

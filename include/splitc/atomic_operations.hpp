@@ -134,43 +134,45 @@ inline T cpu_amo(T* target, amo op, T a, T b) noexcept {
   }
 }
 
+/// The atomic by the layer's own atomics (native_amo), composed where the layer lacks the
+/// operation. Out of line: the CPU's path, which every atomic on a backend without the layer's
+/// atomics (or with them off) takes, stays as small as on a backend that has none.
+template <class B, atomic_value T>
+[[gnu::noinline]] T layer_amo(B& backend, proc_t p, T* target, amo op, T a, T b) {
+  constexpr unsigned layer_ops = native_atomic_ops_of<B>();
+  auto native = [&](native_atomic_op n, std::uint64_t x, std::uint64_t y) {
+    const std::uint64_t r = backend.native_atomic(p, target, n, sizeof(T), x, y);
+    return sizeof(T) == 4 ? r & 0xffffffffu : r;
+  };
+  native_atomic_op n{};
+  if (native_op_for<T>(op, n) && (layer_ops & native_atomic_bit(n)) != 0)
+    return from_bits<T>(native(n, to_bits(a), to_bits(b)));
+  if (op == amo::store) {  // a store is a swap whose old value nobody wants
+    native(native_atomic_op::swap, to_bits(a), 0);
+    return a;
+  }
+  // A compare-and-swap of 0 by 0 reads the word (and leaves it as it was).
+  std::uint64_t seen = (layer_ops & native_atomic_bit(native_atomic_op::load)) != 0
+                           ? native(native_atomic_op::load, 0, 0)
+                           : native(native_atomic_op::compare_swap, 0, 0);
+  if (op == amo::load) return from_bits<T>(seen);
+  for (;;) {  // the rest, composed: compare-and-swap until no one got in between
+    const T now = from_bits<T>(seen);
+    const std::uint64_t next = to_bits(combine(op, now, a));
+    if (next == seen) break;
+    const std::uint64_t found = native(native_atomic_op::compare_swap, seen, next);
+    if (found == seen) break;
+    seen = found;
+  }
+  return from_bits<T>(seen);
+}
+
 /// The layer's own atomics on the word, when they reach it (the old value in `old`).
 template <class B, atomic_value T>
 inline bool native_amo(B& backend, proc_t p, T* target, amo op, T a, T b, T& old) {
   if constexpr (has_native_atomics<B>) {
     if (!backend.native_atomic_reaches(p, target, sizeof(T))) return false;
-    constexpr unsigned layer_ops = native_atomic_ops_of<B>();
-    auto native = [&](native_atomic_op n, std::uint64_t x, std::uint64_t y) {
-      const std::uint64_t r = backend.native_atomic(p, target, n, sizeof(T), x, y);
-      return sizeof(T) == 4 ? r & 0xffffffffu : r;
-    };
-    native_atomic_op n{};
-    if (native_op_for<T>(op, n) && (layer_ops & native_atomic_bit(n)) != 0) {
-      old = from_bits<T>(native(n, to_bits(a), to_bits(b)));
-      return true;
-    }
-    if (op == amo::store) {  // a store is a swap whose old value nobody wants
-      native(native_atomic_op::swap, to_bits(a), 0);
-      old = a;
-      return true;
-    }
-    // A compare-and-swap of 0 by 0 reads the word (and leaves it as it was).
-    std::uint64_t seen = (layer_ops & native_atomic_bit(native_atomic_op::load)) != 0
-                             ? native(native_atomic_op::load, 0, 0)
-                             : native(native_atomic_op::compare_swap, 0, 0);
-    if (op == amo::load) {
-      old = from_bits<T>(seen);
-      return true;
-    }
-    for (;;) {  // the rest, composed: compare-and-swap until no one got in between
-      const T now = from_bits<T>(seen);
-      const std::uint64_t next = to_bits(combine(op, now, a));
-      if (next == seen) break;
-      const std::uint64_t found = native(native_atomic_op::compare_swap, seen, next);
-      if (found == seen) break;
-      seen = found;
-    }
-    old = from_bits<T>(seen);
+    old = layer_amo(backend, p, target, op, a, b);
     return true;
   }
   return false;

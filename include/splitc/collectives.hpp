@@ -119,7 +119,9 @@ inline collective_group world_group(const char* what, std::uint64_t signature) {
   context& c = blocking_context(what);
   // Split-phase collectives on the world's channels come first (in issue order).
   if (c.split_phase_in_flight != 0) [[unlikely]] finish_split_phase(c, c.mail);
-  return {c, c.mail, nullptr, c.myproc, c.procs, signature, -1, true};
+  collective_group g{c, c.mail, nullptr, c.myproc, c.procs, signature, -1, true};
+  settle_root_check(g);
+  return g;
 }
 
 template <class T>

@@ -142,6 +142,42 @@ void check_pipelining(int count) {
   CHECK(sum == expect);
 }
 
+/// A one-chunk broadcast's root leaves before checking its children's announcements and
+/// checks them at the start of its next collective on the same channels (collective_algorithms.hpp,
+/// checked_broadcast): whatever that collective is -- another broadcast, a long one, a
+/// split-phase one, a team's creation, a barrier -- it must take the announcements first and
+/// find what it expects behind them.
+void check_deferred_root_checks() {
+  for (int root = 0; root < P; ++root) {
+    CHECK(splitc::broadcast(me() == root ? 7 * root : -1, root) == 7 * root);
+    // Split-phase collectives started right after it, on the world's channels.
+    splitc::counter done;
+    long long sum = me();
+    splitc::reduce_to_all(splitc::team::world(), std::span<long long>(&sum, 1), splitc::ops::add{}, done);
+    int from_split = me() == root ? 11 * root : -1;
+    splitc::broadcast(std::span<int>(&from_split, 1), root, done);
+    splitc::sync(done);
+    CHECK(sum == static_cast<long long>(P) * (P - 1) / 2);
+    CHECK(from_split == 11 * root);
+    // A short broadcast, then a long one from another root.
+    const int other = (root + 1) % P;
+    CHECK(splitc::broadcast(me() == root ? 3 + root : -1, root) == 3 + root);
+    std::vector<int> v(5000, me() == other ? other : -1);
+    splitc::broadcast(std::span<int>(v), other);
+    CHECK(std::all_of(v.begin(), v.end(), [&](int x) { return x == other; }));
+    // On a team's channels: a short broadcast its destruction follows (which waits until every
+    // member's messages are consumed, the announcements included).
+    splitc::team half = splitc::team::world().split(me() % 2, me());
+    const int team_root = half.size() - 1;
+    CHECK(splitc::broadcast(half, half.rank() == team_root ? 100 + me() : -1, team_root) ==
+          100 + half.proc(team_root));
+    half.destroy();
+    // The world's channels' last short broadcast before a barrier.
+    CHECK(splitc::broadcast(me() == root ? 5 : -1, root) == 5);
+    splitc::barrier();
+  }
+}
+
 }  // namespace
 
 /// or, xor, and: bit_* combine bits (the C names all_reduce_to_one_or etc.), logical_* truth
@@ -215,6 +251,7 @@ int main(int argc, char** argv) {
   check_order();
   check_bitwise_and_logical();
   check_broadcast();
+  check_deferred_root_checks();
   check_pipelining(pipelined);
   splitc::barrier();
   return harness::pass("collectives");

@@ -190,21 +190,43 @@ inline void check_children_roots(collective_group& g) {
 
 /// A broadcast with the root check overlapped with the data: announcements
 /// travel while the root sends. The check waits only for announcements, which
-/// everyone sends first, so it always completes. The root sends a one-chunk
-/// broadcast before checking (the check then costs no latency); a longer one
-/// after, because its sends could wait for room that a disagreeing processor
-/// never frees.
+/// everyone sends first, so it always completes. The root of a one-chunk
+/// broadcast sends and leaves: it checks its children's announcements at the
+/// start of its next collective on the same channels (settle_root_check; finalize
+/// is one), where they are the first messages waiting, so back-to-back broadcasts
+/// pipeline instead of waiting a round trip each, and a processor that named
+/// another root is reported there, one collective later. A split-phase broadcast
+/// checks before it finishes. A longer broadcast's root checks before sending,
+/// because its sends could wait for room that a disagreeing processor never frees.
 template <class T>
 inline void checked_broadcast(collective_group& g, std::span<T> data, proc_t root) {
   if (g.size == 1) return;
   announce_root(g);
   if (g.rank == root && data.size() <= chunk_elements<T>) {
     broadcast_down(g, data, root);
-    check_children_roots(g);
+    if (g.split_phase) {
+      check_children_roots(g);
+    } else {
+      g.mail.unchecked_broadcast = g.signature;
+      g.mail.unchecked_root = root;
+    }
     return;
   }
   check_children_roots(g);
   broadcast_down(g, data, root);
+}
+
+/// The check a broadcast's root left (checked_broadcast), before anything else is received
+/// on the channels: every collective group on them calls this first.
+[[gnu::noinline]] inline void settle_unchecked_broadcast(collective_group& g) {
+  collective_group previous = g;
+  previous.signature = g.mail.unchecked_broadcast;
+  previous.root = g.mail.unchecked_root;
+  g.mail.unchecked_broadcast = 0;
+  check_children_roots(previous);
+}
+inline void settle_root_check(collective_group& g) {
+  if (g.mail.unchecked_broadcast != 0) settle_unchecked_broadcast(g);
 }
 
 /// Exchange with `partner`: send `send_count` elements, receive `receive_count`;

@@ -96,6 +96,11 @@ struct mailbox_state {
   /// both roots.
   std::uint64_t last_broadcast_signature = 0;
   int last_broadcast_root = -1;
+  /// A broadcast whose root left before checking its children's announcements (a one-chunk
+  /// broadcast the root sent, blocking): its signature, checked at the start of the next
+  /// collective on these channels (settle_root_check); 0 when none is pending.
+  std::uint64_t unchecked_broadcast = 0;
+  int unchecked_root = -1;
   std::vector<std::uint64_t> sent;         ///< messages sent to each processor
   std::vector<std::uint64_t> received;     ///< messages consumed from each processor
   std::vector<std::uint64_t> acked_seen;   ///< last acknowledgement read, per receiver
@@ -132,6 +137,9 @@ struct collective_group {
   /// team's, whose members the layer does not know, nor a split-phase one, which must not
   /// block inside the layer).
   bool native = false;
+  /// Run by the split-phase engine (split_phase_collectives.hpp), started before it runs: it
+  /// must leave nothing for the next collective on the channels to finish.
+  bool split_phase = false;
 
   proc_t proc(proc_t r) const noexcept { return members == nullptr ? r : members[r]; }
 };
