@@ -203,27 +203,45 @@ const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t*
   return slot->data;
 }
 
-void mailbox_release(collective_group& g, proc_t p) {
-  context& c = g.c;
+namespace {
+/// Without direct access an acknowledgement is an active message; a receiver sends one for
+/// every mailbox_ack_batch messages it consumes, not for each. A sender then never waits for
+/// a credit its receiver has earned but not sent: it waits only while `window` or more of its
+/// messages are unacknowledged, and once every message it sent is consumed, at most
+/// mailbox_ack_batch - 1 are (the smallest window is the staging ring's).
+constexpr std::uint64_t mailbox_ack_batch = 4;
+static_assert(mailbox_ack_batch <= mailbox_staging_ring &&
+              mailbox_ack_batch <= mailbox_depth_for(std::size_t{1} << 20));
+
+/// Tell rank p's processor how many of its messages we have consumed (held back by a batch
+/// unless `now`).
+void acknowledge(collective_group& g, proc_t p, std::uint64_t consumed, bool now) {
   mailbox_state& m = g.mail;
-  const auto pi = static_cast<std::size_t>(p);
-  const std::uint64_t consumed = ++m.received[pi];
-  ++c.mailbox_traffic;
-  // Our acknowledgement word in p's layout.
-  std::atomic<std::uint64_t>* ack = m.ack_word(static_cast<std::size_t>(g.rank));
+  std::atomic<std::uint64_t>* ack = m.ack_word(static_cast<std::size_t>(g.rank));  // in p's layout
   const proc_t from = g.proc(p);
   if (p == g.rank) {
     ack->store(consumed, std::memory_order_release);
-  } else if (void* d = direct(c, from, ack, sizeof(*ack))) {
+  } else if (void* d = direct(g.c, from, ack, sizeof(*ack))) {
     static_cast<std::atomic<std::uint64_t>*>(d)->store(consumed, std::memory_order_release);
-  } else {
+  } else if (now || consumed % mailbox_ack_batch == 0) {
     const am_word a[3] = {consumed, static_cast<am_word>(g.rank), m.team_region};
-    request(c, am_kind::short_msg, from, id(builtin::mailbox_ack), a, 3);
+    request(g.c, am_kind::short_msg, from, id(builtin::mailbox_ack), a, 3);
   }
+}
+}  // namespace
+
+void mailbox_release(collective_group& g, proc_t p) {
+  const std::uint64_t consumed = ++g.mail.received[static_cast<std::size_t>(p)];
+  ++g.c.mailbox_traffic;
+  acknowledge(g, p, consumed, false);
 }
 
 void mailbox_quiesce(collective_group& g) {
   mailbox_state& m = g.mail;
+  // The acknowledgements held back (mailbox_ack_batch) go now: every member waits for all.
+  for (std::size_t p = 0; p < m.procs; ++p)
+    if (m.received[p] % mailbox_ack_batch != 0)
+      acknowledge(g, static_cast<proc_t>(p), m.received[p], true);
   for (std::size_t q = 0; q < m.procs; ++q)
     wait_until(g.c, "a team's last messages", [&] {
       return m.ack_word(q)->load(std::memory_order_acquire) >= m.sent[q];

@@ -3,7 +3,7 @@
 // address everywhere; private memory on the sim: context::shared), `depth`
 // slots per possible sender; a message names its slot by offset. Message n from p to q goes
 // to q's slot (p, n mod depth); q acknowledges by writing n+1 into p's
-// acknowledgement word for q. A sender that is `depth` messages ahead of the
+// acknowledgement word for q (by active message every 4th only). A sender `depth` ahead of the
 // receiver's acknowledgements waits: this is the seed's static-dataflow flow
 // control (§4.3.2), which lets successive collectives pipeline instead of
 // paying a barrier each.
