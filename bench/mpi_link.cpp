@@ -12,7 +12,10 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string_view>
+#include <utility>
 
 extern char** environ;
 
@@ -113,6 +116,7 @@ bool mpi_link::start() {
     if (std::strncmp(line, "@READY", 6) == 0) {
       status_ = fmt::format("{} -np {} --bind-to none {} {}", mpirun_, procs_,
                             fmt::join(options_, " "), reference_);
+      pause();
       return true;
     }
   }
@@ -121,9 +125,48 @@ bool mpi_link::start() {
   return false;
 }
 
+namespace {
+/// `root` and its descendants, from /proc (the parent is the 4th field of /proc/<pid>/stat,
+/// after the command's closing parenthesis).
+std::vector<pid_t> process_tree(pid_t root) {
+  std::vector<std::pair<pid_t, pid_t>> parent_of;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) == 2)
+      parent_of.emplace_back(static_cast<pid_t>(std::stol(name)), static_cast<pid_t>(ppid));
+  }
+  std::vector<pid_t> tree = {root};
+  for (std::size_t i = 0; i < tree.size(); ++i)
+    for (const auto& [pid, ppid] : parent_of)
+      if (ppid == tree[i]) tree.push_back(pid);
+  return tree;
+}
+}  // namespace
+
+void mpi_link::pause() {
+  if (pid_ <= 0 || !paused_.empty()) return;
+  paused_ = process_tree(pid_);
+  for (auto at = paused_.rbegin(); at != paused_.rend(); ++at) kill(*at, SIGSTOP);
+}
+
+void mpi_link::resume() {
+  for (pid_t p : paused_) kill(p, SIGCONT);
+  paused_.clear();
+}
+
 std::vector<mpi_result> mpi_link::run(const std::vector<mpi_command>& cmds) {
   std::vector<mpi_result> out;
   if (!available()) return out;
+  resume();
   for (const mpi_command& c : cmds) {
     std::fprintf(to_, "%s %zu %ld %d\n", c.op.c_str(), c.size, c.iters, c.runs);
     std::fflush(to_);
@@ -148,10 +191,12 @@ std::vector<mpi_result> mpi_link::run(const std::vector<mpi_command>& cmds) {
       }
     }
   }
+  pause();
   return out;
 }
 
 void mpi_link::stop() {
+  resume();
   if (to_ != nullptr) {
     std::fputs("quit\n", to_);
     std::fclose(to_);

@@ -4,7 +4,9 @@
 // as a child process on first use, fed one command per line on its standard
 // input, answers read from its standard output. When MPI is not installed or
 // the program cannot start, every request answers nothing and status() says
-// why.
+// why. Between requests every process of the reference job (the launcher and
+// its descendants) is stopped (SIGSTOP), so that an idle reference takes no
+// CPU, and no wake-up, from the splitc rows measured meanwhile (issue 43).
 #pragma once
 
 #include <sys/types.h>
@@ -54,12 +56,16 @@ class mpi_link {
 
  private:
   bool start();
+  /// Stop (SIGSTOP) every process of the reference job; continue them (SIGCONT).
+  void pause();
+  void resume();
   std::string mpirun_, reference_, log_path_, status_ = "not started";
   std::vector<std::string> options_;
   std::size_t max_size_ = 0;
   int procs_ = 2;
   bool tried_ = false, running_ = false;
   pid_t pid_ = -1;
+  std::vector<pid_t> paused_;  ///< the job's processes while stopped
   std::FILE* to_ = nullptr;
   std::FILE* from_ = nullptr;
 };

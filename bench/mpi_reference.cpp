@@ -16,8 +16,9 @@
 // Every measurement uses the lockstep method of bench/lockstep.hpp (all ranks
 // run the same fixed schedule of runs, each after a barrier; the seed's filter).
 // Between commands the ranks other than 0 wait with a sleeping MPI_Test loop
-// and rank 0 blocks reading its input, so the idle reference program takes no
-// CPU from the splitc processors measuring in the meantime.
+// and rank 0 blocks reading its input; between rounds splitc-bench stops the
+// whole job (bench/mpi_link.hpp), so that not even the naps' wake-ups disturb
+// the splitc processors measuring in the meantime.
 #define SPLITC_BENCH_HOST_CLOCK_ONLY 1  // no splitc in this program: the host's clock
 #include "compute.hpp"
 #include "lockstep.hpp"

@@ -24,8 +24,9 @@
 //   put_quiet       one shmem_putmem of <size> bytes + shmem_quiet (at most 64 KiB)
 //
 // With --selftest it runs every operation once by itself (the ctest smoke test). Between
-// commands PE 1 sleeps in a polling loop on a command word (1 ms naps), so the idle program
-// takes no CPU from the splitc processors measuring meanwhile.
+// commands PE 1 sleeps in a polling loop on a command word (1 ms naps), and between rounds
+// splitc-bench stops the whole job (bench/mpi_link.hpp), so the idle program takes no CPU
+// from the splitc processors measuring meanwhile.
 #define SPLITC_BENCH_HOST_CLOCK_ONLY 1  // no splitc in this program: the host's clock
 #include "lockstep.hpp"
 
