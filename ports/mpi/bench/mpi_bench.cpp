@@ -571,7 +571,10 @@ void latency_section(double cache_line) {
   header("Overhead: N operations, then completion (µs per operation)",
          "| operation                                |     median |        min |   × ref |",
          "|------------------------------------------|------------|------------|---------|");
-  static std::vector<u64> cells(4096);
+  // The target words in the spread heap (the segment, as raw MPI's are in its window), the same
+  // address on every processor; the local side in ordinary memory on both.
+  static u64* const cells =
+      splitc::all_spread_malloc<u64>(static_cast<std::size_t>(splitc::procs()) * 4096).local();
   static std::vector<u64> local(4096);
   std::vector<member> o;
   {
