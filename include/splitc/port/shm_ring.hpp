@@ -100,6 +100,14 @@ class ring_producer {
 
   /// Whether this producer has a ring.
   bool ready() const noexcept { return ring_ != nullptr; }
+  /// The ring's position after the last record published (cells, absolute).
+  std::uint64_t position() const noexcept { return tail_; }
+  /// Whether the consumer has taken every record up to `position` (a position() seen before).
+  bool consumed_through(std::uint64_t position) noexcept {
+    if (cached_head_ >= position) return true;
+    cached_head_ = ring_->head.load(std::memory_order_acquire);
+    return cached_head_ >= position;
+  }
 
   /// Make the reserved record visible to the consumer.
   [[gnu::always_inline]] void publish(unsigned char* record) noexcept {

@@ -65,6 +65,22 @@ smp_backend::smp_backend(start_arguments) {
     in_requests_.emplace_back(ring(0, q, myproc_), ncells);
     in_replies_.emplace_back(ring(1, q, myproc_), ncells);
   }
+  request_copies_through_.assign(static_cast<std::size_t>(procs_), 0);
+  reply_copies_through_.assign(static_cast<std::size_t>(procs_), 0);
+
+  // Our pid for the peers' cross-memory copies (read once they send to us: after the
+  // bootstrap barrier that ends the core's start-up).
+  auto* pids = reinterpret_cast<pid_t*>(control_ + layout_.pids_offset());
+  __atomic_store_n(&pids[myproc_], getpid(), __ATOMIC_RELEASE);
+  pids_ = pids;
+  port::cross_memory::open_to_peers();
+}
+
+bool smp_backend::one_copy(ring_producer& ring, std::uint64_t copied_through, proc_t p,
+                           const void* src, std::size_t len, void* dst) {
+  if (p == myproc_ || !cross_memory_.usable() || !ring.consumed_through(copied_through))
+    return false;
+  return cross_memory_.write(__atomic_load_n(&pids_[p], __ATOMIC_ACQUIRE), src, len, dst);
 }
 
 smp_backend::~smp_backend() {

@@ -12,12 +12,18 @@
 // Active messages travel over lock-free rings (port/shm_ring.hpp, records
 // written and read by port/ring_messages.hpp), one per ordered pair and
 // network; they serve every target outside the segments and every operation
-// that needs the owner to act.
+// that needs the owner to act. A long message of at least one_copy_min_bytes
+// into a peer's memory outside the segments (malloc'd, static) is written into
+// place by the kernel (port/cross_memory.hpp: one copy, where the ring makes
+// two) and only its notification travels on the ring.
 #pragma once
 
 #include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
+#include <splitc/port/cross_memory.hpp>
 #include <splitc/port/ring_messages.hpp>
+
+#include <sys/types.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -43,8 +49,12 @@ struct job_layout {
   static constexpr std::size_t header_bytes = 4096;
 
   std::size_t barrier_offset() const noexcept { return header_bytes; }
+  /// Each process's pid (pid_t), written by itself at start-up (cross-memory copies).
+  std::size_t pids_offset() const noexcept {
+    return barrier_offset() + 64 * static_cast<std::size_t>(procs + 1);
+  }
   std::size_t rings_offset() const noexcept {
-    return round_up(barrier_offset() + 64 * static_cast<std::size_t>(procs + 1), 4096);
+    return round_up(pids_offset() + sizeof(pid_t) * static_cast<std::size_t>(procs), 4096);
   }
   std::size_t ring_stride() const noexcept { return sizeof(ring_shared) + ring_bytes; }
   /// network 0 carries requests, 1 replies.
@@ -85,6 +95,9 @@ class smp_backend : public port::am_forwarding<smp_backend> {
  public:
   static constexpr const char* name = "smp";
   static constexpr std::size_t max_payload = 128 * 1024;
+  /// Long messages of at least this many bytes into a peer's memory outside the segments go
+  /// by one cross-memory copy (measured: docs/performance.md, "One copy on one host").
+  static constexpr std::size_t one_copy_min_bytes = 32 * 1024;
   static constexpr capabilities caps{
       .max_args = am_max_args,
       .max_medium = max_payload,
@@ -131,6 +144,9 @@ class smp_backend : public port::am_forwarding<smp_backend> {
 
   void finish(int code);
 
+  /// Bytes long messages carried by one cross-memory copy so far (tests check the path).
+  std::size_t one_copy_bytes() const noexcept { return cross_memory_.bytes_written(); }
+
  private:
   [[gnu::always_inline]] am_status send(ring_producer& ring, handler_id h, const am_word* a, int n,
                                         std::uint8_t kind, const void* src, std::size_t len,
@@ -139,14 +155,31 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   }
 
   // A long message into a peer's segment is copied straight to its mapped
-  // destination; only the notification travels through the ring.
+  // destination; only the notification travels through the ring. So is a large one into
+  // its other memory, by the kernel (one_copy).
   am_status send_long(ring_producer& ring, proc_t p, handler_id h, const am_word* a, int n,
                       const void* src, std::size_t len, void* dst) {
     if (void* mapped = direct_address(p, dst); mapped != nullptr && len != 0 &&
                                                direct_address(p, static_cast<char*>(dst) + len - 1))
       return port::ring_send_in_place(ring, h, a, n, src, len, dst, mapped);
-    return send(ring, h, a, n, record_long, src, len, dst);
+    std::uint64_t& copied_through = ring_copies_through(ring, p);
+    if (len >= one_copy_min_bytes && one_copy(ring, copied_through, p, src, len, dst))
+      return port::ring_send_in_place(ring, h, a, n, src, len, dst, nullptr);
+    const am_status s = send(ring, h, a, n, record_long, src, len, dst);
+    if (s == am_status::ok) copied_through = ring.position();
+    return s;
   }
+  /// Where the last long message to p on `ring` whose payload the ring carries ends: a copy by
+  /// the kernel goes only once the receiver has taken it, lest that earlier payload land later.
+  std::uint64_t& ring_copies_through(const ring_producer& ring, proc_t p) noexcept {
+    return &ring == &requests_[static_cast<std::size_t>(p)]
+               ? request_copies_through_[static_cast<std::size_t>(p)]
+               : reply_copies_through_[static_cast<std::size_t>(p)];
+  }
+  /// The payload written into p's memory at dst by the kernel; false if not (the ring then
+  /// carries it).
+  bool one_copy(ring_producer& ring, std::uint64_t copied_through, proc_t p, const void* src,
+                std::size_t len, void* dst);
 
   void wait_flag(const std::atomic<std::uint64_t>& flag, std::uint64_t at_least, am_sink sink);
 
@@ -159,6 +192,9 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   std::size_t segment_size_ = 0;
   std::vector<ring_producer> requests_, replies_;          // indexed by destination
   std::vector<ring_consumer> in_requests_, in_replies_;    // indexed by source
+  std::vector<std::uint64_t> request_copies_through_, reply_copies_through_;  // by destination
+  const pid_t* pids_ = nullptr;  ///< in the control area, by processor
+  port::cross_memory cross_memory_;
   std::uint64_t barrier_epoch_ = 0;
 };
 
