@@ -7,6 +7,7 @@
 #include "../../../tests/programs/harness.hpp"
 
 #include <splitc/backends/smp.hpp>
+#include <splitc/wait.hpp>
 
 #include <cstdint>
 #include <cstring>
