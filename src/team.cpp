@@ -121,9 +121,11 @@ detail::collective_group team::group(const char* what, std::uint64_t signature,
     }
     case kind::member: {
       if (!split_phase && c.split_phase_in_flight != 0) detail::finish_split_phase(c, state_->mail);
+      // A team's broadcast checks its root before it returns, as a split-phase one does: the
+      // world's root may leave it to a later poll (progress.cpp), which cannot see a team's.
       collective_group g{c, state_->mail, state_->members.data(), state_->rank,
                          static_cast<proc_t>(state_->members.size()), signature, -1, false,
-                         split_phase};
+                         true};
       detail::settle_root_check(g);
       return g;
     }

@@ -191,12 +191,12 @@ inline void check_children_roots(collective_group& g) {
 /// A broadcast with the root check overlapped with the data: announcements
 /// travel while the root sends. The check waits only for announcements, which
 /// everyone sends first, so it always completes. The root of a one-chunk
-/// broadcast sends and leaves: it checks its children's announcements at the
-/// start of its next collective on the same channels (settle_root_check; finalize
-/// is one), where they are the first messages waiting, so back-to-back broadcasts
-/// pipeline instead of waiting a round trip each, and a processor that named
-/// another root is reported there, one collective later. A split-phase broadcast
-/// checks before it finishes. A longer broadcast's root checks before sending,
+/// broadcast of the world sends and leaves: it checks its children's announcements
+/// at the start of its next collective (settle_root_check; finalize is one), where
+/// they are the first messages waiting, or at a poll once all have come (progress.cpp),
+/// so back-to-back broadcasts are not paced by them; a processor that named another
+/// root is reported there. A team's (team.cpp) and a split-phase broadcast check
+/// before they finish. A longer broadcast's root checks before sending,
 /// because its sends could wait for room that a disagreeing processor never frees.
 template <class T>
 inline void checked_broadcast(collective_group& g, std::span<T> data, proc_t root) {
