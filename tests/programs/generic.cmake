@@ -212,6 +212,10 @@ splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS long TEST xf_br
 splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS last TEST xf_broadcast_root_last
   REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)"
   REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")
+# ... or is followed by waits that nothing ends: the root's check at a poll ends the job.
+splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS wait TEST xf_broadcast_root_wait
+  REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)"
+  REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")
 # Misuse of teams (issue 41): members of one team in different collectives, counts they
 # disagree on (also where one member's block travels staged and the other's does not), a result too small, a collective on an empty team, destroying the world.
 splitc_add_failure_test(xf_team PROCS 4 STATUS 70 ARGS kind TEST xf_team_kind

@@ -4,8 +4,12 @@
 // "long", the broadcast is many mailbox chunks long (the root sends after
 // its check rather than before). With "last", the broadcast is the program's last collective:
 // the root, which leaves a one-chunk broadcast before checking its children's announcements,
-// checks them in finalize, and the mismatch is still reported, with both roots.
+// checks them in finalize, and the mismatch is still reported, with both roots. With "wait",
+// every processor then waits for a condition nobody makes true: the root's check at a poll
+// (progress.cpp) must report the mismatch rather than leave the job waiting for ever.
 #include "harness.hpp"
+
+#include <splitc/wait.hpp>
 
 #include <cstring>
 #include <vector>
@@ -15,9 +19,11 @@ int main(int argc, char** argv) {
   const splitc::proc_t root = splitc::myproc() == 1 ? 1 : 0;
   const bool long_vector = argc > 1 && std::strcmp(argv[1], "long") == 0;
   const bool last = argc > 1 && std::strcmp(argv[1], "last") == 0;
+  const bool wait = argc > 1 && std::strcmp(argv[1], "wait") == 0;
   std::vector<int> values(long_vector ? 100000 : 1, 100 + splitc::myproc());
   splitc::broadcast(std::span<int>(values), root);
   if (last) return harness::pass("xf_broadcast_root");
+  if (wait) splitc::wait_until("a condition nobody makes true", [] { return false; });
   std::printf("processor %d got %d\n", splitc::myproc(), values[0]);
   splitc::barrier();
   return harness::pass("xf_broadcast_root");
