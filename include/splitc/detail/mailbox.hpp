@@ -97,8 +97,8 @@ struct mailbox_state {
   std::uint64_t last_broadcast_signature = 0;
   int last_broadcast_root = -1;
   /// A broadcast whose root left before checking its children's announcements (a one-chunk
-  /// broadcast the root sent, blocking): its signature, checked at the start of the next
-  /// collective on these channels (settle_root_check); 0 when none is pending.
+  /// broadcast of the world): its signature, checked at the start of the next collective on
+  /// these channels (settle_root_check) or at a poll (progress.cpp); 0 when none is pending.
   std::uint64_t unchecked_broadcast = 0;
   int unchecked_root = -1;
   std::vector<std::uint64_t> sent;         ///< messages sent to each processor
@@ -137,8 +137,8 @@ struct collective_group {
   /// team's, whose members the layer does not know, nor a split-phase one, which must not
   /// block inside the layer).
   bool native = false;
-  /// Run by the split-phase engine (split_phase_collectives.hpp), started before it runs: it
-  /// must leave nothing for the next collective on the channels to finish.
+  /// Leave nothing for the next collective on the channels to finish: a split-phase one's (its
+  /// successor's group is made before it runs) and a team's (team.cpp).
   bool split_phase = false;
 
   proc_t proc(proc_t r) const noexcept { return members == nullptr ? r : members[r]; }

@@ -96,7 +96,7 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   static constexpr const char* name = "smp";
   static constexpr std::size_t max_payload = 128 * 1024;
   /// Long messages of at least this many bytes into a peer's memory outside the segments go
-  /// by one cross-memory copy (measured: docs/performance.md, "One copy on one host").
+  /// by one cross-memory copy (docs/performance.md: faster up to MiBs, slower at 64 MiB).
   static constexpr std::size_t one_copy_min_bytes = 32 * 1024;
   static constexpr capabilities caps{
       .max_args = am_max_args,
