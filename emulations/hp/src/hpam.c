@@ -97,6 +97,7 @@ int am_enable(void) {
   s->linger_ns = (uint64_t)read_number("HPAM_LINGER_MS", 100, 0, &bad) * 1000000u;
   s->print_statistics = (int)read_number("HPAM_STATS", 0, 0, &bad);
   if (hpam_read_faults(&s->faults, self) != 0) bad = 1;
+  wire_seal_frames(s->faults.corrupt > 0);
   for (int q = 0; q < procs; ++q)
     for (int k = 0; k < HPAM_SLOTS; ++k) peers[q].reply_seq[k] = UINT32_MAX;
   if (bad) {

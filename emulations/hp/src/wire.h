@@ -17,9 +17,13 @@ void wire_close(void);
 /* This node's number, without the state (the sim substrate's per-node slot). */
 int wire_self(void);
 
+/* Whether the job injects line noise (HPAM_CORRUPT, read by faults.c): the sim
+ * substrate frames packets with their check only then (wire_sim.c); UDP always. */
+void wire_seal_frames(int noisy);
+
 /* Send one packet (at most HPAM_PACKET_BYTES) to node `to` (may be this
  * node), in a frame with its check sequence (frame.h; on the sim engine only
- * when HPAM_CORRUPT injects noise: wire_sim.c). May be lost; a frame
+ * when the job injects noise: wire_seal_frames). May be lost; a frame
  * corrupted on the way is dropped by its receiver. */
 void wire_send(int to, const void *packet, size_t len);
 

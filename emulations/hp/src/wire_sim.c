@@ -37,15 +37,10 @@ int wire_self(void) { return splitc_sim_in_job() ? splitc_sim_self() : 0; }
 /* Frames and their check (frame.h) only when the job injects line noise (HPAM_CORRUPT): the
  * channel is in-process, so nothing else can corrupt a packet, and the machine model charges
  * every byte sent -- FDDI's adapter appended its check sequence in hardware, so the seed's
- * costs hold packets alone. (Read once: every node of the job sees the same variable.) */
-static int sealed(void) {
-  static int on = -1;
-  if (on < 0) {
-    const char *v = getenv("HPAM_CORRUPT");
-    on = v != NULL && *v != '\0' && strtod(v, NULL) > 0;
-  }
-  return on;
-}
+ * costs hold packets alone. (Every node of the job reads the same variable.) */
+static int sealed_frames;
+void wire_seal_frames(int noisy) { sealed_frames = noisy; }
+static int sealed(void) { return sealed_frames; }
 
 /* A frame of the packet, with bit `bit` flipped when `noisy`; the packet alone when frames
  * are not sealed. */

@@ -10,8 +10,6 @@
 #include <splitc/wait.hpp>
 
 #include <cstdint>
-#include <cstring>
-#include <numeric>
 #include <vector>
 
 namespace {

@@ -125,7 +125,9 @@ class smp_backend : public port::am_forwarding<smp_backend> {
       case am_kind::medium_msg: return send(ring, h, a, n, record_medium, src, len, nullptr);
       case am_kind::long_msg: break;
     }
-    return send_long(ring, p, h, a, n, src, len, dst);
+    return send_long(ring, (is_request ? request_copies_through_ : reply_copies_through_)[static_cast<std::size_t>(p)],
+                     p,
+                     h, a, n, src, len, dst);
   }
 
   int poll(am_sink sink);
@@ -157,24 +159,19 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   // A long message into a peer's segment is copied straight to its mapped
   // destination; only the notification travels through the ring. So is a large one into
   // its other memory, by the kernel (one_copy).
-  am_status send_long(ring_producer& ring, proc_t p, handler_id h, const am_word* a, int n,
-                      const void* src, std::size_t len, void* dst) {
+  // `copied_through`: where the last long message to p on this ring whose payload the ring
+  // carries ends; a copy by the kernel goes only once the receiver has taken it, lest that
+  // earlier payload land later.
+  am_status send_long(ring_producer& ring, std::uint64_t& copied_through, proc_t p, handler_id h,
+                      const am_word* a, int n, const void* src, std::size_t len, void* dst) {
     if (void* mapped = direct_address(p, dst); mapped != nullptr && len != 0 &&
                                                direct_address(p, static_cast<char*>(dst) + len - 1))
       return port::ring_send_in_place(ring, h, a, n, src, len, dst, mapped);
-    std::uint64_t& copied_through = ring_copies_through(ring, p);
     if (len >= one_copy_min_bytes && one_copy(ring, copied_through, p, src, len, dst))
       return port::ring_send_in_place(ring, h, a, n, src, len, dst, nullptr);
     const am_status s = send(ring, h, a, n, record_long, src, len, dst);
     if (s == am_status::ok) copied_through = ring.position();
     return s;
-  }
-  /// Where the last long message to p on `ring` whose payload the ring carries ends: a copy by
-  /// the kernel goes only once the receiver has taken it, lest that earlier payload land later.
-  std::uint64_t& ring_copies_through(const ring_producer& ring, proc_t p) noexcept {
-    return &ring == &requests_[static_cast<std::size_t>(p)]
-               ? request_copies_through_[static_cast<std::size_t>(p)]
-               : reply_copies_through_[static_cast<std::size_t>(p)];
   }
   /// The payload written into p's memory at dst by the kernel; false if not (the ring then
   /// carries it).
