@@ -16,15 +16,18 @@
 // Split-C, an error in Clang) are answered by inserting the explicit cast
 // and parsing again. Errors are printed in the C compiler's format.
 #include "legacy_strings.hpp"
+#include "function_designators.hpp"
 #include "prepass.hpp"
 #include "translate.hpp"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Basic/DiagnosticSema.h>
+#include <clang/Basic/Version.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <fstream>
@@ -34,6 +37,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace {
 
@@ -103,10 +107,11 @@ interface_split split_interface(const std::string& src, const std::set<std::stri
   return out;
 }
 
-const char* const prelude =
-    "/*@splitcc-prelude-begin@*/\n"
+const char* const prelude_begin = "/*@splitcc-prelude-begin@*/\n";
+const char* const address_spaces =
     "#define __SCG_ __attribute__((address_space(1)))\n"
-    "#define __SCS_ __attribute__((address_space(2)))\n"
+    "#define __SCS_ __attribute__((address_space(2)))\n";
+const char* const prelude_rest =
     "#define _Float128 __float128\n#define _Float64 double\n#define _Float32 float\n"
     "#define _Float64x long double\n#define _Float32x double\n"
     "#define __malloc__(...) __malloc__\n"  /* GCC 11's malloc(deallocator) */
@@ -197,7 +202,10 @@ class consumer : public DiagnosticConsumer {
   /// Clang's spelling of the pre-pass's types in Split-C's: '__SCG_ int (*)'
   /// is 'int *global'.
   static std::string split_c_types(std::string m) {
-    static const std::regex g(R"(__SCG_ ([^'(]*?) ?\(\*\))"), sp(R"(__SCS_ ([^'(]*?) ?\(\*\))");
+    static const std::regex g(R"(__SCG_ ([^'(]*?) ?\(\*\))"), sp(R"(__SCS_ ([^'(]*?) ?\(\*\))"),
+        gf(R"(__SCG_ ([^'(]*?) ?\(\(\*\)\))"), spf(R"(__SCS_ ([^'(]*?) ?\(\(\*\)\))");
+    m = std::regex_replace(m, gf, "$1 (*global)");  // a pointer to a function
+    m = std::regex_replace(m, spf, "$1 (*spread)");
     m = std::regex_replace(m, g, "$1 *global");
     return std::regex_replace(m, sp, "$1 *spread");
   }
@@ -247,6 +255,100 @@ class action : public ASTFrontendAction {
  private:
   job& job_;
 };
+
+/// One parse of `text` by Clang in the C dialect `std`, `act` run on it.
+void parse(const std::string& text, const std::string& std, std::unique_ptr<FrontendAction> act,
+           DiagnosticConsumer& diags) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> mem(new llvm::vfs::InMemoryFileSystem);
+  fs->pushOverlay(mem);
+  mem->addFile("splitcc-input.c", 0, llvm::MemoryBuffer::getMemBufferCopy(text));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
+  clang::tooling::ToolInvocation inv(
+      {"splitcc-translate", "-fsyntax-only", "-x", "c", "-std=" + std, "-w", "-ferror-limit=50",
+       "-fno-color-diagnostics", "-fno-caret-diagnostics", "splitcc-input.c"},
+      std::move(act), files.get());
+  inv.setDiagnosticConsumer(&diags);
+  inv.run();
+}
+
+/// Diagnostics (lines `file:line:col: level: ...`) in order of position, each
+/// error with the notes after it.
+std::string in_order(const std::string& lines) {
+  static const std::regex where(R"(^(.*):([0-9]+):([0-9]+): (error|warning|note): .*)");
+  struct group {
+    std::string file;
+    long line = 0, col = 0;
+    std::string text;
+  };
+  std::vector<group> groups;
+  std::istringstream in(lines);
+  std::string l;
+  while (std::getline(in, l)) {
+    std::smatch m;
+    const bool located = std::regex_match(l, m, where);
+    if (groups.empty() || !located || m[4] != "note") {
+      groups.push_back({});
+      if (located) groups.back() = {m[1], std::stol(m[2]), std::stol(m[3]), ""};
+    }
+    groups.back().text += l + "\n";
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const group& a, const group& b) {
+    return std::tie(a.file, a.line, a.col) < std::tie(b.file, b.line, b.col);
+  });
+  std::string out;
+  for (const auto& g : groups) out += g.text;
+  return out;
+}
+
+/// After Clang crashed parsing `text` (which begins with the prelude): the
+/// designator parse (function_designators.hpp), its errors and its finds
+/// formatted as the C compiler's (`column` maps an offset of `text` to its
+/// column in the program's line); a plain error when there are none.
+std::string explain_crash(const std::string& text, const std::string& std,
+                          const std::function<unsigned(std::size_t)>& column, int status) {
+  const std::size_t replaced = std::string(prelude_begin).size() + std::string(address_spaces).size();
+  const std::string marked = std::string(prelude_begin) + splitcc::designator_prelude + text.substr(replaced);
+  const long shift = static_cast<long>(marked.size()) - static_cast<long>(text.size());
+  std::string out;
+  struct finder_action : ASTFrontendAction {
+    std::string& out;
+    const std::function<unsigned(std::size_t)>& column;
+    long shift;
+    finder_action(std::string& o, const std::function<unsigned(std::size_t)>& c, long s) : out(o), column(c), shift(s) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
+      struct c : ASTConsumer {
+        finder_action& a;
+        explicit c(finder_action& a) : a(a) {}
+        void HandleTranslationUnit(ASTContext& ctx) override {
+          const SourceManager& sm = ctx.getSourceManager();
+          const SourceLocation start = sm.getLocForStartOfFile(sm.getMainFileID());
+          for (const auto& e : splitcc::find_function_designators(ctx)) {
+            const PresumedLoc p = sm.getPresumedLoc(start.getLocWithOffset(static_cast<int>(e.offset)));
+            a.out += std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
+                     std::to_string(a.column(static_cast<std::size_t>(static_cast<long>(e.offset) - a.shift))) +
+                     ": error: " + consumer::split_c_types(e.message) + "\n";
+          }
+        }
+      };
+      return std::make_unique<c>(*this);
+    }
+  };
+  // Its own errors too: they say what a typo was corrected to.
+  const std::size_t marked_prelude = std::string(prelude_begin).size() + std::string(splitcc::designator_prelude).size() +
+                                     std::string(prelude_rest).size() + std::string(prelude_end).size();
+  consumer errors([&](std::size_t off) { return column(static_cast<std::size_t>(static_cast<long>(off) - shift)); },
+                  marked_prelude);
+  llvm::CrashRecoveryContext again;
+  again.RunSafely([&] { parse(marked, std, std::make_unique<finder_action>(out, column, shift), errors); });
+  out = in_order(errors.text() + out);
+  if (out.empty())
+    out = "splitcc: error: the C parser (Clang " CLANG_VERSION_STRING ") crashed on this file (status " +
+          std::to_string(status) + ") in a construct splitcc does not know; the errors above, if any, "
+          "are the parse's last words\n";
+  return out;
+}
 
 /// A file-scope initializer Clang found no constant, at offset `at` (`int
 /// *spread p = &A[3];`: the spread array is a pointer variable in the parsed
@@ -328,6 +430,7 @@ std::string parse_dialect(const std::string& std) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  llvm::CrashRecoveryContext::Enable();  // a crash in Clang's parse is explained, not a signal
   if (argc == 4 && std::string(argv[1]) == "--legacy-strings") {
     bool changed = false;
     const std::string out = splitcc::splice_multiline_strings(read_file(argv[2]), changed);
@@ -357,7 +460,7 @@ int main(int argc, char** argv) {
   }
   const interface_split split = split_interface(read_file(in_path), interface_files, read_file(view_path));
   job j;
-  const std::string source = std::string(prelude) + prelude_end + split.text;
+  const std::string source = std::string(prelude_begin) + address_spaces + prelude_rest + prelude_end + split.text;
   j.pre = splitcc::prepass(source);
   if (!j.pre.errors.empty()) {
     for (const auto& e : j.pre.errors)
@@ -377,26 +480,24 @@ int main(int argc, char** argv) {
     const std::size_t line_start = source.rfind('\n', off == 0 ? 0 : off - 1);
     return static_cast<unsigned>(off - (line_start == std::string::npos ? 0 : line_start + 1) + 1);
   };
-  const std::size_t prelude_size = std::string(prelude).size() + std::string(prelude_end).size();
+  const std::size_t prelude_size = source.size() - split.text.size();
   for (int round = 0;; ++round) {
     j.skip_begin = text.find(view_begin);
     j.skip_end = text.find(view_end);
     consumer diags(column, prelude_size);
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(
-        new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
-    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> mem(new llvm::vfs::InMemoryFileSystem);
-    fs->pushOverlay(mem);
-    mem->addFile("splitcc-input.c", 0, llvm::MemoryBuffer::getMemBufferCopy(text));
-    llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
-    clang::tooling::ToolInvocation inv(
-        {"splitcc-translate", "-fsyntax-only", "-x", "c", "-std=" + parse_std, "-w", "-ferror-limit=50",
-         "-fno-color-diagnostics", "-fno-caret-diagnostics", "splitcc-input.c"},
-        std::make_unique<action>(j), files.get());
-    inv.setDiagnosticConsumer(&diags);
     j.translated = false;
     j.unnamed_tags.clear();
     j.diags = &diags;
-    inv.run();
+    llvm::CrashRecoveryContext crash;
+    if (!crash.RunSafely([&] { parse(text, parse_std, std::make_unique<action>(j), diags); })) {
+      // The errors Clang gave before it crashed, and the designator parse's not among them.
+      std::string said = diags.text(), line;
+      std::istringstream more(explain_crash(text, parse_std, column, crash.RetCode));
+      while (std::getline(more, line))
+        if (said.find(line + "\n") == std::string::npos) said += line + "\n";
+      std::cerr << said;
+      return 1;
+    }
     // File-scope initializers that are no constants become start-up
     // functions (the translation checks the variable is a global or spread
     // pointer); the others' errors stand.
