@@ -208,9 +208,14 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
   }
   if (initialized == 0) reexec_without_aslr(args);
 
-  // The symmetric segment: the same address in every process.
+  // The symmetric segment: the same address in every process. Its shared memory also holds
+  // this process's rings for messages from peers on this host, two per processor of the job:
+  // as many as the launcher says (checked against MPI's count below).
   const port::segment_geometry segment = port::segment_from_environment();
-  auto* base = same_host_.map_segment(name, segment);
+  int ring_procs = 1;
+  if (initialized != 0) MPI_Comm_size(MPI_COMM_WORLD, &ring_procs);
+  else ring_procs = static_cast<int>(std::max(1L, launcher_job_size()));
+  auto* base = same_host_.map_segment(name, segment, ring_procs, true);
   segment_base_ = segment.base;
   segment_size_ = segment.size;
 
@@ -238,6 +243,11 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
     port::fail("mpi: the launcher started {} processes but {} sees a job of one: this program was "
                  "started by another MPI's launcher; start it with splitc-run --backend {}",
                  launcher_job_size(), name, name);
+  }
+  if (ring_procs > 1 && ring_procs != size) {
+    port::fail("mpi: the launcher announced {} processes but MPI_COMM_WORLD has {}: the same-host "
+               "message rings were made for the launcher's count; SPLITC_SAME_HOST_MESSAGES=0 "
+               "keeps messages on MPI", ring_procs, size);
   }
   myproc_ = rank;
   procs_ = size;
@@ -633,6 +643,19 @@ int mpi_backend::deliver_loopback(am_sink sink) {
 // receive of the packet delivered last is posted again here, at the next
 // poll (after the handler's reply has gone).
 int mpi_backend::poll(am_sink sink) {
+  if (same_host_.carries_any()) {
+    const int from_rings = same_host_.poll(sink);
+    if (from_rings != 0) polls_since_ring_ = 0;
+    else if (polls_since_ring_ < host_ring_recent_polls) ++polls_since_ring_;
+    if (!busy_ && polls_since_ring_ < host_ring_recent_polls &&
+        (++poll_count_ & (mpi_test_every - 1)) != 0)
+      return from_rings;
+    return from_rings + poll_mpi(sink);
+  }
+  return poll_mpi(sink);
+}
+
+int mpi_backend::poll_mpi(am_sink sink) {
   if (!busy_ && scan_ == head_) [[likely]] {
     if (reposted_ != head_) flush_reposts();
     recv_slot& s = slot_at(head_);
@@ -964,6 +987,9 @@ am_status mpi_backend::send_self(bool is_request, am_kind kind, handler_id h, co
 // without the cases that cannot arise).
 am_status mpi_backend::send_short(proc_t p, bool is_request, handler_id h, const am_word* a,
                                   int n) {
+  if (same_host_.carries(p))
+    if (auto s = send_on_host_ring(p, is_request, am_kind::short_msg, h, a, n, nullptr, 0, nullptr))
+      return *s;
   const std::size_t bytes = sizeof(packet_header) + 8 * static_cast<std::size_t>(n);
   if (p == myproc_ || bytes > tuning_.blocking_send_max ||
       static_cast<unsigned>(n) > static_cast<unsigned>(am_max_args)) [[unlikely]]
@@ -1004,6 +1030,8 @@ am_status mpi_backend::send_short(proc_t p, bool is_request, handler_id h, const
 // The common case, kept short: a packet that carries everything inline.
 am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id h,
                             const am_word* a, int n, const void* src, std::size_t len, void* dst) {
+  if (same_host_.carries(p))
+    if (auto s = send_on_host_ring(p, is_request, kind, h, a, n, src, len, dst)) return *s;
   const auto pi = static_cast<std::size_t>(p);
   const std::size_t bytes = wire::prefix_bytes(kind, n) + len;
   // Small packets are built on the stack and go by MPI_Send (transmit);
@@ -1049,6 +1077,37 @@ am_status mpi_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
     transmit(p, b, bytes);
   }
   return am_status::ok;
+}
+
+std::optional<am_status> mpi_backend::send_on_host_ring(proc_t p, bool is_request, am_kind kind,
+                                                        handler_id h, const am_word* a, int n,
+                                                        const void* src, std::size_t len,
+                                                        void* dst) {
+  if (static_cast<unsigned>(n) > static_cast<unsigned>(am_max_args)) [[unlikely]]
+    port::fail("mpi: a message with {} argument words (at most {})", n, am_max_args);
+  if (kind == am_kind::long_msg && len >= tuning_.host_ring_long_max && !same_host_target(p, dst, len))
+    return std::nullopt;  // two copies through the ring lose to MPI's one
+  switch (same_host_.send(p, is_request, kind, h, a, n, src, len, dst)) {
+    case port::same_host::send_result::sent:
+      ++stats_.host_ring_messages;
+      return am_status::ok;
+    case port::same_host::send_result::full: return am_status::no_resource;
+    case port::same_host::send_result::too_large: break;
+  }
+  return std::nullopt;
+}
+
+// Over a ring the payload is copied before the call returns: free at once.
+am_status mpi_backend::send_zero_copy(proc_t p, bool is_request, handler_id h, const am_word* a,
+                                      int n, const void* src, std::size_t len, void* dst,
+                                      counter& source_free) {
+  if (same_host_.carries(p)) {
+    if (auto s = send_on_host_ring(p, is_request, am_kind::long_msg, h, a, n, src, len, dst)) {
+      if (*s == am_status::ok) source_free.add_local(-1);
+      return *s;
+    }
+  }
+  return send_packet(p, is_request, am_kind::long_msg, h, a, n, src, len, dst, &source_free);
 }
 
 am_status mpi_backend::send_packet(proc_t p, bool is_request, am_kind kind, handler_id h,
@@ -1257,7 +1316,7 @@ void mpi_backend::finish(int) {
                  "inline longs %llu, staged %llu, rendezvous %llu (waited %llu, lent %llu), rma %llu, "
                  "same-host copies %llu, "
                  "no credit %llu, no buffer %llu, credit packets %llu, ring %zu (grown %llu), "
-                 "compact %llu, native atomics %llu\n",
+                 "compact %llu, native atomics %llu, over this host's rings %llu\n",
                  myproc_, static_cast<unsigned long long>(t.packets_sent),
                  static_cast<unsigned long long>(t.packets_received),
                  static_cast<unsigned long long>(t.sends_tracked),
@@ -1273,7 +1332,8 @@ void mpi_backend::finish(int) {
                  static_cast<unsigned long long>(t.credit_packets), m_->slots.size(),
                  static_cast<unsigned long long>(t.ring_grown),
                  static_cast<unsigned long long>(t.compact_sent),
-                 static_cast<unsigned long long>(t.native_atomics));
+                 static_cast<unsigned long long>(t.native_atomics),
+                 static_cast<unsigned long long>(t.host_ring_messages));
   }
   if (procs_ > 1) quiesce();
   if (has_window_) {

@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
     // Under rendezvous, the owner answers a bulk_get's long fragments from its
     // memory in place (zero copy): its handler lends the source instead of
     // waiting for the requester to receive it. Every processor answers its peers.
-    if (protocol == mpi::long_protocol::rendezvous && P > 1)
+    if (protocol == mpi::long_protocol::rendezvous && P > 1 && !mpitest::messages_on_rings())
       CHECK_MSG(b.stats().sends_lent > lent_before,
                 "rendezvous: no bulk_get reply was sent from a lent source");
   }

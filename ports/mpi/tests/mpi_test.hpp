@@ -4,6 +4,7 @@
 #pragma once
 
 #include <splitc/backends/mpi.hpp>
+#include <splitc/port/env.hpp>
 #include <splitc/splitc.hpp>
 
 #include <fmt/format.h>
@@ -28,6 +29,13 @@ inline int processor() noexcept { return splitc::initialized() ? splitc::myproc(
 
 /// The backend object of this process (beyond the public API: tests tune it).
 inline splitc::backends::mpi::mpi_backend& backend() { return splitc::detail::ctx().backend; }
+
+/// Whether messages to this process's peers on the host go over the same-host
+/// rings (the default) rather than as MPI packets: then the checks of MPI's
+/// protocols (compact packets, lent rendezvous sends) have nothing to see.
+inline bool messages_on_rings() {
+  return splitc::port::env::same_host_messages.get() && backend().host_members().size() > 1;
+}
 
 /// Processor 0 prints "PASS <name>" after the whole job has finalized.
 inline int pass(const char* name) {

@@ -36,8 +36,11 @@
 //    docs/mpi.md).
 //  * Same host, no MPI (port/same_host.hpp). The segment is shared memory;
 //    processes on one host map each other's, and direct_address gives the
-//    core their load/store path. Messages between them stay on MPI (its
-//    shared-memory transport; docs/same_host.md says why).
+//    core their load/store path. Messages between them go over the kit's
+//    rings in that shared memory, as udp's do (SPLITC_SAME_HOST_MESSAGES=0:
+//    over MPI's own shared-memory transport); poll looks at the rings first
+//    and, while they deliver, calls MPI_Test on every 16th poll only
+//    (docs/same_host.md).
 //
 // The backend works on its own duplicate of MPI_COMM_WORLD, so the program
 // may make its own MPI calls between splitc operations (rules in
@@ -57,6 +60,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -103,6 +107,10 @@ struct tuning {
   int ring = 4;
   long_protocol long_mode = long_protocol::automatic;
   std::size_t rendezvous_min = 0;   ///< automatic: longs from this size by rendezvous, below staged
+  /// A long message to a peer on this host whose destination is not in the peer's segment
+  /// goes in pieces through the same-host rings (two copies) below this size, and by MPI
+  /// (Open MPI's vader: one copy) from it: measured, docs/performance.md.
+  std::size_t host_ring_long_max = 64 * 1024;
   std::size_t rma_min = 0;          ///< automatic: longs into a peer's segment from this size by RMA (0: never)
   std::size_t stage_limit = 64 << 20;  ///< bytes of staged sends in flight, at most
   /// Packets up to this size (at most small_packet_max) go by a blocking
@@ -129,6 +137,7 @@ struct statistics {
   std::uint64_t ring_grown = 0;  ///< times a waiting send found the ring full and doubled it
   std::uint64_t compact_sent = 0;  ///< packets sent as argument words, header in the tag
   std::uint64_t native_atomics = 0;  ///< atomics applied by MPI_Fetch_and_op / MPI_Compare_and_swap
+  std::uint64_t host_ring_messages = 0;  ///< messages sent over this host's rings, not MPI
 };
 
 class mpi_backend : public port::am_forwarding<mpi_backend> {
@@ -149,7 +158,9 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
       .max_args = am_max_args,
       .max_medium = max_medium_bytes,
       .max_long = max_long_bytes,
-      .ordered = true,   // any-tag receives, non-overtaking, delivered in ring order
+      // MPI's receives are non-overtaking, but a peer on this host gets messages over the
+      // same-host rings and a medium one over a quarter of a ring by MPI: no order between them.
+      .ordered = false,
       .direct_access = true,  // peers on this host (port/same_host.hpp); nullptr for the others
   };
 
@@ -170,12 +181,12 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   am_status request_long_zero_copy(proc_t p, handler_id h, const am_word* a, int n,
                                    const void* src, std::size_t len, void* dst,
                                    counter& source_free) {
-    return send_packet(p, true, am_kind::long_msg, h, a, n, src, len, dst, &source_free);
+    return send_zero_copy(p, true, h, a, n, src, len, dst, source_free);
   }
   am_status reply_long_zero_copy(const am_message& t, handler_id h, const am_word* a, int n,
                                  const void* src, std::size_t len, void* dst,
                                  counter& source_free) {
-    return send_packet(t.source, false, am_kind::long_msg, h, a, n, src, len, dst, &source_free);
+    return send_zero_copy(t.source, false, h, a, n, src, len, dst, source_free);
   }
 
   int poll(am_sink sink);
@@ -282,6 +293,7 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   void owe_credit(proc_t source);
   bool header_ok(const wire::packet_header& h) const noexcept;
   [[noreturn, gnu::cold]] void bad_packet(const void* header) const;
+  int poll_mpi(am_sink sink);
   int poll_full(am_sink sink);
   void look_ahead();
   bool grow_ring();
@@ -303,6 +315,13 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   am_status send_packet(proc_t p, bool is_request, am_kind kind, handler_id h, const am_word* a,
                         int n, const void* src, std::size_t len, void* dst,
                         counter* source_free = nullptr);
+  am_status send_zero_copy(proc_t p, bool is_request, handler_id h, const am_word* a, int n,
+                           const void* src, std::size_t len, void* dst, counter& source_free);
+  /// A message to a peer on this host (same_host_.carries(p)) over its ring: its status, or
+  /// nothing for a medium message over a quarter of a ring (then it goes by MPI).
+  std::optional<am_status> send_on_host_ring(proc_t p, bool is_request, am_kind kind, handler_id h,
+                                             const am_word* a, int n, const void* src,
+                                             std::size_t len, void* dst);
 
   proc_t myproc_ = 0;
   proc_t procs_ = 1;
@@ -326,6 +345,12 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   std::uint64_t scan_ = 0;  ///< next packet to examine (head_ <= scan_ < reposted_ + slots)
   std::uint64_t reposted_ = 0;  ///< packets before this have their receive posted again
   bool busy_ = true;  ///< poll has more to do than test the next receive (loopback, sends, credits)
+  // While this host's rings deliver (a delivery within host_ring_recent_polls polls), poll
+  // tests MPI on every mpi_test_every-th poll only: an MPI_Test costs more than a look at the
+  // rings and would sit in every round trip between processes of the host.
+  static constexpr std::uint32_t host_ring_recent_polls = 256, mpi_test_every = 16;
+  std::uint32_t polls_since_ring_ = host_ring_recent_polls;
+  std::uint32_t poll_count_ = 0;
 
   // Sending: packet buffers, requests in flight, credits.
   std::vector<unsigned char*> free_buffers_;
