@@ -14,7 +14,10 @@
 // AST pass (translate.hpp). Clang's complaints that a conversion changes the
 // address space of a pointer (local to global, spread to global: implicit in
 // Split-C, an error in Clang) are answered by inserting the explicit cast
-// and parsing again. Errors are printed in the C compiler's format.
+// and parsing again. Errors are printed in the C compiler's format. Clang's
+// parse runs under crash recovery: Clang 14 crashes on a function where a
+// global or spread pointer is expected, and the translator then explains the
+// crash from a second parse (function_designators.hpp).
 #include "legacy_strings.hpp"
 #include "function_designators.hpp"
 #include "prepass.hpp"
