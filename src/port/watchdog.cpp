@@ -182,8 +182,10 @@ struct watchdog::state {
     const auto limit = std::chrono::duration_cast<clock::duration>(
         std::chrono::duration<double>(silence));
     // A processor gone from this host is reported after a grace period: when
-    // it failed, the launcher ends the job (and names it) first.
-    const auto grace = std::chrono::milliseconds(1000);
+    // it failed, the launcher ends the job (and names it) first -- splitc-run
+    // within milliseconds; short enough that a launcher that takes a second to
+    // tear a job down (oshrun) still ends it within 2 s of the death.
+    const auto grace = std::chrono::milliseconds(500);
     auto last_heard = clock::now();
     auto next_tick = last_heard;
     auto gone_since = clock::time_point{};
