@@ -104,12 +104,23 @@ double splitc_sim_now_ns(void) {
   return w.clock_ns(w.running());
 }
 
+double splitc_sim_timer_ns(void) { return running_world("splitc_sim_timer_ns").read_clock_ns(); }
+
 void splitc_sim_charge_ns(double ns) {
   if (ns > 0) running_world("splitc_sim_charge_ns").charge(ns);
 }
 
 void splitc_sim_exchange(const void* mine, size_t len, void* all, double cost_ns) {
   running_world("splitc_sim_exchange").exchange(mine, len, all, cost_ns);
+}
+
+double splitc_sim_collective_ns(const char* operation, double layer_ns) {
+  using namespace splitc::backends::sim;
+  const machine_model& m = running_world("splitc_sim_collective_ns").machine();
+  for (std::size_t i = 0; i < collective_operations.size(); ++i)
+    if (collective_operations[i] == operation) return m.collective_ns[i].value_or(layer_ns);
+  engine_fail("splitc_sim_collective_ns: no collective operation \"{}\" (barrier, broadcast, "
+              "reduce, scan)", operation);
 }
 
 void* splitc_sim_segment(size_t* size) {

@@ -68,6 +68,11 @@ void cm5_wire_pause(unsigned idle);
 
 double cm5_wire_now_us(void);
 
+/* The control network's time for `operation` ("barrier", "broadcast",
+ * "reduce", "scan"): `cm5_ns`, the CM-5's, unless on sim the machine model
+ * gives its collective hardware another figure. */
+double cm5_wire_collective_ns(const char *operation, double cm5_ns);
+
 /* The layer's error, when no hook is set: report and end the partition. */
 void cm5_wire_fail(const char *message) __attribute__((noreturn));
 

@@ -13,7 +13,8 @@
 
 /* The control network's own time per operation, charged on sim (the CM-5's
  * control network: a barrier in about 3 us, a combine in a few more; Luna
- * 1994 §4.3.1 gives 3 us for its broadcast). */
+ * 1994 §4.3.1 gives 3 us for its broadcast), unless the machine model gives
+ * its collective hardware other figures (cm5_wire_collective_ns). */
 static const double barrier_ns = 3000, combine_ns = 5000, scan_ns = 6000, broadcast_ns = 3000;
 
 int CMMD_self_address(void) {
@@ -94,7 +95,8 @@ static void *must_allocate(size_t bytes) {
 void CMMD_sync_with_nodes(void) {
   char nothing = 0;
   char *all = must_allocate((size_t)cm5_wire_nodes());
-  exchange("CMMD_sync_with_nodes", op_barrier, &nothing, 1, all, barrier_ns);
+  exchange("CMMD_sync_with_nodes", op_barrier, &nothing, 1, all,
+           cm5_wire_collective_ns("barrier", barrier_ns));
   free(all);
 }
 
@@ -217,7 +219,8 @@ static value_t reduce(const char *who, enum value_type t, value_t v, CMMD_combin
   mine.type = t;
   mine.combiner = (uint32_t)c;
   memcpy(&mine.value, &v, sizeof v);
-  struct contribution *all = gather(who, op_reduce, &mine, combine_ns);
+  struct contribution *all = gather(who, op_reduce, &mine,
+                                         cm5_wire_collective_ns("reduce", combine_ns));
   value_t r;
   memcpy(&r, &all[0].value, sizeof r);
   for (int q = 1; q < cm5_wire_nodes(); ++q) {
@@ -262,7 +265,8 @@ static value_t scan(const char *who, enum value_type t, value_t v, CMMD_combiner
   mine.sbit = sbit != 0;
   mine.inclusive = inclusive != 0;
   memcpy(&mine.value, &v, sizeof v);
-  struct contribution *all = gather(who, op_scan, &mine, scan_ns);
+  struct contribution *all = gather(who, op_scan, &mine,
+                                         cm5_wire_collective_ns("scan", scan_ns));
   const int nodes = cm5_wire_nodes(), self = cm5_wire_self();
   const int step = direction == CMMD_upward ? 1 : -1;
   const int first = direction == CMMD_upward ? 0 : nodes - 1;
@@ -323,7 +327,8 @@ static void broadcast(const char *who, int sending, void *buf, int len) {
     mine.len = len;
     const int bytes = len - done < (int)sizeof mine.bytes ? len - done : (int)sizeof mine.bytes;
     if (sending) memcpy(mine.bytes, (char *)buf + done, (size_t)bytes);
-    exchange(who, op_broadcast, &mine, sizeof mine, all, broadcast_ns);
+    exchange(who, op_broadcast, &mine, sizeof mine, all,
+             cm5_wire_collective_ns("broadcast", broadcast_ns));
     int sender = -1;
     for (int q = 0; q < nodes; ++q) {
       if (all[q].len != len)

@@ -211,6 +211,12 @@ void cm5_wire_pause(unsigned idle) {
   }
 }
 
+/* Nothing is charged on processes. */
+double cm5_wire_collective_ns(const char *operation, double cm5_ns) {
+  (void)operation;
+  return cm5_ns;
+}
+
 double cm5_wire_now_us(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

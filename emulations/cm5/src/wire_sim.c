@@ -90,6 +90,10 @@ void cm5_wire_pause(unsigned idle) { (void)idle; }
 
 double cm5_wire_now_us(void) { return splitc_sim_now_ns() / 1e3; }
 
+double cm5_wire_collective_ns(const char *operation, double cm5_ns) {
+  return splitc_sim_collective_ns(operation, cm5_ns);
+}
+
 void cm5_wire_fail(const char *message) { splitc_sim_fail("CMMD", message); }
 
 uint64_t cm5_wire_seed(void) {

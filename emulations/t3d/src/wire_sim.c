@@ -15,8 +15,9 @@
 
 #include "wire.h"
 
-/* The T3D's barrier network: one network latency of the t3d model (README, [U]). */
-static const double barrier_cost_ns = 900.0;
+/* The T3D's barrier network: one network latency of the t3d model (README, [U]),
+ * unless the machine model gives its collective hardware another figure. */
+static const double t3d_barrier_ns = 900.0;
 
 struct pe_wire {
   struct t3d_local local;
@@ -142,7 +143,7 @@ void wire_barrier(void) {
   char none = 0;
   char *all = malloc((size_t)splitc_sim_procs());
   if (all == NULL) splitc_sim_fail("T3D SHMEM", "out of memory");
-  splitc_sim_exchange(&none, 1, all, barrier_cost_ns);
+  splitc_sim_exchange(&none, 1, all, splitc_sim_collective_ns("barrier", t3d_barrier_ns));
   /* Every put issued before the barrier has arrived by its end, but the
    * engine lands a processor's puts only when that processor runs: each
    * lands its own, and a second, free exchange holds everyone until all

@@ -28,7 +28,7 @@ struct sim_members {
     splitc_sim_set_switch_hooks(&engine);
   }
   void wait_idle(am_sink, const char* what) { splitc_sim_wait(what); }
-  double virtual_seconds() const noexcept { return splitc_sim_now_ns() * 1e-9; }
+  double virtual_seconds() const noexcept { return splitc_sim_timer_ns() * 1e-9; }
 };
 
 /// The engine's segment window: at the same address for every processor.

@@ -80,6 +80,10 @@ void splitc_sim_wait(const char *what);
 /* This processor's virtual time, and local work to charge to it. */
 double splitc_sim_now_ns(void);
 void splitc_sim_charge_ns(double ns);
+/* This processor's virtual time read as the program's timer (splitc::get_seconds): a
+ * job whose processors then only poll may be in a timed loop, and the engine waits
+ * longer before it calls their polling a deadlock (docs/sim.md, "Misuse"). */
+double splitc_sim_timer_ns(void);
 
 /* A control network (the CM-5's, or a machine's hardware barrier): every
  * processor contributes `len` bytes; when all have, each receives all
@@ -87,6 +91,12 @@ void splitc_sim_charge_ns(double ns);
  * arrival's time plus `cost_ns`. Collective: every processor calls it the
  * same number of times with the same len. */
 void splitc_sim_exchange(const void *mine, size_t len, void *all, double cost_ns);
+
+/* What the machine's collective hardware takes for `operation` ("barrier",
+ * "broadcast", "reduce" or "scan"): the machine model's figure where it gives
+ * one (a model file's "collective_hardware", docs/sim-machines.md), else
+ * `layer_ns`, the emulated layer's own figure for its machine. */
+double splitc_sim_collective_ns(const char *operation, double layer_ns);
 
 /* This processor's segment: at one address on every processor (the same as
  * the sim backend's, SPLITC_SEGMENT_BASE), `*size` bytes (SPLITC_SEGMENT_SIZE
@@ -114,8 +124,11 @@ void splitc_sim_set_switch_hooks(const struct splitc_sim_switch_hooks *hooks);
  * the target's segment when they arrive (L later), whether or not the target
  * runs; successive puts from one processor to one target land in order.
  * splitc_sim_get charges a round trip and copies the target's bytes as they
- * are at the request's arrival: every put that reached the target before
- * the request did is landed first. Neither involves the target's processor. */
+ * are at the request's arrival, which never comes before a put this processor
+ * made to that target earlier: what the target's memory holds, under every put
+ * that reached it before the request did (those land in the target's memory
+ * only when it runs, after what it wrote before they arrived). Neither
+ * involves the target's processor. */
 void splitc_sim_put(int to, size_t offset, const void *src, size_t len);
 void splitc_sim_get(int from, size_t offset, void *dst, size_t len);
 /* Land every put addressed to this processor that has arrived by its clock

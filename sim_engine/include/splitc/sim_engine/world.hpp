@@ -67,7 +67,11 @@ struct arrives_later {
   }
 };
 
-using inbox_queue = std::priority_queue<in_flight, std::vector<in_flight>, arrives_later>;
+/// Arrived or in flight, earliest first; `in_flight_items` shows all of them, in no order.
+class inbox_queue : public std::priority_queue<in_flight, std::vector<in_flight>, arrives_later> {
+ public:
+  const std::vector<in_flight>& in_flight_items() const noexcept { return c; }
+};
 
 /// What a processor can receive: the sim backend's messages (queue 0), the
 /// channels of an emulated layer (1 .. max_channels), one-sided puts (last).
@@ -133,6 +137,12 @@ class world {
   void wait_idle(const char* what);
   void bootstrap_barrier(am_sink sink);
   double clock_ns(proc_t p) const noexcept { return procs_state_[p].clock_ns; }
+  /// The running processor reads its clock (a program's timer): a loop that then polls
+  /// for a while may be a timed one, not a deadlock (polled_in_vain).
+  double read_clock_ns() noexcept {
+    clock_read_ = true;
+    return procs_state_[running_].clock_ns;
+  }
 
   // ---- called by the running processor (an emulated layer: sim_engine.cpp) --------------
   int open_channel(const char* name, bool ordered, bool unreliable);
@@ -160,8 +170,8 @@ class world {
   bool ahead_of_others() const noexcept;
   double wake_time(const processor& p) const noexcept;
   bool arrived(const processor& p) const noexcept;
-  /// Charge a send of `len` payload bytes to the running processor; its arrival time at `to`.
-  double charge_send(proc_t to, std::size_t len);
+  /// Charge a send of `len` payload bytes at `cost` to the running processor; its arrival time at `to`.
+  double charge_send(const loggp& cost, proc_t to, std::size_t len);
   /// The wire's faults on one packet: its arrival time, and whether it is lost / duplicated.
   struct fate {
     double arrival_ns;
@@ -177,7 +187,12 @@ class world {
   /// Every processor waits with nothing in flight, or (`polling_forever`) the
   /// running ones only poll and nothing is sent: name each processor's state, end the job.
   [[noreturn]] void report_deadlock(bool polling_forever);
-  void note_activity() noexcept { empty_polls_ = 0; }
+  void note_activity() noexcept {
+    empty_polls_ = 0;
+    clock_read_ = false;
+  }
+  /// Count an empty poll; true when polls have found nothing for long enough to call it stuck.
+  bool polled_in_vain(const processor& me) noexcept;
   void trace(const in_flight& m, proc_t to);
 
   static world* current_;
@@ -195,6 +210,8 @@ class world {
   std::mt19937_64 random_;
   std::uint64_t sequence_ = 0;
   std::uint64_t empty_polls_ = 0;
+  double quiet_since_ns_ = 0;  ///< virtual time of the first of the empty polls counted
+  bool clock_read_ = false;    ///< a processor read its clock since the last activity
   int in_barrier_ = 0;
   std::uint64_t barrier_epoch_ = 0;
   std::vector<channel> channels_;
