@@ -73,15 +73,26 @@ int splitc_sim_channel(const char* name, unsigned flags) {
       .open_channel(name, (flags & SPLITC_SIM_ORDERED) != 0, (flags & SPLITC_SIM_UNRELIABLE) != 0);
 }
 
-void splitc_sim_send(int channel, int to, const void* packet, size_t len) {
-  world& w = running_world("splitc_sim_send");
+namespace {
+void send_packet(const char* call, int channel, int to, const void* packet, size_t len,
+                 size_t charged_bytes) {
+  world& w = running_world(call);
   if (to < 0 || to >= w.procs())
     engine_fail("packet to processor {}: no such processor (the job has {})", to,
                          w.procs());
   if (len > SPLITC_SIM_MAX_PACKET)
     engine_fail("a packet of {} bytes is longer than the engine carries ({})", len,
                          static_cast<int>(SPLITC_SIM_MAX_PACKET));
-  w.send_packet(channel, to, packet, len);
+  w.send_packet(channel, to, packet, len, charged_bytes);
+}
+}  // namespace
+
+void splitc_sim_send(int channel, int to, const void* packet, size_t len) {
+  send_packet("splitc_sim_send", channel, to, packet, len, len);
+}
+
+void splitc_sim_send_short(int channel, int to, const void* packet, size_t len) {
+  send_packet("splitc_sim_send_short", channel, to, packet, len, 0);
 }
 
 long splitc_sim_receive(int channel, int* source, void* buf, size_t cap) {

@@ -367,10 +367,11 @@ std::uint64_t pair_key(int queue, proc_t from, proc_t to, int procs) {
 }
 }  // namespace
 
-void world::send_packet(int ch, proc_t to, const void* data, std::size_t len) {
+void world::send_packet(int ch, proc_t to, const void* data, std::size_t len,
+                        std::size_t charged_bytes) {
   const channel& c = channels_.at(static_cast<std::size_t>(ch));
-  const loggp& cost = machine_.costs(message_kind::packet, len);
-  fate f = faults(to, charge_send(cost, to, len), !c.ordered, c.unreliable);
+  const loggp& cost = machine_.costs(message_kind::packet, charged_bytes);
+  fate f = faults(to, charge_send(cost, to, charged_bytes), !c.ordered, c.unreliable);
   const int queue = ch + 1;
   if (c.ordered) {  // never before the previous packet of this pair
     double& last = last_arrival_[pair_key(queue, running_, to, procs_)];

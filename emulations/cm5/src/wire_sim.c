@@ -51,8 +51,14 @@ struct cm5_node *cm5_wire_node(size_t sizeof_node) {
 int cm5_wire_self(void) { return splitc_sim_self(); }
 int cm5_wire_nodes(void) { return splitc_sim_procs(); }
 
+/* A handler packet is one of the machine's short messages (o_s, no charge per
+ * byte of its header and words); a scopy packet carries data, charged per byte
+ * of the whole packet as before (the bulk path: docs/sim-machines.md). */
 int cm5_wire_try_send(int node, int network, const cm5_packet *p) {
-  splitc_sim_send(sim.channel[network], node, p, sizeof *p);
+  if (p->kind == CM5_PACKET_HANDLER)
+    splitc_sim_send_short(sim.channel[network], node, p, sizeof *p);
+  else
+    splitc_sim_send(sim.channel[network], node, p, sizeof *p);
   return 1;
 }
 

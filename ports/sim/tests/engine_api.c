@@ -13,6 +13,8 @@
  *   engine_api putget     one-sided puts land in order without the target's help;
  *                         gets read another processor's segment
  *   engine_api wait_put   a wait returns for a put that lands as it starts
+ *   engine_api short_send a packet sent as a short message costs its sender what an
+ *                         empty packet does, however long; another costs more per byte
  *   engine_api bad_node   a packet to a processor that does not exist: the job ends
  *   engine_api fail       splitc_sim_fail names the processor and the layer
  *   engine_api deadlock   every processor waits: the report names the wait */
@@ -94,6 +96,23 @@ int main(int argc, char **argv) {
     for (int p = 0; p < procs; ++p) check(all[p] == 3L * p + 1, "a contribution is wrong");
     check(splitc_sim_now_ns() >= 1000.0 * (procs - 1) + 500, "left before the last arrival");
     free(all);
+  } else if (strcmp(test, "short_send") == 0) {
+    if (self == 0) {
+      const int channel = splitc_sim_channel("costs", 0);
+      char packet[48] = {0};
+      double cost[3];
+      for (int i = 0; i < 3; ++i) {
+        splitc_sim_charge_ns(1e6); /* past the gap after the previous send */
+        const double before = splitc_sim_now_ns();
+        if (i == 0) splitc_sim_send(channel, 1, packet, 0);
+        if (i == 1) splitc_sim_send_short(channel, 1, packet, sizeof packet);
+        if (i == 2) splitc_sim_send(channel, 1, packet, sizeof packet);
+        cost[i] = splitc_sim_now_ns() - before;
+      }
+      check(cost[0] > 0, "an empty packet cost its sender nothing");
+      check(cost[1] == cost[0], "a short message's 48 bytes were charged per byte");
+      check(cost[2] > cost[1], "a 48-byte packet cost no more than an empty one");
+    }
   } else if (strcmp(test, "putget") == 0) {
     size_t size = 0;
     volatile long *segment = splitc_sim_segment(&size);
@@ -136,7 +155,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(test, "deadlock") == 0) {
     splitc_sim_wait("the engine test's wait");
   } else {
-    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|putget|wait_put|bad_node|fail|deadlock\n");
+    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|short_send|putget|wait_put|bad_node|fail|deadlock\n");
     return 2;
   }
   barrier();

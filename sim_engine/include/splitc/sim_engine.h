@@ -62,6 +62,12 @@ int splitc_sim_channel(const char *name, unsigned flags);
  * arrives a latency L after it is fully injected. */
 void splitc_sim_send(int channel, int to, const void *packet, size_t len);
 
+/* Send a packet that is one short message of the machine -- a handler and its
+ * argument words, what the model's o_s was measured on: it costs its sender o_s
+ * (after the gap) and arrives L later, with no charge per byte of its header
+ * and words (docs/sim-machines.md: G is per payload byte beyond them). */
+void splitc_sim_send_short(int channel, int to, const void *packet, size_t len);
+
 /* The next packet of `channel` that has arrived at this processor by its
  * clock: copies it to buf (at most cap bytes; a longer packet is an error
  * of the emulation, which ends the job), sets *source, charges the receive

@@ -146,7 +146,9 @@ class world {
 
   // ---- called by the running processor (an emulated layer: sim_engine.cpp) --------------
   int open_channel(const char* name, bool ordered, bool unreliable);
-  void send_packet(int channel, proc_t to, const void* data, std::size_t len);
+  /// A packet of `len` bytes, charged as a message of `charged_bytes` payload bytes.
+  void send_packet(int channel, proc_t to, const void* data, std::size_t len,
+                   std::size_t charged_bytes);
   /// The next arrived packet of `channel`, moved out; false (charging a poll) when none.
   bool receive_packet(int channel, in_flight& out);
   void wait_any(const char* what);
