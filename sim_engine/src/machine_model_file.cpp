@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <set>
 #include <sstream>
 
 namespace splitc::backends::sim {
@@ -84,10 +83,9 @@ class model_reader {
   }
 
   void known_keys(const json& object, const std::string& where,
-                  std::initializer_list<std::string_view> keys) const {
-    const std::set<std::string_view> known(keys);
+                  const std::vector<std::string>& keys) const {
     for (const auto& [key, value] : object.items())
-      if (!known.contains(key))
+      if (std::find(keys.begin(), keys.end(), key) == keys.end())
         wrong(where, fmt::format("has an unknown key \"{}\" (known: {})", key, fmt::join(keys, ", ")));
   }
 
@@ -128,8 +126,9 @@ class model_reader {
       const json& c = list[i];
       const std::string here = fmt::format("{}[{}]", where, i);
       if (!c.is_object()) wrong(here, "is not an object");
-      known_keys(c, here, {"from_bytes", "send_overhead_ns", "receive_overhead_ns", "latency_ns",
-                           "gap_ns", "ns_per_byte"});
+      std::vector<std::string> keys{"from_bytes"};
+      keys.insert(keys.end(), std::begin(loggp_fields), std::end(loggp_fields));
+      known_keys(c, here, keys);
       size_class s{};
       s.from_bytes = bytes(required(c, "from_bytes", here), here + ".from_bytes");
       if (i == 0 && s.from_bytes != 0) wrong(here, "must start at \"from_bytes\": 0");
@@ -157,9 +156,7 @@ class model_reader {
     if (!hw.is_object()) wrong(where, "is not an object");
     std::vector<std::string> keys;
     for (std::string_view op : collective_operations) keys.push_back(fmt::format("{}_ns", op));
-    for (const auto& [key, value] : hw.items())
-      if (std::find(keys.begin(), keys.end(), key) == keys.end())
-        wrong(where, fmt::format("has an unknown key \"{}\" (known: {})", key, fmt::join(keys, ", ")));
+    known_keys(hw, where, keys);
     for (std::size_t i = 0; i < keys.size(); ++i)
       if (hw.contains(keys[i])) m.collective_ns[i] = number(hw[keys[i]], where + "." + keys[i]);
   }
