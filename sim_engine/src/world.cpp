@@ -382,6 +382,7 @@ void world::send_packet(int ch, proc_t to, const void* data, std::size_t len,
     in_flight m{arrival, sequence_++, running_, handler_id{}, am_kind::medium_msg, true, false, 0, {}, nullptr, {}};
     m.payload.resize(len);
     if (len != 0) std::memcpy(m.payload.data(), data, len);
+    m.charged_bytes = charged_bytes;
     return m;
   };
   // A reliable channel's duplicates are the layer's to discard: only an unreliable one shows them.
@@ -403,7 +404,7 @@ bool world::receive_packet(int ch, in_flight& out) {
     out = std::move(const_cast<in_flight&>(inbox.top()));
     inbox.pop();
     me.clock_ns = std::max(me.clock_ns, out.arrival_ns) +
-                  machine_.costs(message_kind::packet, out.payload.size()).receive_overhead_ns;
+                  machine_.costs(message_kind::packet, out.charged_bytes).receive_overhead_ns;
     note_activity();
     got = true;
   } else {

@@ -59,6 +59,7 @@ struct in_flight {
   void* destination;  ///< long messages: where the payload goes
   std::vector<std::byte> payload;
   std::size_t offset = 0;  ///< one-sided puts: where in the target's segment
+  std::size_t charged_bytes = 0;  ///< packets: the payload bytes the model charges (send_packet)
 };
 
 struct arrives_later {
