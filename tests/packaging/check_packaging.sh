@@ -83,6 +83,8 @@ cmd_install() {
     must+=("$libdir/libsplitc-$b.a" "$libdir/pkgconfig/splitc-$b.pc")
   done
   must+=("include/splitc.h" "$libdir/libsplitc-main.a" "$libdir/pkgconfig/splitc-main.pc")
+  # The sim's example machine model (docs/sim-machines.md, "A machine of your own").
+  must+=("share/splitc/machines/openmpi_vader_this_host.json")
   local f
   for f in "${must[@]}"; do
     [[ -e $prefix/$f ]] || die "not installed: $prefix/$f"
