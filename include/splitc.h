@@ -141,14 +141,22 @@ static inline void *splitc_per_processor(splitc_per_processor_key *key, size_t s
 
 /* ---- global and spread pointers ------------------------------------------ */
 
+/* A global pointer holds the address of its processor's copy: toglobal moves `addr` there,
+ * and tolocal gives the running processor's copy of the place (the address itself on every
+ * backend but the sim, whose processors' segments lie apart: c_context.h). */
 static inline __globPtrType toglobal(int proc, void *addr) {
   __globPtrType g;
   g.proc = proc;
-  g.addr = addr;
+  g.addr = splitc_placed_(proc, addr);
   return g;
 }
 static inline int toproc(__globPtrType g) { return g.proc; }
-static inline void *tolocal(__globPtrType g) { return g.addr; }
+static inline void *tolocal(__globPtrType g) {
+#ifdef SPLITC_SIM_SUBSTRATE
+  if (splitc_current_context != 0) return splitc_placed_(splitc_current_context->myproc, g.addr);
+#endif
+  return g.addr;
+}
 
 /* Global-pointer arithmetic: the address moves, the processor stays. */
 static inline __globPtrType splitc_global_add(__globPtrType g, long n, size_t elem_size) {
@@ -466,7 +474,8 @@ SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_REDUCE_SCATTER_CTR_, reduce_scatter)
 /* ---- global heap ---------------------------------------------------------------- */
 
 /* Spread pointers to `count` objects of `object_size` bytes (cyclic layout);
- * the address is the same on every processor. Null (addr == NULL) when the
+ * the address is the same on every processor (on sim, the offset: tolocal
+ * gives this processor's copy). Null (addr == NULL) when the
  * heap is exhausted. all_* are collective; spread_malloc/spread_free may be
  * called by one processor alone. */
 __globPtrType all_spread_malloc(int count, int object_size);

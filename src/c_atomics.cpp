@@ -14,7 +14,7 @@ namespace {
 
 using splitc::detail::context;
 
-__globPtrType c_pointer(splitc::spread_ptr<void> p) { return {p.proc(), p.local()}; }
+__globPtrType c_pointer(splitc::spread_ptr<void> p) { return {p.proc(), p.address()}; }
 splitc::spread_ptr<void> cpp_spread(__globPtrType g) { return {g.proc, g.addr}; }
 splitc::global_ptr<int> cpp_int(__globPtrType g) { return {g.proc, static_cast<int*>(g.addr)}; }
 

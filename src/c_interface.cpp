@@ -39,11 +39,13 @@ void barrier(void) { splitc::barrier(); }
 
 __globPtrType splitc_spread_add(__globPtrType s, long n, size_t elem_size) {
   const splitc::spread_step step = splitc::spread_advance(s.proc, n, splitc::procs());
-  return {step.proc, static_cast<char*>(s.addr) + step.rows * static_cast<std::ptrdiff_t>(elem_size)};
+  // The same offset on the new processor (its own copy where segments lie apart: c_context.h).
+  return ::toglobal(step.proc, static_cast<char*>(s.addr) + step.rows * static_cast<std::ptrdiff_t>(elem_size));
 }
 
 long splitc_spread_diff(__globPtrType a, __globPtrType b, size_t elem_size) {
-  const long rows = (static_cast<char*>(a.addr) - static_cast<char*>(b.addr)) /
+  // Offsets: both addresses as processor 0's copies.
+  const long rows = (static_cast<char*>(splitc_placed_(0, a.addr)) - static_cast<char*>(splitc_placed_(0, b.addr))) /
                     static_cast<long>(element_size(elem_size, "splitc_spread_diff"));
   return rows * splitc::procs() + (a.proc - b.proc);
 }

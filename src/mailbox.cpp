@@ -32,10 +32,12 @@ struct signed_message {
 
 /// The mailbox region a message names: the world's (context::mail, found by role: the runtime
 /// part may sit at a different address on each processor, context::shared) or a team's (its
-/// address, the same on every member).
+/// address, the same on every member, or the same offset where segments lie apart).
 unsigned char* region_named(std::uint64_t team_region) {
-  return team_region == 0 ? running().mail.region
-                          : reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(team_region));
+  context& c = running();
+  return team_region == 0
+             ? c.mail.region
+             : placed(c.myproc, reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(team_region)));
 }
 
 // (slot's offset in the mailbox region, sequence, team region) + payload: fill the slot at

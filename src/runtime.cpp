@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <bit>
 #include <cstdlib>
 #include <time.h>
 #include <cstring>
@@ -32,6 +33,7 @@
 extern "C" {
 SPLITC_THREAD_LOCAL_ splitc_context_prefix* splitc_current_context = nullptr;
 splitc_context_prefix* splitc_process_context = nullptr;
+struct splitc_segment_places splitc_segment_places = {0, 0, 0};
 }
 
 namespace splitc {
@@ -48,6 +50,20 @@ void register_vector_transfer_handlers(context& c);  // src/vector_transfer.cpp
 
 namespace {
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+/// Where processors share one process: where their segments lie, for global pointers
+/// (c_context.h; every processor sets the same figures).
+template <class B>
+void note_segments_apart([[maybe_unused]] std::size_t size, [[maybe_unused]] std::size_t procs) {
+  if constexpr (has_shared_process<B>) {
+    const segments_apart apart = B::segments();
+    if (!std::has_single_bit(apart.stride) || apart.stride < size)
+      fail("the backend's segments lie {} bytes apart, not a power of two of at least {}",
+           apart.stride, size);
+    splitc_segment_places = {apart.base, apart.stride * procs,
+                             static_cast<unsigned>(std::countr_zero(apart.stride))};
+  }
+}
 }  // namespace
 
 void private_part_deleter::operator()(unsigned char* p) const noexcept {
@@ -70,6 +86,7 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
                 "collectives' mailboxes) in private memory, where direct_address cannot reach it: "
                 "it must not declare direct_access");
   if constexpr (has_shared_process<active_backend>) {
+    note_segments_apart<active_backend>(seg.size, nprocs);
     // Zero-filled and committed only where touched, as the segment is.
     void* p = mmap(nullptr, runtime_bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

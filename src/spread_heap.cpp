@@ -75,7 +75,8 @@ spread_ptr<void> to_spread(context& c, am_word offset) {
 }
 
 std::size_t to_offset(context& c, const void* p, const char* what) {
-  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  // This processor's copy of the place (segments apart: global_ptr.hpp), from its segment's start.
+  const auto address = reinterpret_cast<std::uintptr_t>(placed(c.myproc, p));
   const auto base = segment_base(c);
   if (address < base || address - base >= c.backend.segment().size)
     fail("{}: {} is not in the spread heap", what, p);
@@ -112,7 +113,7 @@ void all_spread_free(spread_ptr<void> p) {
   auto& c = detail::blocking_context("all_spread_free");
   barrier();  // nobody may still be using it
   if (p == nullptr) return;
-  if (c.myproc == 0) detail::release_symmetric(c, detail::to_offset(c, p.local(), "all_spread_free"), 0, "all_spread_free");
+  if (c.myproc == 0) detail::release_symmetric(c, detail::to_offset(c, p.address(), "all_spread_free"), 0, "all_spread_free");
   barrier();  // the space may be reused once everyone has returned
 }
 
@@ -127,7 +128,7 @@ spread_ptr<void> spread_malloc(std::size_t count, std::size_t size) {
 void spread_free(spread_ptr<void> p) {
   auto& c = detail::blocking_context("spread_free");
   if (p == nullptr) return;
-  const std::size_t offset = detail::to_offset(c, p.local(), "spread_free");
+  const std::size_t offset = detail::to_offset(c, p.address(), "spread_free");
   if (c.myproc == 0) {
     detail::release_symmetric(c, offset, 0, "spread_free");
     return;
@@ -146,10 +147,10 @@ void global_free(global_ptr<void> p) {
   auto& c = detail::ctx();
   if (p == nullptr) return;
   if (p.proc() != c.myproc)
-    detail::fail("global_free: {} belongs to processor {}; only its owner may free it", p.local(),
+    detail::fail("global_free: {} belongs to processor {}; only its owner may free it", p.address(),
                  p.proc());
-  if (!c.private_heap.release(detail::to_offset(c, p.local(), "global_free")))
-    detail::fail("global_free: {} is not a live global_malloc allocation (double free?)", p.local());
+  if (!c.private_heap.release(detail::to_offset(c, p.address(), "global_free")))
+    detail::fail("global_free: {} is not a live global_malloc allocation (double free?)", p.address());
 }
 
 heap_usage heap_statistics() {

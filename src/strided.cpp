@@ -180,9 +180,9 @@ void strided_transfer(context& c, vector_kind kind, global_ptr<void> remote,
   region r;
   if (!make_region(c, r, remote_strides, local_strides, shape, kind != vector_kind::get, op))
     return;
-  if (remote.local() == nullptr) null_target(c, p, op);
+  if (remote.address() == nullptr) null_target(c, p, op);
   if (local == nullptr) fail("{}: the local region's base is a null pointer", op);
-  auto* base = static_cast<char*>(remote.local());
+  auto* base = static_cast<char*>(remote.address());
   auto* mine = static_cast<char*>(local);
   const std::int64_t bytes = static_cast<std::int64_t>(r.run * r.runs());
   // The whole region in reach of plain copies: this processor's, or a mapped peer's.

@@ -161,14 +161,15 @@ team team::split(int color, int key) const {
       port::fail("team::split: no room in the spread heap for the channels of a team of {} "
                  "({} bytes on every processor; SPLITC_SEGMENT_SIZE sets the segment)",
                  n, team_region_bytes(n));
-    address = reinterpret_cast<std::uintptr_t>(state->region.local());
+    address = reinterpret_cast<std::uintptr_t>(state->region.address());
   }
   const auto addresses = exchange_all(g, address);
   if (color >= 0) {
     const proc_t first = order.front().second;
     detail::mailbox_state& m = state->mail;
     m.team_region = addresses[static_cast<std::size_t>(first)];
-    m.region = reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(m.team_region));
+    // This member's copy of the region (the same offset in every segment: global_ptr.hpp).
+    m.region = detail::placed(g.c.myproc, reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(m.team_region)));
     m.procs = n;
     m.sent.assign(n, 0);
     m.received.assign(n, 0);

@@ -351,7 +351,7 @@ std::size_t pieces_transfer(context& c, vector_kind kind, std::span<const global
     return transfer_each(
         c, kind, remote.size(),
         [&](std::size_t k) {
-          return transfer_pair{remote[k].ptr.proc(), remote[k].ptr.local(), local[k].ptr,
+          return transfer_pair{remote[k].ptr.proc(), remote[k].ptr.address(), local[k].ptr,
                                remote[k].len};
         },
         ctr, sent, op);
@@ -361,7 +361,7 @@ std::size_t pieces_transfer(context& c, vector_kind kind, std::span<const global
   for (const global_piece& g : remote) {
     if (g.len == 0) {
       // Checked like any other piece (its processor), moving nothing.
-      pairs.push_back({g.ptr.proc(), g.ptr.local(), nullptr, 0});
+      pairs.push_back({g.ptr.proc(), g.ptr.address(), nullptr, 0});
       continue;
     }
     std::size_t done = 0;
@@ -371,7 +371,7 @@ std::size_t pieces_transfer(context& c, vector_kind kind, std::span<const global
         lused = 0;
       }
       const std::size_t n = std::min(g.len - done, local[li].len - lused);
-      pairs.push_back({g.ptr.proc(), static_cast<char*>(g.ptr.local()) + done,
+      pairs.push_back({g.ptr.proc(), static_cast<char*>(g.ptr.address()) + done,
                        static_cast<char*>(local[li].ptr) + lused, n});
       done += n;
       lused += n;
@@ -389,7 +389,7 @@ std::size_t elements_transfer(context& c, vector_kind kind,
   return transfer_each(
       c, kind, remote.size(),
       [&](std::size_t k) {
-        return transfer_pair{remote[k].proc(), remote[k].local(), base + k * elem_size, elem_size};
+        return transfer_pair{remote[k].proc(), remote[k].address(), base + k * elem_size, elem_size};
       },
       ctr, sent, op);
 }

@@ -183,7 +183,7 @@ inline bool native_amo(B& backend, proc_t p, T* target, amo op, T a, T b, T& old
 template <atomic_value T>
 inline bool amo_here(context& c, global_ptr<T> g, amo op, T a, T b, T& old, const char* what) {
   const proc_t p = g.proc();
-  T* target = g.local();
+  T* target = g.address();
   if (p == c.myproc) [[likely]] {
     if (target == nullptr) [[unlikely]] null_target(c, p, what);
     if (!native_amo(c.backend, p, target, op, a, b, old)) old = cpu_amo(target, op, a, b);
@@ -211,7 +211,7 @@ inline T amo_blocking(global_ptr<T> g, amo op, T a, T b, const char* what) {
   if (amo_here(c, g, op, a, b, old, what)) [[likely]]
     return old;
   counter done;
-  amo_request(c, g.proc(), g.local(), amo_type_of<T>(), op, to_bits(a), to_bits(b), &old, done);
+  amo_request(c, g.proc(), g.address(), amo_type_of<T>(), op, to_bits(a), to_bits(b), &old, done);
   wait_until(c, what, [&] { return done.value() == 0; });
   return old;
 }
@@ -225,7 +225,7 @@ inline void amo_async(counter& done, T* result, global_ptr<T> g, amo op, T a, T 
     if (result != nullptr) *result = old;
     return;
   }
-  amo_request(c, g.proc(), g.local(), amo_type_of<T>(), op, to_bits(a), to_bits(b), result, done);
+  amo_request(c, g.proc(), g.address(), amo_type_of<T>(), op, to_bits(a), to_bits(b), result, done);
 }
 
 }  // namespace detail

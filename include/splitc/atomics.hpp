@@ -94,17 +94,17 @@ inline void atomic_start(context& c, R (*fn)(T*, P...), global_ptr<T> target, co
                 "an atomic procedure's result must be trivially copyable");
   const proc_t p = target.proc();
   if (p == c.myproc) [[likely]] {
-    if (target.local() == nullptr) [[unlikely]] null_target(c, p, "atomic");
+    if (target.address() == nullptr) [[unlikely]] null_target(c, p, "atomic");
     // Handlers only run inside poll, so a plain call is atomic with respect to them.
     if constexpr (std::is_void_v<R>) {
-      fn(target.local(), args...);
+      fn(target.address(), args...);
     } else {
-      R r = fn(target.local(), args...);
+      R r = fn(target.address(), args...);
       std::memcpy(result, &r, sizeof(R));
     }
     return;
   }
-  check_remote(c, p, target.local(), "atomic");
+  check_remote(c, p, target.address(), "atomic");
   unsigned char packed[packed_size<P...> + 1]{};  // {}: no arguments passes 0 bytes
   unsigned char* at = packed;
   [[maybe_unused]] auto pack = [&](const auto& value) {
@@ -115,7 +115,7 @@ inline void atomic_start(context& c, R (*fn)(T*, P...), global_ptr<T> target, co
   // The owner calls the runner through atomic_runner (src/atomics.cpp).
   static_assert(std::is_same_v<decltype(&run_atomic<R, T, P...>), atomic_runner>);
   const atomic_call call{function_offset(reinterpret_cast<const void*>(&run_atomic<R, T, P...>)),
-                         function_offset(reinterpret_cast<const void*>(fn)), target.local(),
+                         function_offset(reinterpret_cast<const void*>(fn)), target.address(),
                          result, &done};
   done.add_local(1);
   atomic_call_am(c, p, call, packed, packed_size<P...>);
@@ -128,7 +128,7 @@ template <class R, class T, class... P>
 R procedure_result(R (*)(T*, P...));
 }  // namespace detail
 
-/// Run fn(target.local(), args...) at the owner of target, atomically; return its result.
+/// Run fn(target.address(), args...) at the owner of target, atomically; return its result.
 template <class F, class T, class... A>
 inline auto atomic(F fn, global_ptr<T> target, const A&... args) {
   auto* f = +fn;

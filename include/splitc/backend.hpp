@@ -25,3 +25,14 @@ static_assert((splitc::active_backend::caps.max_medium > 0) ==
 static_assert((splitc::active_backend::caps.max_long > 0) ==
                   splitc::has_long_messages<splitc::active_backend>,
               "caps.max_long > 0 exactly when the backend has request_long/reply_long");
+// A backend whose processors share one process declares all of has_shared_process (its
+// switch hooks and where its segments lie), or the core would treat it as one per process.
+static_assert(!splitc::declares_shared_process<splitc::active_backend> ||
+                  splitc::has_shared_process<splitc::active_backend>,
+              "a backend with shared_process also has install_processor_switch and segments() "
+              "(port/am.hpp, has_shared_process)");
+#ifdef SPLITC_SIM_SUBSTRATE
+static_assert(splitc::has_shared_process<splitc::active_backend>,
+              "SPLITC_SIM_SUBSTRATE (a backend on the sim engine) places segments apart: the "
+              "backend must have shared_process (port/on_sim.hpp, sim_members)");
+#endif

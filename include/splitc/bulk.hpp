@@ -30,17 +30,17 @@ inline bool bulk_begin(context& c, proc_t p, std::size_t len, const char* op) {
 namespace detail {
 inline void bulk_get_as(context& c, void* dst, global_ptr<void> src, std::size_t len,
                         counter& ctr, const char* op) {
-  if (bulk_begin(c, src.proc(), len, op)) get_bytes(c, dst, src.proc(), src.local(), len, ctr, op);
+  if (bulk_begin(c, src.proc(), len, op)) get_bytes(c, dst, src.proc(), src.address(), len, ctr, op);
 }
 inline void bulk_put_as(context& c, global_ptr<void> dst, const void* src, std::size_t len,
                         counter& ctr, const char* op) {
-  if (bulk_begin(c, dst.proc(), len, op)) put_bytes(c, dst.proc(), dst.local(), src, len, ctr, op);
+  if (bulk_begin(c, dst.proc(), len, op)) put_bytes(c, dst.proc(), dst.address(), src, len, ctr, op);
 }
 inline void bulk_read_as(context& c, void* dst, global_ptr<void> src, std::size_t len,
                          const char* op) {
   if (!bulk_begin(c, src.proc(), len, op)) return;
   counter mine;
-  get_bytes(c, dst, src.proc(), src.local(), len, mine, op);
+  get_bytes(c, dst, src.proc(), src.address(), len, mine, op);
   wait_until(c, op, [&] { return mine.value() == 0; });
 }
 inline void bulk_write_as(context& c, global_ptr<void> dst, const void* src, std::size_t len,
@@ -50,13 +50,13 @@ inline void bulk_write_as(context& c, global_ptr<void> dst, const void* src, std
   // zero-copy long messages may send from it in place (bulk_put's source is read by the
   // time the call returns, docs/api.md).
   counter mine;
-  put_bytes(c, dst.proc(), dst.local(), src, len, mine, op, source_lifetime::until_sync);
+  put_bytes(c, dst.proc(), dst.address(), src, len, mine, op, source_lifetime::until_sync);
   wait_until(c, op, [&] { return mine.value() == 0; });
 }
 inline void bulk_store_as(context& c, global_ptr<void> dst, const void* src, std::size_t len,
                           counter& received, counter& sent, const char* op) {
   if (bulk_begin(c, dst.proc(), len, op))
-    store_bytes(c, dst.proc(), dst.local(), src, len, received, sent, op);
+    store_bytes(c, dst.proc(), dst.address(), src, len, received, sent, op);
 }
 }  // namespace detail
 

@@ -284,8 +284,8 @@ inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::s
   }
   if (rma_store(c.backend, c, p, dst, src, len, received)) return;
   // The library's counter travels as 0: the receiver's own may be elsewhere
-  // (context::shared).
-  store_remote(c, p, dst, src, len, &received == library_store_counter(c) ? nullptr : &received);
+  // (context::shared). The program's own is named by the receiver's copy (placed).
+  store_remote(c, p, dst, src, len, &received == library_store_counter(c) ? nullptr : placed(p, &received));
 }
 
 }  // namespace detail
@@ -302,10 +302,10 @@ inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::s
 template <class T>
 inline T* direct_pointer(global_ptr<T> p) noexcept {
   auto& c = detail::ctx();
-  if (p.proc() == c.myproc) return p.local();
-  if (static_cast<unsigned>(p.proc()) >= static_cast<unsigned>(c.procs) || p.local() == nullptr)
+  if (p.proc() == c.myproc) return p.address();
+  if (static_cast<unsigned>(p.proc()) >= static_cast<unsigned>(c.procs) || p.address() == nullptr)
     return nullptr;
-  return static_cast<T*>(detail::direct(c, p.proc(), p.local(), sizeof(T)));
+  return static_cast<T*>(detail::direct(c, p.proc(), p.address(), sizeof(T)));
 }
 
 // ---- get / put: split-phase, completed by sync() ------------------------
@@ -313,22 +313,22 @@ inline T* direct_pointer(global_ptr<T> p) noexcept {
 template <transferable T>
 inline void get(T* dst, global_ptr<T> src, counter& ctr) {
   auto& c = detail::ctx();
-  detail::get_value(c, dst, src.proc(), src.local(), sizeof(T), ctr, "get");
+  detail::get_value(c, dst, src.proc(), src.address(), sizeof(T), ctr, "get");
 }
 template <transferable T>
 inline void get(T* dst, global_ptr<T> src) {
   auto& c = detail::ctx();
-  detail::get_value(c, dst, src.proc(), src.local(), sizeof(T), c.get_put, "get");
+  detail::get_value(c, dst, src.proc(), src.address(), sizeof(T), c.get_put, "get");
 }
 template <transferable T>
 inline void put(global_ptr<T> dst, const T& value, counter& ctr) {
   auto& c = detail::ctx();
-  detail::put_value(c, dst.proc(), dst.local(), &value, sizeof(T), ctr, "put");
+  detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), ctr, "put");
 }
 template <transferable T>
 inline void put(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
-  detail::put_value(c, dst.proc(), dst.local(), &value, sizeof(T), c.get_put, "put");
+  detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), c.get_put, "put");
 }
 
 // ---- read / write: blocking; each waits only for itself ------------------
@@ -337,12 +337,12 @@ template <transferable T>
 inline std::remove_const_t<T> read(global_ptr<T> src) {
   auto& c = detail::ctx();
   std::remove_const_t<T> value;
-  if (src.proc() == c.myproc && src.local() != nullptr) [[likely]] {
-    std::memcpy(&value, src.local(), sizeof(T));
+  if (src.proc() == c.myproc && src.address() != nullptr) [[likely]] {
+    std::memcpy(&value, src.address(), sizeof(T));
     return value;
   }
   counter mine;
-  detail::get_value(c, &value, src.proc(), src.local(), sizeof(T), mine, "read");
+  detail::get_value(c, &value, src.proc(), src.address(), sizeof(T), mine, "read");
   detail::flush_rma(c, mine);
   detail::wait_until(c, "read", [&] { return mine.value() == 0; });
   return value;
@@ -350,12 +350,12 @@ inline std::remove_const_t<T> read(global_ptr<T> src) {
 template <transferable T>
 inline void write(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
-  if (dst.proc() == c.myproc && dst.local() != nullptr) [[likely]] {
-    std::memcpy(dst.local(), &value, sizeof(T));
+  if (dst.proc() == c.myproc && dst.address() != nullptr) [[likely]] {
+    std::memcpy(dst.address(), &value, sizeof(T));
     return;
   }
   counter mine;
-  detail::put_value(c, dst.proc(), dst.local(), &value, sizeof(T), mine, "write");
+  detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), mine, "write");
   detail::flush_rma(c, mine);
   detail::wait_until(c, "write", [&] { return mine.value() == 0; });
 }
@@ -365,7 +365,7 @@ inline void write(global_ptr<T> dst, const T& value) {
 template <transferable T>
 inline void store(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
-  detail::store_bytes(c, dst.proc(), dst.local(), &value, sizeof(T),
+  detail::store_bytes(c, dst.proc(), dst.address(), &value, sizeof(T),
                       *detail::library_store_counter(c), c.store_sent_bytes, "store");
 }
 /// `received` names a counter at the same address on the receiver (a static
@@ -373,7 +373,7 @@ inline void store(global_ptr<T> dst, const T& value) {
 template <transferable T>
 inline void store(global_ptr<T> dst, const T& value, counter& received, counter& sent) {
   auto& c = detail::ctx();
-  detail::store_bytes(c, dst.proc(), dst.local(), &value, sizeof(T), received, sent, "store");
+  detail::store_bytes(c, dst.proc(), dst.address(), &value, sizeof(T), received, sent, "store");
 }
 
 // ---- completion -----------------------------------------------------------

@@ -52,13 +52,13 @@ inline void put_signal_start(context& c, counter& done, global_ptr<void> dst, co
   void* to = nullptr;
   bool signal_here = true;
   if (p == c.myproc) {
-    if (dst.local() == nullptr || signal.local() == nullptr) [[unlikely]] null_target(c, p, what);
-    to = dst.local();
+    if (dst.address() == nullptr || signal.address() == nullptr) [[unlikely]] null_target(c, p, what);
+    to = dst.address();
   } else {
-    check_remote(c, p, dst.local(), what);
-    check_remote(c, p, signal.local(), what);
-    to = len == 0 ? dst.local() : direct(c, p, dst.local(), len);
-    signal_here = direct(c, p, signal.local(), sizeof(std::uint64_t)) != nullptr;
+    check_remote(c, p, dst.address(), what);
+    check_remote(c, p, signal.address(), what);
+    to = len == 0 ? dst.address() : direct(c, p, dst.address(), len);
+    signal_here = direct(c, p, signal.address(), sizeof(std::uint64_t)) != nullptr;
   }
   if (to != nullptr && signal_here) {
     if (len != 0) std::memcpy(to, src, len);
@@ -67,7 +67,7 @@ inline void put_signal_start(context& c, counter& done, global_ptr<void> dst, co
     (void)amo_here(c, signal, signal_amo(op), value, std::uint64_t{0}, old, what);
     return;
   }
-  put_signal_am(c, p, dst.local(), src, len, signal.local(), value, op, done);
+  put_signal_am(c, p, dst.address(), src, len, signal.address(), value, op, done);
 }
 
 }  // namespace detail

@@ -2,6 +2,7 @@
 // and the user-visible active-message interface.
 #pragma once
 
+#include <splitc/global_ptr.hpp>
 #include <splitc/port/am.hpp>
 #include <splitc/detail/context.hpp>
 #include <splitc/detail/messaging.hpp>
@@ -94,8 +95,9 @@ inline void am_request_long(proc_t p, handler_id h, const void* payload, std::si
       static_cast<am_word>(words)...};
   detail::check_am_target(c, p, h);
   detail::check_am_length(c, len, detail::long_limit, "am_request_long");
+  // `destination` names a place at p: p's copy of it where segments lie apart (global_ptr.hpp).
   detail::request_inlined(c, am_kind::long_msg, p, h, a.data(), sizeof...(Words), payload, len,
-                          destination);
+                          detail::placed(p, destination));
 }
 template <class... Words>
   requires(sizeof...(Words) <= am_max_args && (std::is_convertible_v<Words, am_word> && ...))

@@ -543,7 +543,7 @@ class spread_array {
     requires(Layout::unit_blocks && sizeof...(I) == Layout::rank && (std::integral<I> && ...))
   spread_ptr<T> sptr(I... i) const noexcept {
     const auto g = gptr(index_type{static_cast<std::size_t>(i)...});
-    return {g.proc(), g.local()};
+    return {g.proc(), g.address()};
   }
 
   // -- blocks (spread objects), by block coordinates --
@@ -589,7 +589,7 @@ class spread_array {
   Layout layout_{};
   proc_t me_ = 0;
   proc_t nprocs_ = 1;
-  T* base_ = nullptr;  // the same address on every processor
+  T* base_ = nullptr;  // this processor's copy: the same address everywhere (sim: offset)
 };
 
 // ---- the named layouts, allocated (each call is collective) ---------------------

@@ -33,7 +33,7 @@ void global_free(global_ptr<void> p);
 
 template <class T>
 constexpr spread_ptr<T> spread_pointer_cast(spread_ptr<void> p) noexcept {
-  return {p.proc(), static_cast<T*>(p.local())};
+  return {p.proc(), static_cast<T*>(p.address())};
 }
 template <class T>
 spread_ptr<T> all_spread_malloc(std::size_t count) {
@@ -45,11 +45,11 @@ spread_ptr<T> spread_malloc(std::size_t count) {
 }
 template <class T>
 void all_spread_free(spread_ptr<T> p) {
-  all_spread_free(spread_ptr<void>(p.proc(), const_cast<std::remove_const_t<T>*>(p.local())));
+  all_spread_free(spread_ptr<void>(p.proc(), const_cast<std::remove_const_t<T>*>(p.address())));
 }
 template <class T>
 void spread_free(spread_ptr<T> p) {
-  spread_free(spread_ptr<void>(p.proc(), const_cast<std::remove_const_t<T>*>(p.local())));
+  spread_free(spread_ptr<void>(p.proc(), const_cast<std::remove_const_t<T>*>(p.address())));
 }
 
 /// Space left, for diagnostics: symmetric heap (as seen by processor 0's

@@ -3,7 +3,10 @@
 // address each time the processor number wraps back to zero (seed 003 §7.2):
 // element i of a cyclic spread array lives on processor i mod PROCS at
 // offset i div PROCS. As for global pointers, a spread pointer to void has
-// no arithmetic and no dereference.
+// no arithmetic and no dereference. Where processors share one process and their segments
+// lie apart (the sim backend), a spread pointer keeps processor 0's copy of its address, so
+// that arithmetic and order are those of offsets; address() and the global pointer it
+// converts to name its processor's copy, local() the running processor's (global_ptr.hpp).
 #pragma once
 
 #include <splitc/global_ptr.hpp>
@@ -39,14 +42,18 @@ class spread_ptr {
 
   constexpr spread_ptr() noexcept = default;
   constexpr spread_ptr(std::nullptr_t) noexcept {}
-  constexpr spread_ptr(proc_t proc, T* local) noexcept : proc_(proc), local_(local) {}
+  constexpr spread_ptr(proc_t proc, T* local) noexcept
+      : proc_(proc), local_(detail::placed(0, local)) {}
   /// A spread pointer is a global pointer with other arithmetic.
   constexpr explicit spread_ptr(const global_ptr<T>& g) noexcept
-      : proc_(g.proc()), local_(g.local()) {}
+      : proc_(g.proc()), local_(detail::placed(0, g.address())) {}
   constexpr operator global_ptr<T>() const noexcept { return {proc_, local_}; }
 
   constexpr proc_t proc() const noexcept { return proc_; }
-  constexpr T* local() const noexcept { return local_; }
+  /// The running processor's copy of the place (as global_ptr::local).
+  constexpr T* local() const noexcept { return detail::placed_here(local_); }
+  /// The address on the pointer's own processor: what a message to it names.
+  constexpr T* address() const noexcept { return detail::placed(proc_, local_); }
   constexpr explicit operator bool() const noexcept { return local_ != nullptr; }
 
   /// Advance by n elements over `nprocs` processors.

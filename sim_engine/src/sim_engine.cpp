@@ -135,9 +135,16 @@ double splitc_sim_collective_ns(const char* operation, double layer_ns) {
 }
 
 void* splitc_sim_segment(size_t* size) {
-  const splitc::segment_info s = running_world("splitc_sim_segment").segments().segment();
+  world& w = running_world("splitc_sim_segment");
+  const splitc::segment_info s = w.segments().segment(w.running());
   if (size != nullptr) *size = s.size;
   return s.base;
+}
+
+void splitc_sim_segment_places(void** base, size_t* stride) {
+  const splitc::segments_apart places = running_world("splitc_sim_segment_places").segments().places();
+  *base = reinterpret_cast<void*>(places.base);
+  *stride = places.stride;
 }
 
 void splitc_sim_put(int to, size_t offset, const void* src, size_t len) {

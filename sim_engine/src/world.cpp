@@ -186,7 +186,6 @@ void world::resume(proc_t p) {
     me.clock_ns = std::max(me.clock_ns, key);
     me.state = run_state::runnable;
   }
-  segments_.show(p);
   running_ = p;
   land_puts(p);
   if (switch_hooks.restore != nullptr) switch_hooks.restore(me.runtime_state);
@@ -536,7 +535,7 @@ bool world::polled_in_vain(const processor& me) noexcept {
 void world::check_segment_range(const char* what, proc_t p, std::size_t offset, std::size_t len) {
   if (p < 0 || p >= procs_)
     engine_fail("{} processor {}: no such processor (the job has {})", what, p, procs_);
-  const std::size_t size = segments_.segment().size;
+  const std::size_t size = segments_.size();
   if (offset > size || len > size - offset)
     engine_fail("{} processor {}: bytes {}..{} lie outside its segment of {} bytes", what, p,
                  offset, offset + len, size);

@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   const std::size_t n = 10 * static_cast<std::size_t>(P) + 3;
   splitc::spread_ptr<long> a = splitc::all_spread_malloc<long>(n);
   CHECK(a != nullptr && a.proc() == 0);
-  CHECK(splitc::broadcast(a.local(), 0) == a.local());  // same address everywhere
+  // The same place everywhere (the same address, or on sim the same offset: local_copy).
+  CHECK(splitc::local_copy(splitc::broadcast(a.local(), 0)) == a.local());
   for (std::size_t i = static_cast<std::size_t>(me); i < n; i += static_cast<std::size_t>(P))
     a.local()[i / static_cast<std::size_t>(P)] = static_cast<long>(i * 7);
   splitc::barrier();

@@ -96,7 +96,9 @@ void on_medium_reply(const splitc::am_message& m) {
 
 void on_long(const splitc::am_message& m) {
   HCHECK(m.is_request && m.kind == splitc::am_kind::long_msg && m.nargs == 3);
-  HCHECK(reinterpret_cast<std::uintptr_t>(m.payload) == m.args[1]);
+  // The sender named its copy of the slot; the payload is in this processor's (the same
+  // address, except on sim, where segments lie apart).
+  HCHECK(m.payload == splitc::local_copy(reinterpret_cast<void*>(m.args[1])));
   HCHECK(m.length == m.args[2]);
   HCHECK(check_pattern(m.payload, m.length, m.args[0]) == m.length);
   ++g->long_from[m.source];

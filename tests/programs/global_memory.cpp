@@ -76,7 +76,7 @@ class tester {
     where_ = harness::exchange(mine);
     if (t == heap || (t == statics && !harness::shared_process)) {
       for (int q = 0; q < P; ++q)
-        CHECK_MSG(where_[q] == mine, "{} of processor {} is at {}, here at {}", target_names[t], q,
+        CHECK_MSG(splitc::local_copy(where_[q]) == mine, "{} of processor {} is at {}, here at {}", target_names[t], q,
                   static_cast<void*>(where_[q]), static_cast<void*>(mine));
     }
   }

@@ -37,7 +37,7 @@ inline int processor() noexcept {
 }
 
 /// The first bytes of my_segment() belong to the harness (the exchange slot); programs use
-/// heap() onwards, which is at the same address on every processor.
+/// heap() onwards, which is at the same address on every processor (on sim, the same offset).
 inline constexpr std::size_t reserved_bytes = 64 * 1024;
 inline unsigned char* heap() {
   return static_cast<unsigned char*>(splitc::my_segment().base) + reserved_bytes;

@@ -43,8 +43,12 @@ int main(int argc, char** argv) {
   if (me == 0) {
     for (int q = 0; q < P; ++q) {
       CHECK_MSG(cards[q].proc == q, "slot {} holds processor {}", q, cards[q].proc);
-      CHECK_MSG(cards[q].segment_base == reinterpret_cast<std::uintptr_t>(seg.base),
-                "processor {}'s segment is at {:#x}", q, cards[q].segment_base);
+      // At the same address everywhere; where processors share one process, each at its own,
+      // the copies of one place at one offset (local_copy).
+      const auto* base_q = reinterpret_cast<void*>(cards[q].segment_base);
+      CHECK_MSG(splitc::local_copy(base_q) == seg.base, "processor {}'s segment is at {}", q, base_q);
+      CHECK_MSG((base_q == seg.base) == (q == 0 || own_process), "processor {}'s segment is at {}", q,
+                base_q);
       CHECK(cards[q].segment_size == seg.size);
       for (int r = 0; r < q; ++r)
         CHECK_MSG(!own_process || cards[q].pid != cards[r].pid, "processors {} and {} share a pid", q, r);

@@ -331,19 +331,32 @@ struct processor_switch {
   void (*ended)();
 };
 
+/// Where the segments of processors that share one process lie: processor p's at
+/// base + p × stride, `stride` a power of two no smaller than segment().size. Each processor's
+/// segment() is its own; a global pointer names its processor's copy of a place (c_context.h).
+struct segments_apart {
+  std::uintptr_t base;
+  std::size_t stride;
+};
+
 /// Processors sharing one OS process (the sim backend's fibers): every
 /// processor of the job sees the same statics. Declared as
 /// `static constexpr bool shared_process = true`, with
 /// `static void install_processor_switch(const processor_switch&)`, which the core calls
 /// at every processor's `init()` before anything else, and through which the layer switches
-/// `splitc_current_context` with the running processor. The core then keeps
+/// `splitc_current_context` with the running processor, and `static segments_apart
+/// segments()`, where the processors' segments lie (each at its own address: no processor
+/// switch remaps memory). The core then keeps
 /// `splitc::per_processor<T>` values per processor and leaves liveness to the backend (no
-/// watchdog). (The kit's `port::sim_members`, on_sim.hpp, has both for a port on the sim
+/// watchdog). (The kit's `port::sim_members`, on_sim.hpp, has them all for a port on the sim
 /// engine.)
+template <class B>
+concept declares_shared_process = requires { B::shared_process; };
 template <class B>
 concept has_shared_process = requires(const processor_switch& hooks) {
   requires B::shared_process;
   { B::install_processor_switch(hooks) } -> std::same_as<void>;
+  { B::segments() } -> std::same_as<segments_apart>;
 };
 
 /// The foreign launchers (MPI's, Slurm's) that may start the backend's processes, or that its

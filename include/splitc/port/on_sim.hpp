@@ -15,11 +15,12 @@
 #include <splitc/sim_engine.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace splitc::port {
 
 /// PORTING.md's optional members, as the sim backend has them: one process for
-/// every processor (has_shared_process), an idle wait that lets the others run
+/// every processor, each with its segment at its own address (has_shared_process), an idle wait that lets the others run
 /// (has_idle_wait), the processor's virtual clock (has_virtual_clock).
 struct sim_members {
   static constexpr bool shared_process = true;
@@ -27,11 +28,17 @@ struct sim_members {
     const splitc_sim_switch_hooks engine{hooks.save, hooks.restore, hooks.ended};
     splitc_sim_set_switch_hooks(&engine);
   }
+  static segments_apart segments() {
+    void* base = nullptr;
+    std::size_t stride = 0;
+    splitc_sim_segment_places(&base, &stride);
+    return {reinterpret_cast<std::uintptr_t>(base), stride};
+  }
   void wait_idle(am_sink, const char* what) { splitc_sim_wait(what); }
   double virtual_seconds() const noexcept { return splitc_sim_timer_ns() * 1e-9; }
 };
 
-/// The engine's segment window: at the same address for every processor.
+/// The running processor's segment (each processor's at its own address: sim_engine.h).
 inline segment_info sim_segment() {
   std::size_t size = 0;
   void* base = splitc_sim_segment(&size);

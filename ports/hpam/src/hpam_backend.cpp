@@ -5,6 +5,7 @@
 #include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
+#include <splitc/port/segment_places.hpp>
 
 #include <hpam.h>
 
@@ -128,7 +129,7 @@ hpam_backend::~hpam_backend() {
 
 void hpam_backend::map_segment() {
   // The staging buffers (one per sender for requests, one for replies) are the
-  // segment's last pages: at the same address on every processor.
+  // segment's last pages: at the same address (on the engine, offset) on every processor.
   staging_bytes_ = (2 * static_cast<std::size_t>(procs_) * staging_stride + 4095) & ~std::size_t{4095};
 #if defined(SPLITC_SIM_SUBSTRATE)
   const segment_info window = port::sim_segment();
@@ -195,8 +196,11 @@ am_status hpam_backend::send(proc_t p, bool request, am_kind kind, handler_id h,
   std::memcpy(staged_, &hd, sizeof hd);
   if (words > 0) std::memcpy(staged_ + sizeof hd, a, words);
   if (len > 0) std::memcpy(staged_ + sizeof hd + words, src, len);
-  // am_store from inside the request handler, to the requester, is its reply.
-  const int r = am_store(p, staged_, staging(myproc_, !request), static_cast<int>(total),
+  // am_store from inside the request handler, to the requester, is its reply. Its staging
+  // buffer for this sender: the same place in p's segment (p's copy where segments lie apart
+  // on the engine: port/segment_places.hpp).
+  unsigned char* at_p = static_cast<unsigned char*>(port::same_place_on(p, staging(myproc_, !request)));
+  const int r = am_store(p, staged_, at_p, static_cast<int>(total),
                          request ? &on_staged_request : &on_staged_reply, nullptr);
   return r == 0 ? am_status::ok : refused(p, request);
 }

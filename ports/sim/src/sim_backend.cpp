@@ -17,7 +17,7 @@ sim_backend::sim_backend(start_arguments args) {
   world_ = w;
   myproc_ = w->running();
   procs_ = w->procs();
-  segment_ = w->segments().segment();
+  segment_ = w->segments().segment(myproc_);
 }
 
 am_status sim_backend::send(proc_t to, bool is_request, am_kind kind, handler_id h,
@@ -30,6 +30,8 @@ void sim_backend::install_processor_switch(const processor_switch& hooks) {
   const splitc_sim_switch_hooks engine{hooks.save, hooks.restore, hooks.ended};
   splitc_sim_set_switch_hooks(&engine);
 }
+
+segments_apart sim_backend::segments() { return world::current()->segments().places(); }
 
 int sim_backend::poll(am_sink sink) { return world_->poll(sink); }
 

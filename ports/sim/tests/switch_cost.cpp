@@ -1,8 +1,8 @@
 // The real (host) time of a processor switch on sim: processor 0 reads a word
 // of processor 1's segment N times; each read is two switches (0 to 1, whose
-// handler replies, and back), each with a remap of the segment window. Prints
-// host nanoseconds per switch, with and without the window touched in
-// between. A measurement (docs/sim.md), not a test.
+// handler replies, and back), with the message's delivery and the scheduler's
+// choice. Prints host nanoseconds per switch. A measurement (docs/sim.md, "P
+// segments, P addresses"), not a test.
 #include <splitc/splitc.hpp>
 
 #include <chrono>

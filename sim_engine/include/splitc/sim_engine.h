@@ -104,11 +104,16 @@ void splitc_sim_exchange(const void *mine, size_t len, void *all, double cost_ns
  * `layer_ns`, the emulated layer's own figure for its machine. */
 double splitc_sim_collective_ns(const char *operation, double layer_ns);
 
-/* This processor's segment: at one address on every processor (the same as
- * the sim backend's, SPLITC_SEGMENT_BASE), `*size` bytes (SPLITC_SEGMENT_SIZE
- * or the sim backend's default). The engine shows the running processor's
- * segment there (it remaps on each switch). */
+/* This processor's segment, `*size` bytes (SPLITC_SEGMENT_SIZE or the sim
+ * backend's default). Every processor's has its own address for the whole job:
+ * processor p's at base + p * stride (splitc_sim_segment_places; base is
+ * SPLITC_SEGMENT_BASE, stride a power of two), so a switch maps nothing. The
+ * same place in two processors' segments is at the same offset: an emulated
+ * layer whose calls name a peer's memory by a symmetric address (T3D SHMEM)
+ * takes the caller's copy, as on a machine where every segment starts at one
+ * address. */
 void *splitc_sim_segment(size_t *size);
+void splitc_sim_segment_places(void **base, size_t *stride);
 
 /* The switch of the runtime's own per-processor state, which the engine does not know:
  * `save` takes the running processor's state off as its fiber stops and returns it (the

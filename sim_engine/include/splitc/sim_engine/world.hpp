@@ -12,7 +12,7 @@
 
 #include <splitc/sim_engine/fiber_stacks.hpp>
 #include <splitc/sim_engine/machine_model.hpp>
-#include <splitc/sim_engine/segment_window.hpp>
+#include <splitc/sim_engine/segment_arena.hpp>
 
 #include <splitc/port/am.hpp>
 #include <splitc/sim_engine.h>
@@ -128,7 +128,7 @@ class world {
 
   proc_t running() const noexcept { return running_; }
   int procs() const noexcept { return procs_; }
-  segment_window& segments() noexcept { return segments_; }
+  segment_arena& segments() noexcept { return segments_; }
   const machine_model& machine() const noexcept { return machine_; }
 
   // ---- called by the running processor (sim_backend) -------------------------------
@@ -205,7 +205,7 @@ class world {
   bool measured_;
   double call_ns_;
   double lookahead_ns_;
-  segment_window segments_;
+  segment_arena segments_;
   std::size_t stack_size_;
   std::vector<processor> procs_state_;
   std::set<std::pair<double, proc_t>> ready_;

@@ -8,9 +8,10 @@
 // arrives a latency later; a seeded scheduler runs the processors in virtual
 // time order, so a seed in deterministic mode replays a run exactly.
 //
-// The segment starts at the same address on every processor, as on every
-// backend: a window at that address shows the running processor's segment
-// and is remapped on each switch (sim_engine/include/splitc/sim_engine/segment_window.hpp). Peers' segments
+// Every processor's segment has its own address for the whole job (segments(): processor p's
+// at base + p × stride, sim_engine/include/splitc/sim_engine/segment_arena.hpp), so a switch
+// maps nothing; a global pointer names its processor's copy of a place, the same offset in
+// every segment (c_context.h). Peers' segments
 // are reached only by messages (no direct access), so every remote access
 // is charged. Statics are shared by all processors of the process:
 // splitc::per_processor keeps a value per processor.
@@ -32,6 +33,8 @@ class sim_backend : public port::am_forwarding<sim_backend> {
   static constexpr bool shared_process = true;
   /// The core's state switched with the running fiber (the engine's switch hooks).
   static void install_processor_switch(const processor_switch& hooks);
+  /// Where the processors' segments lie.
+  static segments_apart segments();
   static constexpr capabilities caps{
       .max_args = am_max_args,
       .max_medium = 64 * 1024,

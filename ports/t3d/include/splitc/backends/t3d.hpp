@@ -51,6 +51,7 @@
 #include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/launcher_check.hpp>
+#include <splitc/port/segment_places.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -172,13 +173,17 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
 
   // ---- RMA members (PORTING.md 1.1, has_rma) ----------------------------------------
 
+  /// SHMEM names a peer's memory by this PE's copy of the place: the address itself, or on
+  /// the engine (where the core's address is the peer's copy, segments lying apart) the same
+  /// offset in this PE's segment (port/segment_places.hpp).
+  void* symmetric(const void* addr) const noexcept { return port::same_place_on(myproc_, addr); }
   /// The remote end is in the symmetric segment.
   bool rma_reaches(proc_t, const void* addr, std::size_t len) const noexcept {
-    const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(addr) - segment_base_;
+    const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(symmetric(addr)) - segment_base_;
     return off < segment_size_ && len <= segment_size_ - off;
   }
   am_status rma_put(proc_t p, void* dst, const void* src, std::size_t len, counter& done) {
-    shmem_putmem(dst, src, len, p);
+    shmem_putmem(symmetric(dst), src, len, p);
     // Completed after shmem_quiet, by the next poll or by rma_flush: one
     // counter is the common case (sync's), others wait in a list.
     if (put_counter_ != &done) [[unlikely]] note_other_counter(done);
@@ -188,7 +193,7 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   }
   am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter&) {
     quiet_earlier_puts();
-    shmem_getmem(dst, src, len, p);
+    shmem_getmem(dst, symmetric(src), len, p);
     ++rma_operations_;
     return am_status::ok;
   }
@@ -198,7 +203,7 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   /// shmem_fence -- this PE's running count of bytes stored into p, put into
   /// p's word for this PE (Brightwell §5: the flag written last).
   am_status rma_store(proc_t p, void* dst, const void* src, std::size_t len) {
-    shmem_putmem(dst, src, len, p);
+    shmem_putmem(symmetric(dst), src, len, p);
     shmem_fence();
     std::int64_t& total = stored_to_[static_cast<std::size_t>(p)];
     total += static_cast<std::int64_t>(len);
