@@ -3,7 +3,7 @@
 # two cores).
 #
 #   scripts/test.sh          the whole suite once, every feature on every backend, but for the
-#                            tests labelled "long" (sim's collectives at P = 1024, the windowed
+#                            tests labelled "long" (sim's teams and split-phase collectives at P = 1024, the windowed
 #                            OSU bandwidth programs on cmaml)
 #   scripts/test.sh --full   the long matrix (scripts/build.sh --full: DOLIB and splitcc's programs
 #                            on every seed-machine port, the ports on MPICH too), the long tests,
