@@ -15,11 +15,17 @@
 namespace splitc::backends::sim {
 namespace {
 
+/// Without SPLITC_SEGMENT_SIZE: 64 GiB of address space shared out, but never under 64 MiB,
+/// which holds the runtime's reserved start (about 4 KiB per processor: 17 MB at P = 4096) and
+/// a spread heap. Only touched pages take memory; the arena is P × this much address space
+/// (256 GiB at P = 4096).
+constexpr std::size_t least_default_size = std::size_t{64} << 20;
+
 port::segment_geometry geometry(int procs) {
   port::segment_geometry g = port::segment_from_environment();
   if (!port::env::segment_size.is_set()) {
     const std::size_t share = (std::size_t{64} << 30) / static_cast<std::size_t>(procs);
-    g.size = std::max(port::segment_granule,
+    g.size = std::max(least_default_size,
                       std::min(port::default_segment_size,
                                share / port::segment_granule * port::segment_granule));
   }

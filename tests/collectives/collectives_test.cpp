@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -28,11 +29,14 @@ T contribution(int q, std::size_t i) {
   else return static_cast<T>(q * 3 + 1 + static_cast<int>(i % 5));
 }
 
+/// Equal, or for floating point within what summing P terms in another order may round
+/// differently (2P machine epsilons, relative: recursive summation's bound), at least 1e-5.
 template <class T>
 bool close(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
+    const double tolerance = std::max(1e-5, 2.0 * P * static_cast<double>(std::numeric_limits<T>::epsilon()));
     return std::fabs(static_cast<double>(a) - static_cast<double>(b)) <=
-           1e-5 * std::max(1.0, std::fabs(static_cast<double>(b)));
+           tolerance * std::max(1.0, std::fabs(static_cast<double>(b)));
   } else {
     return a == b;
   }

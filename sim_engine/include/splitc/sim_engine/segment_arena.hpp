@@ -16,8 +16,8 @@ namespace splitc::backends::sim {
 class segment_arena {
  public:
   /// The geometry from SPLITC_SEGMENT_BASE (where processor 0's segment starts) and
-  /// SPLITC_SEGMENT_SIZE; when the size is not set, min(1 GiB, 64 GiB / procs)
-  /// (P = 1024: 64 MiB each).
+  /// SPLITC_SEGMENT_SIZE; when the size is not set, min(1 GiB, 64 GiB / procs), at least
+  /// 64 MiB (P = 1024 and beyond: 64 MiB each).
   explicit segment_arena(int procs);
   ~segment_arena();
   segment_arena(const segment_arena&) = delete;
