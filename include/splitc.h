@@ -152,11 +152,12 @@ static inline __globPtrType toglobal(int proc, void *addr) {
 }
 static inline int toproc(__globPtrType g) { return g.proc; }
 static inline void *tolocal(__globPtrType g) {
-#ifdef SPLITC_SIM_SUBSTRATE
-  if (splitc_current_context != 0) return splitc_placed_(splitc_current_context->myproc, g.addr);
-#endif
-  return g.addr;
+  return splitc_placed_here_(g.addr);
 }
+/* This processor's copy of the place that an address received from another processor names
+ * (an address of the spread heap or a segment sent as a plain value, which on the sim backend
+ * is the sender's copy: docs/sim.md); the address itself on every other backend. */
+static inline void *splitc_local_copy(const void *addr) { return splitc_placed_here_(addr); }
 
 /* Global-pointer arithmetic: the address moves, the processor stays. */
 static inline __globPtrType splitc_global_add(__globPtrType g, long n, size_t elem_size) {

@@ -51,20 +51,35 @@ void register_vector_transfer_handlers(context& c);  // src/vector_transfer.cpp
 namespace {
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
-/// Where processors share one process: where their segments lie, for global pointers
-/// (c_context.h; every processor sets the same figures).
+/// The segments of processors that share one process apart by what the backend said (published
+/// by note_segments_apart before the backend was constructed) and wide enough for `size`.
 template <class B>
-void note_segments_apart([[maybe_unused]] std::size_t size, [[maybe_unused]] std::size_t procs) {
+void check_segments_apart([[maybe_unused]] std::size_t size) {
   if constexpr (has_shared_process<B>) {
-    const segments_apart apart = B::segments();
-    if (!std::has_single_bit(apart.stride) || apart.stride < size)
-      fail("the backend's segments lie {} bytes apart, not a power of two of at least {}",
-           apart.stride, size);
-    splitc_segment_places = {apart.base, apart.stride * procs,
-                             static_cast<unsigned>(std::countr_zero(apart.stride))};
+    const std::size_t stride = std::size_t{1} << splitc_segment_places.shift;
+    if (splitc_segment_places.span == 0 || stride < size)
+      fail("the backend's segments lie {} bytes apart, less than a segment's {}",
+           splitc_segment_places.span == 0 ? 0 : stride, size);
   }
 }
 }  // namespace
+
+/// Where processors share one process: where their segments lie, for global pointers
+/// (c_context.h; every processor sets the same figures). Before the backend is constructed,
+/// so that its own start may move addresses with port::same_place_on; nothing before the
+/// layer runs the job (the program's own main on the sim engine).
+template <class B>
+void note_segments_apart() {
+  if constexpr (has_shared_process<B>) {
+    const segments_apart apart = B::segments();
+    if (apart.span == 0) return;
+    if (!std::has_single_bit(apart.stride) || apart.span % apart.stride != 0)
+      fail("the backend's segments lie {} bytes apart over {} bytes, not a power of two apart",
+           apart.stride, apart.span);
+    splitc_segment_places = {apart.base, apart.span,
+                             static_cast<unsigned>(std::countr_zero(apart.stride))};
+  }
+}
 
 void private_part_deleter::operator()(unsigned char* p) const noexcept {
   munmap(p, bytes);
@@ -86,7 +101,7 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
                 "collectives' mailboxes) in private memory, where direct_address cannot reach it: "
                 "it must not declare direct_access");
   if constexpr (has_shared_process<active_backend>) {
-    note_segments_apart<active_backend>(seg.size, nprocs);
+    check_segments_apart<active_backend>(seg.size);
     // Zero-filled and committed only where touched, as the segment is.
     void* p = mmap(nullptr, runtime_bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -262,6 +277,7 @@ void init(int& argc, char**& argv) {
     detail::called_from_another_thread();
   // Processors sharing one process: their layer switches this processor's state with it.
   detail::install_processor_switch<active_backend>();
+  detail::note_segments_apart<active_backend>();
   // Under a foreign launcher started by splitc-run: a supervisor that names our death. Under
   // a shared process (the sim engine's backends) it supervises the whole job's one process:
   // the backend names who fails, the supervisor sees an _exit(0) before finalize.

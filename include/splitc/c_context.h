@@ -65,6 +65,15 @@ static inline void *splitc_placed_(int proc, const volatile void *addr) {
   return (void *)addr;
 }
 
+/* The running processor's copy of the place `addr` names on any processor (tolocal, a global
+ * pointer's local()): `addr` itself before init and on every backend but the sim's. */
+static inline void *splitc_placed_here_(const volatile void *addr) {
+#ifdef SPLITC_SIM_SUBSTRATE
+  if (splitc_current_context != 0) return splitc_placed_(splitc_current_context->myproc, addr);
+#endif
+  return (void *)addr;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,8 +46,7 @@ constexpr T* placed([[maybe_unused]] proc_t proc, T* local) noexcept {
 template <class T>
 constexpr T* placed_here(T* local) noexcept {
 #ifdef SPLITC_SIM_SUBSTRATE
-  if (!std::is_constant_evaluated() && splitc_current_context != nullptr)
-    return placed(splitc_current_context->myproc, local);
+  if (!std::is_constant_evaluated()) return static_cast<T*>(splitc_placed_here_(local));
 #endif
   return local;
 }

@@ -5,6 +5,7 @@
 #include <splitc.h>
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -494,6 +495,17 @@ static void heap_and_atomics(void) {
   __globPtrType mine = splitc_spread_index(spread, me, sizeof(int));
   CHECK(toproc(mine) == me && tolocal(mine) == tolocal(spread));
   CHECK(splitc_spread_diff(mine, spread, sizeof(int)) == me);
+  /* The heap's address sent as a plain value (the seed's "same address on every processor"):
+   * splitc_local_copy names this processor's copy of the place, which writes reach. */
+  {
+    const long long zeros = all_bcast_ll((long long)(intptr_t)tolocal(spread));
+    int *copy = (int *)splitc_local_copy((const void *)(intptr_t)zeros);
+    CHECK(copy == (int *)tolocal(spread) && splitc_local_copy(copy) == copy);
+    *copy = 100 + me;
+    barrier();
+    CHECK(__i_read(toglobal((me + 1) % p, copy)) == 100 + (me + 1) % p);
+    barrier();
+  }
   __i_write(mine, 0);
   barrier();
   __globPtrType on_zero = toglobal(0, tolocal(spread));

@@ -332,11 +332,14 @@ struct processor_switch {
 };
 
 /// Where the segments of processors that share one process lie: processor p's at
-/// base + p × stride, `stride` a power of two no smaller than segment().size. Each processor's
-/// segment() is its own; a global pointer names its processor's copy of a place (c_context.h).
+/// base + p × stride, `stride` a power of two no smaller than segment().size, `span` = stride ×
+/// the processor count. Each processor's segment() is its own; a global pointer names its
+/// processor's copy of a place (c_context.h). All zero outside a running job (before the
+/// layer has started its processors).
 struct segments_apart {
-  std::uintptr_t base;
-  std::size_t stride;
+  std::uintptr_t base = 0;
+  std::size_t stride = 0;
+  std::size_t span = 0;
 };
 
 /// Processors sharing one OS process (the sim backend's fibers): every
@@ -346,7 +349,8 @@ struct segments_apart {
 /// at every processor's `init()` before anything else, and through which the layer switches
 /// `splitc_current_context` with the running processor, and `static segments_apart
 /// segments()`, where the processors' segments lie (each at its own address: no processor
-/// switch remaps memory). The core then keeps
+/// switch remaps memory), which the core publishes before it constructs the backend (so that
+/// port::same_place_on serves the backend's own start). The core then keeps
 /// `splitc::per_processor<T>` values per processor and leaves liveness to the backend (no
 /// watchdog). (The kit's `port::sim_members`, on_sim.hpp, has them all for a port on the sim
 /// engine.)

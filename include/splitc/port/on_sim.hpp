@@ -29,10 +29,12 @@ struct sim_members {
     splitc_sim_set_switch_hooks(&engine);
   }
   static segments_apart segments() {
+    if (splitc_sim_in_job() == 0) return {};  // the program's own main, before the job
     void* base = nullptr;
     std::size_t stride = 0;
     splitc_sim_segment_places(&base, &stride);
-    return {reinterpret_cast<std::uintptr_t>(base), stride};
+    return {reinterpret_cast<std::uintptr_t>(base), stride,
+            stride * static_cast<std::size_t>(splitc_sim_procs())};
   }
   void wait_idle(am_sink, const char* what) { splitc_sim_wait(what); }
   double virtual_seconds() const noexcept { return splitc_sim_timer_ns() * 1e-9; }

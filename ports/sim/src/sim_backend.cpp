@@ -31,7 +31,10 @@ void sim_backend::install_processor_switch(const processor_switch& hooks) {
   splitc_sim_set_switch_hooks(&engine);
 }
 
-segments_apart sim_backend::segments() { return world::current()->segments().places(); }
+segments_apart sim_backend::segments() {
+  world* w = world::current();
+  return w != nullptr ? w->segments().places() : segments_apart{};
+}
 
 int sim_backend::poll(am_sink sink) { return world_->poll(sink); }
 

@@ -101,20 +101,15 @@ t3d_backend::t3d_backend(start_arguments args) {
   barrier();  // the layer's: nothing travels yet, so it need not poll
   long zero_bases[2];
   shmem_get(zero_bases, words(barrier_ + barrier_words - 2), 2, 0);
-#if defined(SPLITC_SIM_SUBSTRATE)
   // On the engine every PE's heap has its own address (docs/sim.md, "P segments, P
-  // addresses"): one place is at one offset from each, which is what SHMEM's symmetric
-  // addresses then mean (t3d.hpp, symmetric()).
-  void* arena = nullptr;
-  std::size_t stride = 0;
-  splitc_sim_segment_places(&arena, &stride);
-  const auto offset = [&](std::uintptr_t a) { return (a - reinterpret_cast<std::uintptr_t>(arena)) & (stride - 1); };
-#else
-  const auto offset = [](std::uintptr_t a) { return a; };
-#endif
-  if (offset(static_cast<std::uintptr_t>(zero_bases[0])) != offset(segment_base_) ||
-      offset(static_cast<std::uintptr_t>(zero_bases[1])) !=
-          offset(reinterpret_cast<std::uintptr_t>(mailbox_area_))) {
+  // addresses"), and one place is the same offset in each, which is what SHMEM's symmetric
+  // addresses then mean (t3d.hpp, symmetric()): compare PE 0's copies of our places.
+  const auto on_zero = [](std::uintptr_t a) {
+    return reinterpret_cast<std::uintptr_t>(port::same_place_on(0, reinterpret_cast<void*>(a)));
+  };
+  if (static_cast<std::uintptr_t>(zero_bases[0]) != on_zero(segment_base_) ||
+      static_cast<std::uintptr_t>(zero_bases[1]) !=
+          on_zero(reinterpret_cast<std::uintptr_t>(mailbox_area_))) {
     port::fail("{}: the symmetric heap is not at the same address on every PE (segment at {:#x} "
                  "here, {:#x} on PE 0); splitc's global pointers need one address",
                  name, segment_base_, static_cast<std::uintptr_t>(zero_bases[0]));

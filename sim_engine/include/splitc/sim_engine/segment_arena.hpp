@@ -28,7 +28,9 @@ class segment_arena {
     return {base_ + static_cast<std::size_t>(p) * stride_, size_};
   }
   std::size_t size() const noexcept { return size_; }
-  segments_apart places() const noexcept { return {reinterpret_cast<std::uintptr_t>(base_), stride_}; }
+  segments_apart places() const noexcept {
+    return {reinterpret_cast<std::uintptr_t>(base_), stride_, stride_ * static_cast<std::size_t>(procs_)};
+  }
   /// Processor p's segment from `offset` (one-sided access: sim_engine.h).
   void write(proc_t p, std::size_t offset, const void* src, std::size_t len);
   void read(proc_t p, std::size_t offset, void* dst, std::size_t len) const;
