@@ -95,6 +95,13 @@ void splitc_sim_send_short(int channel, int to, const void* packet, size_t len) 
   send_packet("splitc_sim_send_short", channel, to, packet, len, 0);
 }
 
+void splitc_sim_send_charged(int channel, int to, const void* packet, size_t len,
+                             size_t charged_bytes) {
+  if (charged_bytes > len)
+    engine_fail("splitc_sim_send_charged: {} bytes charged of a {}-byte packet", charged_bytes, len);
+  send_packet("splitc_sim_send_charged", channel, to, packet, len, charged_bytes);
+}
+
 long splitc_sim_receive(int channel, int* source, void* buf, size_t cap) {
   world& w = running_world("splitc_sim_receive");
   splitc::backends::sim::in_flight m{};

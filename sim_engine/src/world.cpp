@@ -214,15 +214,16 @@ bool world::ahead_of_others() const noexcept {
   return procs_state_[running_].clock_ns > ready_.begin()->first + lookahead_ns_;
 }
 
-void world::charge_computation() {
+void world::charge_computation(bool library_call) {
   processor& me = procs_state_[running_];
   if (measured_) {
     const std::uint64_t now = thread_cpu_ns();
     me.clock_ns += static_cast<double>(now - me.cpu_mark_ns);
     me.cpu_mark_ns = now;
-  } else {
+  } else if (library_call) {
     me.clock_ns += call_ns_;
   }
+  if (library_call) me.received_on = -1;
 }
 
 // ---- the wire -----------------------------------------------------------------------------
@@ -393,7 +394,9 @@ void world::send_packet(int ch, proc_t to, const void* data, std::size_t len,
 bool world::receive_packet(int ch, in_flight& out) {
   if (ch < 0 || static_cast<std::size_t>(ch) >= channels_.size())
     engine_fail("receive on channel {}, which is not open", ch);
-  charge_computation();
+  // An emulated layer's look at its network, one of the several checks of its own poll: what it
+  // costs is the machine's, the poll or the receive overhead (docs/sim-machines.md).
+  charge_computation(false);
   if (ahead_of_others()) yield(run_state::runnable, "");
   processor& me = procs_state_[running_];
   land_puts(running_);
@@ -405,7 +408,12 @@ bool world::receive_packet(int ch, in_flight& out) {
     me.clock_ns = std::max(me.clock_ns, out.arrival_ns) +
                   machine_.costs(message_kind::packet, out.charged_bytes).receive_overhead_ns;
     note_activity();
+    me.received_on = ch;
     got = true;
+  } else if (me.received_on == ch) {
+    // The look that ends a sweep of this channel after a packet: part of that packet's
+    // receive, whose overhead the model took from the seed's measurement of whole receives.
+    me.received_on = -1;
   } else {
     me.clock_ns += machine_.poll_ns;
     if (polled_in_vain(me)) report_deadlock(true);

@@ -6,8 +6,10 @@
  * and reorders them (HPAM_DROP etc. still apply above it). Without those
  * variables a pair's packets arrive in send order. Every node's state is a
  * slot indexed by the running processor: the processors share this
- * process's statics. */
+ * process's statics. A packet is charged o_s, and G for its data beyond the
+ * header (charged_bytes). */
 #include "frame.h"
+#include "hpam_state.h"
 #include "wire.h"
 
 #include <splitc/sim_engine.h>
@@ -42,18 +44,23 @@ static int sealed_frames;
 void wire_seal_frames(int noisy) { sealed_frames = noisy; }
 static int sealed(void) { return sealed_frames; }
 
+/* What a packet costs per byte: its 64-byte header holds the handler and four words, the
+ * machine's short message that o_s was measured on (docs/sim-machines.md), so only the data
+ * after it is charged G. */
+static size_t charged_bytes(size_t len) { return len > HPAM_HEADER_BYTES ? len - HPAM_HEADER_BYTES : 0; }
+
 /* A frame of the packet, with bit `bit` flipped when `noisy`; the packet alone when frames
  * are not sealed. */
 static void send_frame(int to, const void *packet, size_t len, int noisy, uint64_t bit) {
   if (!sealed()) {
-    splitc_sim_send(channel, to, packet, len);
+    splitc_sim_send_charged(channel, to, packet, len, charged_bytes(len));
     note_activity();
     return;
   }
   unsigned char frame[HPAM_FRAME_BYTES];
   const size_t n = frame_seal(frame, packet, len);
   if (noisy) frame_flip(frame, n, bit);
-  splitc_sim_send(channel, to, frame, n);
+  splitc_sim_send_charged(channel, to, frame, n, charged_bytes(len));
   note_activity();
 }
 

@@ -6,7 +6,8 @@
  * (Luna 1994 §4.1.3). Matching is done here, as MPI does it on real
  * processes: a message goes to the oldest posted receive it matches, or
  * waits in its network's queue of unexpected messages, in arrival order; the
- * messages of one sender arrive in send order. A send is complete when it
+ * messages of one sender arrive in send order (charged o_s each, and G for
+ * their bytes beyond a short message: charged_bytes). A send is complete when it
  * returns (the engine copies the packet); a message longer than one engine
  * packet travels as several, reassembled per sender. The global operations
  * (global.c) are messages on WIRE_GLOBAL, as on the Paragon and the SP-1,
@@ -31,6 +32,15 @@ struct header {
   uint64_t length; /* the whole message's */
 };
 enum { chunk_bytes = SPLITC_SIM_MAX_PACKET - (int)sizeof(struct header) };
+
+/* What a message's packets cost per byte (docs/sim-machines.md): the machine's short message
+ * -- a handler word and four argument words, what its o_s was measured on -- is free of G,
+ * and so is this wire's header; the rest of the message is charged per byte. */
+enum { short_message_bytes = 40 };
+static size_t charged_bytes(size_t at, size_t chunk) {
+  if (at >= short_message_bytes) return chunk;
+  return chunk > short_message_bytes - at ? chunk - (short_message_bytes - at) : 0;
+}
 
 struct request {
   char live, done, is_receive;
@@ -211,7 +221,7 @@ int wire_isend(int net, const void *buf, size_t len, int node, long type) {
     const size_t chunk = len - at < (size_t)chunk_bytes ? len - at : (size_t)chunk_bytes;
     memcpy(packet, &h, sizeof h);
     if (chunk > 0) memcpy(packet + sizeof h, (const char *)buf + at, chunk);
-    splitc_sim_send(n->channel, node, packet, sizeof h + chunk);
+    splitc_sim_send_charged(n->channel, node, packet, sizeof h + chunk, charged_bytes(at, chunk));
     at += chunk;
   } while (at < len);
   int req = take_handle(n);

@@ -14,7 +14,11 @@
  *                         gets read another processor's segment
  *   engine_api wait_put   a wait returns for a put that lands as it starts
  *   engine_api short_send a packet sent as a short message costs its sender what an
- *                         empty packet does, however long; another costs more per byte
+ *                         empty packet does, however long; another costs more per byte,
+ *                         and one charged for part of its bytes, for that part alone
+ *   engine_api receive_costs (the cm5 model) a receive that takes a packet costs o_r,
+ *                         the look that then finds the channel empty nothing, the next
+ *                         empty look the model's poll; none of them the library's call
  *   engine_api bad_node   a packet to a processor that does not exist: the job ends
  *   engine_api fail       splitc_sim_fail names the processor and the layer
  *   engine_api deadlock   every processor waits: the report names the wait */
@@ -100,18 +104,42 @@ int main(int argc, char **argv) {
     if (self == 0) {
       const int channel = splitc_sim_channel("costs", 0);
       char packet[48] = {0};
-      double cost[3];
-      for (int i = 0; i < 3; ++i) {
+      double cost[4];
+      for (int i = 0; i < 4; ++i) {
         splitc_sim_charge_ns(1e6); /* past the gap after the previous send */
         const double before = splitc_sim_now_ns();
         if (i == 0) splitc_sim_send(channel, 1, packet, 0);
         if (i == 1) splitc_sim_send_short(channel, 1, packet, sizeof packet);
         if (i == 2) splitc_sim_send(channel, 1, packet, sizeof packet);
+        if (i == 3) splitc_sim_send_charged(channel, 1, packet, sizeof packet, 16);
         cost[i] = splitc_sim_now_ns() - before;
       }
       check(cost[0] > 0, "an empty packet cost its sender nothing");
       check(cost[1] == cost[0], "a short message's 48 bytes were charged per byte");
       check(cost[2] > cost[1], "a 48-byte packet cost no more than an empty one");
+      const double per_byte = (cost[2] - cost[0]) / 48, charged = cost[3] - cost[0];
+      check(charged > 16 * per_byte * 0.999999 && charged < 16 * per_byte * 1.000001,
+            "a packet charged for 16 of its 48 bytes did not cost 16 bytes more than an empty one");
+    }
+  } else if (strcmp(test, "receive_costs") == 0) {
+    /* The cm5 model: o_r 1800 ns, an empty poll 312.5 ns. */
+    const int channel = splitc_sim_channel("receives", 0);
+    char packet[16] = {0};
+    if (self == 0) splitc_sim_send_short(channel, 1, packet, sizeof packet);
+    if (self == 1) {
+      int source = -1;
+      splitc_sim_charge_ns(1e6); /* far past the packet's arrival */
+      double cost[3];
+      for (int i = 0; i < 3; ++i) {
+        const double before = splitc_sim_now_ns();
+        const long got = splitc_sim_receive(channel, &source, packet, sizeof packet);
+        cost[i] = splitc_sim_now_ns() - before;
+        check((got == (long)sizeof packet) == (i == 0), "the packet was not received once");
+      }
+      check(source == 0, "the packet came from the wrong processor");
+      check(cost[0] == 1800, "taking a packet did not cost the model's o_r alone");
+      check(cost[1] == 0, "the look that ended the sweep after a packet cost something");
+      check(cost[2] == 312.5, "an empty look did not cost the model's poll alone");
     }
   } else if (strcmp(test, "putget") == 0) {
     size_t size = 0;
@@ -155,7 +183,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(test, "deadlock") == 0) {
     splitc_sim_wait("the engine test's wait");
   } else {
-    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|short_send|putget|wait_put|bad_node|fail|deadlock\n");
+    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|short_send|receive_costs|putget|wait_put|bad_node|fail|deadlock\n");
     return 2;
   }
   barrier();

@@ -68,12 +68,23 @@ void splitc_sim_send(int channel, int to, const void *packet, size_t len);
  * and words (docs/sim-machines.md: G is per payload byte beyond them). */
 void splitc_sim_send_short(int channel, int to, const void *packet, size_t len);
 
+/* Send a packet of which only `charged_bytes` are charged per byte (o_s + charged_bytes * G):
+ * a layer's packet whose header and first words are what the machine's short message
+ * carried, followed by payload (the message-passing wire: its header and an active
+ * message's handler and four words free, the rest per byte). */
+void splitc_sim_send_charged(int channel, int to, const void *packet, size_t len,
+                             size_t charged_bytes);
+
 /* The next packet of `channel` that has arrived at this processor by its
  * clock: copies it to buf (at most cap bytes; a longer packet is an error
  * of the emulation, which ends the job), sets *source, charges the receive
  * overhead o_r and returns its length. Returns -1 when none has arrived,
  * charging the poll cost (so a polling loop advances virtual time and lets
- * the others run). */
+ * the others run) -- nothing when the previous receive of this processor, with
+ * no send or wait since, took a packet from this channel: the look that ends a
+ * sweep belongs to that receive, whose o_r was measured on whole receives.
+ * A receive is the layer's own look at its network: it is not charged
+ * SPLITC_SIM_CALL_NS, the library's computation per call. */
 long splitc_sim_receive(int channel, int *source, void *buf, size_t cap);
 
 /* Nothing to do until a packet arrives on any channel (or a one-sided put

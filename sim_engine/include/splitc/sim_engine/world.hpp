@@ -105,6 +105,9 @@ struct processor {
   void* runtime_state = nullptr;  ///< the runtime's state while suspended (the switch hooks')
   bool in_barrier = false;  ///< in the bootstrap barrier
   bool in_exchange = false;  ///< in a control-network exchange
+  /// The channel whose last receive took a packet, with nothing else since (or -1): the
+  /// check that then finds it empty ends the same receive, whose cost o_r already holds.
+  int received_on = -1;
   std::uint64_t cpu_mark_ns = 0;  ///< measured mode: CPU time at the last charge
   double key = -1;                ///< its entry in the ready set, or -1
   std::vector<std::string> arguments;
@@ -167,7 +170,10 @@ class world {
   void start_fiber(proc_t p);
   void resume(proc_t p);
   void yield(run_state state, const char* what);
-  void charge_computation();
+  /// The computation before a call: SPLITC_SIM_CALL_NS in deterministic time (not for an
+  /// emulated layer's receive from its network, `library_call` false), the CPU time the fiber
+  /// used in measured time.
+  void charge_computation(bool library_call = true);
   void set_ready(proc_t p, double key);
   void unset_ready(proc_t p);
   bool ahead_of_others() const noexcept;

@@ -3,10 +3,11 @@
 // (`Layer`: CMAML's or CMAM's, defined by each port against its own header).
 //
 // The boundary as the CM-5 has it: four argument words, no medium messages,
-// not ordered, no direct access. A message is one packet when its words fit
-// (the splitc header -- handler, sender, argument count -- is the first word,
-// and a fourth argument rides in the header's spare bits when it is small),
-// else two packets reassembled in either order. Long messages (bulk data) go
+// not ordered, no direct access. A message is one packet when its words fit:
+// the splitc header (handler, sender, argument count) rides in the top bits
+// of the first three words when they fit in 48 bits (every address and count
+// the core sends), else it is the first word and a fourth argument rides in
+// its spare bits when small; else two packets reassembled in either order. Long messages (bulk data) go
 // through a landing area the receiver opens (a receive port on CMAML, a
 // segment on CMAM) with a round trip before the data is copied (Luna 1994
 // §4.2.1). Replies use the layer's reply only from the request handler that
@@ -104,6 +105,8 @@ class cm5_backend : public substrate_members {
   void finish(int code);
 
   // The layer's handlers (C-callable, four words), public for the layer glue.
+  static void on_packed_request(long w0, long w1, long w2, long w3);
+  static void on_packed_reply(long w0, long w1, long w2, long w3);
   static void on_request(long header, long a0, long a1, long a2);
   static void on_reply(long header, long a0, long a1, long a2);
   static void on_second_request(long key, long arg3, long, long);
@@ -144,6 +147,7 @@ class cm5_backend : public substrate_members {
                  bool as_reply_packet);
   am_status send_long(proc_t p, handler_id h, const am_word* a, int n, const void* src,
                       std::size_t len, void* dst, bool is_request);
+  void unpack(long w0, long w1, long w2, long w3, bool reply_network);
   void first_half(long header, const long* words, bool reply_network);
   void second_half(long key, long arg3, bool reply_network);
   void arrive(const am_message& m, bool from_request_handler);

@@ -18,7 +18,37 @@
 
 namespace splitc::backends::cm5 {
 
-// The splitc header word of a packet:
+// A message in one packet, the packed form (on_packed_request, on_packed_reply): when the
+// first three arguments fit in 48 bits, signed -- every user-space address, length and
+// count does -- the top 16 bits of the packet's first word carry the handler, of the second
+// the sender, of the third the argument count (bits 0-2) and "deliver as a reply" (bit 3, a
+// reply travelling on the request network); the fourth argument travels whole. So a get, a
+// put, a store and their replies are one packet each, as the seed's were (Luna 1994, §4.2.1:
+// the handler's address and four words).
+namespace packed {
+inline constexpr int shift = 48;
+inline constexpr std::uint64_t as_reply = 8;
+inline bool fits(am_word w) {
+  const auto v = static_cast<std::int64_t>(w);
+  return v >= -(1LL << 47) && v < (1LL << 47);
+}
+inline bool fits(const am_word* a, int n) {
+  for (int i = 0; i < n && i < 3; ++i)
+    if (!fits(a[i])) return false;
+  return true;
+}
+/// The 16 bits a packet word carries above its argument.
+inline std::uint64_t top(long w) { return static_cast<std::uint64_t>(w) >> shift; }
+/// The argument below them, sign-extended.
+inline am_word argument(long w) {
+  return static_cast<am_word>(static_cast<std::int64_t>(static_cast<std::uint64_t>(w) << 16) >> 16);
+}
+inline long word(am_word argument, std::uint64_t top) {
+  return static_cast<long>((argument & ((1ULL << shift) - 1)) | top << shift);
+}
+}  // namespace packed
+
+// Otherwise the splitc header word of a packet:
 //   bits 0-15 handler, 16-31 sender, 32-34 argument count, 35 "deliver as a
 //   reply" (a reply travelling on the request network), 36 the fourth
 //   argument is in bits 38-63 (it fits in 26 bits, signed), 37 the fourth
@@ -78,6 +108,22 @@ am_status cm5_backend<Layer>::send(proc_t p, handler_id h, const am_word* a, int
                                    bool is_request, bool reply_network) {
   if (p < 0 || p >= procs_)
     port::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
+  if (packed::fits(a, n)) {
+    am_word w[4] = {};
+    for (int i = 0; i < n; ++i) w[i] = a[i];
+    const std::uint64_t count = static_cast<std::uint64_t>(n) |
+                                (!is_request && !reply_network ? packed::as_reply : 0);
+    const long w0 = packed::word(w[0], static_cast<std::uint64_t>(h)),
+               w1 = packed::word(w[1], static_cast<std::uint64_t>(myproc_)),
+               w2 = packed::word(w[2], count), w3 = static_cast<long>(w[3]);
+    ++send_depth_;
+    if (reply_network)
+      Layer::reply(p, &cm5_backend::on_packed_reply, w0, w1, w2, w3);
+    else
+      Layer::request(p, &cm5_backend::on_packed_request, w0, w1, w2, w3);
+    --send_depth_;
+    return am_status::ok;
+  }
   std::uint64_t word = static_cast<std::uint64_t>(h) |
                        static_cast<std::uint64_t>(myproc_) << header::source_shift |
                        static_cast<std::uint64_t>(n) << header::nargs_shift;
@@ -120,7 +166,7 @@ am_status cm5_backend<Layer>::reply_short(const am_message& t, handler_id h, con
                                           int n) {
   // The layer's reply, when the request handler that got t is running and
   // the reply is one packet; otherwise a request marked as a reply.
-  const bool one_packet = n < 4 || header::fits_inline(a[3]);
+  const bool one_packet = packed::fits(a, n) || n < 4 || header::fits_inline(a[3]);
   if (in_request_handler_ && !replied_ && t.source == requester_ && send_depth_ == 0 &&
       one_packet) {
     replied_ = true;
@@ -246,6 +292,32 @@ template <class Layer>
 void cm5_backend<Layer>::on_reply(long word, long a0, long a1, long a2) {
   const long w[3] = {a0, a1, a2};
   here().first_half(word, w, true);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_packed_request(long w0, long w1, long w2, long w3) {
+  here().unpack(w0, w1, w2, w3, false);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_packed_reply(long w0, long w1, long w2, long w3) {
+  here().unpack(w0, w1, w2, w3, true);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::unpack(long w0, long w1, long w2, long w3, bool reply_network) {
+  const std::uint64_t count = packed::top(w2);
+  const int n = static_cast<int>(count & 7);
+  const auto source = static_cast<proc_t>(packed::top(w1));
+  if (n > 4 || source >= procs_ || count > 15)
+    port::fail("{}: a packet with a bad splitc header ({:#x} {:#x} {:#x})", Layer::name,
+               static_cast<std::uint64_t>(w0), static_cast<std::uint64_t>(w1),
+               static_cast<std::uint64_t>(w2));
+  am_word args[4] = {packed::argument(w0), packed::argument(w1), packed::argument(w2),
+                     static_cast<am_word>(w3)};
+  const am_message m{source, static_cast<handler_id>(packed::top(w0)), am_kind::short_msg,
+                     !reply_network && (count & packed::as_reply) == 0, n, args, nullptr, 0};
+  arrive(m, !reply_network);
 }
 
 template <class Layer>

@@ -4,7 +4,8 @@
 //
 // A message with at most three argument words is one am_request_4 (or
 // am_reply_4): the first word carries the splitc handler index and the word
-// count. Anything larger -- more words, a medium or long payload -- is one
+// count; so is one with four whose first fits in 48 bits (the handler index
+// in its top 16 bits). Anything larger -- more words, a medium or long payload -- is one
 // am_store of [header, words, payload] into this sender's staging buffer at
 // the receiver (past the end of the segment, at the same address on every
 // processor), whose handler delivers it; a long payload is copied from there
