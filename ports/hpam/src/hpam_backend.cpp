@@ -6,6 +6,7 @@
 #include <splitc/port/env.hpp>
 #include <splitc/port/segment.hpp>
 #include <splitc/port/segment_places.hpp>
+#include <splitc/port/word_packing.hpp>
 
 #include <hpam.h>
 
@@ -49,24 +50,13 @@ void on_short_reply(vnn_t src, long first, long a1, long a2, long a3) {
 
 // Four words whose first fits in 48 bits, signed (an address, a length: every message of
 // the core's global memory), travel as one am_request_4 too: the handler index in the first
-// word's top 16 bits, the four words otherwise whole.
-constexpr int four_shift = 48;
-bool fits_four(const am_word* a) {
-  const auto v = static_cast<std::int64_t>(a[0]);
-  return v >= -(1LL << 47) && v < (1LL << 47);
-}
-long pack_four(handler_id h, am_word a0) {
-  return static_cast<long>((a0 & ((1ULL << four_shift) - 1)) |
-                           static_cast<std::uint64_t>(static_cast<std::uint16_t>(h)) << four_shift);
-}
+// word's top 16 bits (port/word_packing.hpp), the four words otherwise whole.
 void deliver_four(vnn_t src, bool request, long first, long a1, long a2, long a3) {
-  const auto f = static_cast<std::uint64_t>(first);
-  const am_word args[4] = {static_cast<am_word>(static_cast<std::int64_t>(f << 16) >> 16),
-                           static_cast<am_word>(a1), static_cast<am_word>(a2),
-                           static_cast<am_word>(a3)};
+  const am_word args[4] = {port::word_packing::argument(first), static_cast<am_word>(a1),
+                           static_cast<am_word>(a2), static_cast<am_word>(a3)};
   am_message m{};
   m.source = src;
-  m.handler = static_cast<handler_id>(f >> four_shift);
+  m.handler = static_cast<handler_id>(port::word_packing::field(first));
   m.kind = am_kind::short_msg;
   m.is_request = request;
   m.nargs = 4;
@@ -216,8 +206,8 @@ am_status hpam_backend::send(proc_t p, bool request, am_kind kind, handler_id h,
                              : am_request_4(p, deliver, first, w[0], w[1], w[2]);
     return r == 0 ? am_status::ok : refused(p, request);
   }
-  if (kind == am_kind::short_msg && n == 4 && fits_four(a)) {
-    const long first = pack_four(h, a[0]);
+  if (kind == am_kind::short_msg && n == 4 && port::word_packing::fits(a[0])) {
+    const long first = port::word_packing::with_field(a[0], static_cast<std::uint16_t>(h));
     handler_4_t deliver = request ? &on_four_request : &on_four_reply;
     const int r = hpam_reply ? am_reply_4(p, deliver, first, static_cast<long>(a[1]),
                                           static_cast<long>(a[2]), static_cast<long>(a[3]))

@@ -7,8 +7,8 @@
 // the splitc header (handler, sender, argument count) rides in the top bits
 // of the first three words when they fit in 48 bits (every address and count
 // the core sends), else it is the first word and a fourth argument rides in
-// its spare bits when small; else two packets reassembled in either order. Long messages (bulk data) go
-// through a landing area the receiver opens (a receive port on CMAML, a
+// its spare bits when small; else two packets reassembled in either order.
+// Long messages (bulk data) go through a landing area the receiver opens (a receive port on CMAML, a
 // segment on CMAM) with a round trip before the data is copied (Luna 1994
 // §4.2.1). Replies use the layer's reply only from the request handler that
 // is running; otherwise (a message delivered later, a long reply) they travel

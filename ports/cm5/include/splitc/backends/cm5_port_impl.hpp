@@ -7,6 +7,7 @@
 #include <splitc/port/backoff.hpp>
 #include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
+#include <splitc/port/word_packing.hpp>
 #ifdef SPLITC_SIM_SUBSTRATE
 #include <splitc/port/on_sim.hpp>
 #else
@@ -26,25 +27,11 @@ namespace splitc::backends::cm5 {
 // put, a store and their replies are one packet each, as the seed's were (Luna 1994, §4.2.1:
 // the handler's address and four words).
 namespace packed {
-inline constexpr int shift = 48;
-inline constexpr std::uint64_t as_reply = 8;
-inline bool fits(am_word w) {
-  const auto v = static_cast<std::int64_t>(w);
-  return v >= -(1LL << 47) && v < (1LL << 47);
-}
+inline constexpr std::uint16_t as_reply = 8;
 inline bool fits(const am_word* a, int n) {
   for (int i = 0; i < n && i < 3; ++i)
-    if (!fits(a[i])) return false;
+    if (!port::word_packing::fits(a[i])) return false;
   return true;
-}
-/// The 16 bits a packet word carries above its argument.
-inline std::uint64_t top(long w) { return static_cast<std::uint64_t>(w) >> shift; }
-/// The argument below them, sign-extended.
-inline am_word argument(long w) {
-  return static_cast<am_word>(static_cast<std::int64_t>(static_cast<std::uint64_t>(w) << 16) >> 16);
-}
-inline long word(am_word argument, std::uint64_t top) {
-  return static_cast<long>((argument & ((1ULL << shift) - 1)) | top << shift);
 }
 }  // namespace packed
 
@@ -111,11 +98,12 @@ am_status cm5_backend<Layer>::send(proc_t p, handler_id h, const am_word* a, int
   if (packed::fits(a, n)) {
     am_word w[4] = {};
     for (int i = 0; i < n; ++i) w[i] = a[i];
-    const std::uint64_t count = static_cast<std::uint64_t>(n) |
-                                (!is_request && !reply_network ? packed::as_reply : 0);
-    const long w0 = packed::word(w[0], static_cast<std::uint64_t>(h)),
-               w1 = packed::word(w[1], static_cast<std::uint64_t>(myproc_)),
-               w2 = packed::word(w[2], count), w3 = static_cast<long>(w[3]);
+    using port::word_packing::with_field;
+    const auto count = static_cast<std::uint16_t>(
+        n | (!is_request && !reply_network ? packed::as_reply : 0));
+    const long w0 = with_field(w[0], static_cast<std::uint16_t>(h)),
+               w1 = with_field(w[1], static_cast<std::uint16_t>(myproc_)),
+               w2 = with_field(w[2], count), w3 = static_cast<long>(w[3]);
     ++send_depth_;
     if (reply_network)
       Layer::reply(p, &cm5_backend::on_packed_reply, w0, w1, w2, w3);
@@ -306,16 +294,16 @@ void cm5_backend<Layer>::on_packed_reply(long w0, long w1, long w2, long w3) {
 
 template <class Layer>
 void cm5_backend<Layer>::unpack(long w0, long w1, long w2, long w3, bool reply_network) {
-  const std::uint64_t count = packed::top(w2);
-  const int n = static_cast<int>(count & 7);
-  const auto source = static_cast<proc_t>(packed::top(w1));
+  using namespace port::word_packing;
+  const std::uint16_t count = field(w2);
+  const int n = count & 7;
+  const auto source = static_cast<proc_t>(field(w1));
   if (n > 4 || source >= procs_ || count > 15)
     port::fail("{}: a packet with a bad splitc header ({:#x} {:#x} {:#x})", Layer::name,
                static_cast<std::uint64_t>(w0), static_cast<std::uint64_t>(w1),
                static_cast<std::uint64_t>(w2));
-  am_word args[4] = {packed::argument(w0), packed::argument(w1), packed::argument(w2),
-                     static_cast<am_word>(w3)};
-  const am_message m{source, static_cast<handler_id>(packed::top(w0)), am_kind::short_msg,
+  am_word args[4] = {argument(w0), argument(w1), argument(w2), static_cast<am_word>(w3)};
+  const am_message m{source, static_cast<handler_id>(field(w0)), am_kind::short_msg,
                      !reply_network && (count & packed::as_reply) == 0, n, args, nullptr, 0};
   arrive(m, !reply_network);
 }
