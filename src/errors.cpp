@@ -176,11 +176,11 @@ void collective_kind_mismatch(collective_group& g, proc_t from, std::uint64_t go
     roots_differ(g, from, theirs, g.mail.last_broadcast_root);
   // finalize's barrier met a collective of the program: one processor skipped a collective
   // (or called one the others did not) before finalize.
-  if (got == finalize_signature)
+  if (is_finalize_signature(got))
     fail("collective mismatch: {} has reached finalize() while this processor is in a "
          "collective (every processor must call the same collectives before finalize)",
          who(g, from));
-  if (g.signature == finalize_signature)
+  if (is_finalize_signature(g.signature))
     fail("collective mismatch: {} is in a collective while this processor has reached "
          "finalize() (every processor must call the same collectives before finalize)",
          who(g, from));
@@ -188,6 +188,13 @@ void collective_kind_mismatch(collective_group& g, proc_t from, std::uint64_t go
        "element type or operator (every member must call the same collectives in the same "
        "order with the same types)",
        who(g, from));
+}
+
+void finalize_skipped_native(proc_t from) {
+  fail("collective mismatch: processor {} has reached finalize() while this processor is in a "
+       "collective on the layer's own network (every processor must call the same collectives "
+       "before finalize)",
+       from);
 }
 
 void bad_root(collective_group& g, proc_t root, const char* what) {

@@ -4,12 +4,16 @@
 #include <splitc/detail/collective_algorithms.hpp>
 #include <splitc/detail/mailbox.hpp>
 #include <splitc/detail/messaging.hpp>
+#include <splitc/detail/native_collectives.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/global_memory.hpp>
 #include <splitc/spread_heap.hpp>
 
+#include "finalize_barrier.hpp"
+
 #include <bit>
 #include <cstring>
+#include <optional>
 
 namespace splitc::detail {
 namespace {
@@ -203,6 +207,28 @@ const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t*
   *len = slot->length - mailbox_signature_bytes;
   std::memcpy(signature, slot->data + *len, sizeof *signature);
   return slot->data;
+}
+
+void judge_native_wait(context& c) {
+  const mailbox_state& m = c.mail;
+  if (m.region == nullptr) return;
+  // The native collective this processor is in; a processor that has passed it sends
+  // finalize's messages signed with this count, one that skipped it with another.
+  const std::uint64_t current = (c.native_collectives_passed + 1) & 0xffffffffu;
+  for (std::size_t p = 0; p < m.procs; ++p) {
+    const std::uint64_t n = m.received[p];
+    const mailbox_slot* slot = m.slot(p, n);
+    if (slot->sequence.load(std::memory_order_acquire) != n + 1 ||
+        slot->length < mailbox_signature_bytes)
+      continue;
+    std::uint64_t signature = 0;
+    std::memcpy(&signature, slot->data + slot->length - mailbox_signature_bytes,
+                sizeof signature);
+    std::optional<std::uint64_t> passed;
+    if (is_finalize_signature(signature, &passed) && passed.has_value() && *passed != current)
+        [[unlikely]]
+      finalize_skipped_native(static_cast<proc_t>(p));
+  }
 }
 
 namespace {

@@ -323,9 +323,14 @@ void finalize() {
   if (c.split_phase_in_flight != 0) detail::finish_every_split_phase(c);
   {
     // A barrier of finalize's own kind: a processor still in a program collective is named.
-    // (On a layer's native barrier -- the CM-5's control network -- no signature travels:
-    // there the program's barrier and finalize's still meet.)
+    // Never the layer's native barrier (the CM-5's control network), where no signature
+    // travels: the mailboxes', signed also with the native collectives passed, which a
+    // processor waiting in one of them judges (finalize_barrier.hpp).
     auto g = detail::world_group("finalize", detail::finalize_signature);
+    if constexpr (has_native_barrier<active_backend>) {
+      g.native = false;
+      g.signature = detail::finalize_signature_after(c.native_collectives_passed);
+    }
     detail::barrier_on(g);
   }
   // Replies that handlers queued go out before the backend's barrier, which only polls, and

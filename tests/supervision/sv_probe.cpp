@@ -5,6 +5,9 @@
 //               heartbeats that a hostile neighbour may capture and replay);
 //   skip R      processor R skips the program's last barrier before finalize: the job must end
 //               naming a mismatch between finalize and a collective, never hang;
+//   skip_reduce R  processor R skips the program's last reduction (one int, added: on the CM-5's
+//               control network two native collectives, the agreement and the combine) alike;
+//   extra R     processor R calls one barrier more than the others before finalize, alike;
 //   exit0 R     processor R leaves with _exit(0), without finalize and without exit handlers;
 //               the job must end promptly, naming it;
 //   compute S   processor 1 computes S seconds without polling (longer than the silence
@@ -48,6 +51,12 @@ int main(int argc, char** argv) {
       usleep(1000);
     }
   }
-  if (!(mode == "skip" && splitc::myproc() == static_cast<int>(arg))) splitc::barrier();
+  const bool chosen = splitc::myproc() == static_cast<int>(arg);
+  if (mode == "skip_reduce") {  // the program's last collective
+    if (!chosen) CHECK(splitc::reduce_to_all(1, splitc::ops::add{}) == splitc::procs());
+    return harness::pass("sv_probe");
+  }
+  if (mode == "extra" && chosen) splitc::barrier();
+  if (!(mode == "skip" && chosen)) splitc::barrier();
   return harness::pass("sv_probe");
 }

@@ -92,6 +92,10 @@ struct context : splitc_context_prefix {
   handler_frame frame;
   std::deque<pending_message> pending;
   mailbox_state mail;          ///< channels of the collectives
+  /// Collectives on the layer's own network this processor has passed (native_collectives.hpp):
+  /// finalize's signature carries the count, so that a processor waiting in one sees a
+  /// processor that skipped it and reached finalize.
+  std::uint64_t native_collectives_passed = 0;
   /// Split-phase collectives (detail/split_phase.hpp): how many are in flight, those
   /// collectives themselves (src/split_phase.cpp), and -- while one of them runs -- how it
   /// gives the processor back when it must wait (wait_until calls it instead of waiting).

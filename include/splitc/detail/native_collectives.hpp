@@ -12,6 +12,13 @@
 // halves exactly when two processors' hashes differ; then everyone (all see the
 // same OR) takes the tree path, whose signature check reports the mismatch in its
 // usual words. Otherwise all took the same decision about the native path.
+//
+// finalize: its barrier is never native here but the mailboxes' own, signed with how many
+// native collectives its processor has passed. A processor that skipped one of them before
+// finalize leaves the others waiting in it, where no signature arrives; so while a processor
+// waits in a native collective, it judges the messages waiting in its world mailbox
+// (judge_native_wait): one signed by finalize with fewer native collectives passed than this
+// one's number names its sender, which has reached finalize instead (issue 45).
 #pragma once
 
 #include <splitc/port/am.hpp>
@@ -82,15 +89,34 @@ constexpr bool native_reduction_of(native_collective what) {
   return false;
 }
 
-/// What the backend runs while it waits in the control network: the core's
-/// progress; true while sends are still queued.
+/// While this processor waits in a native collective: a message in its world mailbox signed by
+/// finalize with fewer native collectives passed than this one's number ends the job, naming
+/// the processor that skipped it (src/mailbox.cpp).
+void judge_native_wait(context& c);
+
+/// What the backend runs while it waits in the control network (on entering it and after each
+/// delivery there): the core's progress and judge_native_wait; true while sends are still
+/// queued.
 inline am_progress native_progress(context& c) {
   return {&c, [](void* self) {
             auto& c = *static_cast<context*>(self);
             (void)progress(c);
+            judge_native_wait(c);
             return !c.pending.empty();
           }};
 }
+
+/// One native collective, counted (finalize's signature carries the count).
+class in_native_collective {
+ public:
+  explicit in_native_collective(context& c) noexcept : c_(c) {}
+  ~in_native_collective() { ++c_.native_collectives_passed; }
+  in_native_collective(const in_native_collective&) = delete;
+  in_native_collective& operator=(const in_native_collective&) = delete;
+
+ private:
+  context& c_;
+};
 
 /// Before a native collective: what this processor queued leaves first.
 inline void native_flush(context& c) {
@@ -111,6 +137,7 @@ inline bool native_agree(context& c, std::uint64_t signature, std::uint64_t coun
     const std::uint32_t word = h16 << 16 | (~h16 & 0xffffu);
     native_flush(c);
     B& backend = c.backend;
+    const in_native_collective counted(c);
     const auto r = static_cast<std::uint32_t>(
         backend.native_combine(c.sink(), native_progress(c), native_collective::reduce_to_all,
                                  native_element::uint32, native_op::bit_or, word));
@@ -126,6 +153,7 @@ inline T native_combine(context& c, native_collective what, T value) {
   am_word bits = 0;
   std::memcpy(&bits, &value, sizeof(T));
   B& backend = c.backend;
+  const in_native_collective counted(c);
   bits = backend.native_combine(c.sink(), native_progress(c), what, *native_element_of<T>(),
                                   *native_op_of<T, Op>(), bits);
   std::memcpy(&value, &bits, sizeof(T));
@@ -159,6 +187,7 @@ inline bool native_try_broadcast(context& c, std::uint64_t signature, void* data
     if (!native_agree<B>(c, signature, count, root)) return false;
     if (len > B::native_broadcast_bytes) return false;
     B& backend = c.backend;
+    const in_native_collective counted(c);
     backend.native_broadcast(c.sink(), native_progress(c), data, len, root);
     return true;
   }
@@ -171,6 +200,7 @@ template <class B = active_backend>
 inline void native_barrier(context& c) {
   native_flush(c);
   B& backend = c.backend;
+  const in_native_collective counted(c);
   backend.native_barrier(c.sink(), native_progress(c));
 }
 

@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
       do_scatter(A, 1, &i, buf.data());
     }
   }
+  // do_destroy is collective: called by one processor only, it meets the others' finalize.
+  if (std::strcmp(what, "destroyone") == 0 && culprit) do_destroy(A);
   if (std::strcmp(what, "type") == 0) {
     int B = 0;
     do_declare(&B, "B", 10, culprit ? "float" : "double", 1, 1);
