@@ -117,6 +117,8 @@ long splitc_sim_receive(int channel, int* source, void* buf, size_t cap) {
 
 void splitc_sim_wait(const char* what) { running_world("splitc_sim_wait").wait_any(what); }
 
+void splitc_sim_wake(int proc, double at_ns) { running_world("splitc_sim_wake").wake(proc, at_ns); }
+
 double splitc_sim_now_ns(void) {
   world& w = running_world("splitc_sim_now_ns");
   return w.clock_ns(w.running());

@@ -154,13 +154,17 @@ void world::unset_ready(proc_t p) {
 }
 
 double world::wake_time(const processor& p) const noexcept {
-  double first = infinity;
+  double first = p.alarms.empty() ? infinity : p.alarms.top();
   for (const auto& q : p.inbox)
     if (!q.empty()) first = std::min(first, q.top().arrival_ns);
   return first == infinity ? infinity : std::max(p.clock_ns, first);
 }
 
 bool world::arrived(const processor& p) const noexcept { return wake_time(p) <= p.clock_ns; }
+
+void world::spend_alarms(processor& p) {
+  while (!p.alarms.empty() && p.alarms.top() <= p.clock_ns) p.alarms.pop();
+}
 
 void world::schedule() {
   while (finished_ < procs_) {
@@ -185,6 +189,7 @@ void world::resume(proc_t p) {
   if (me.state == run_state::waiting) {  // woken by a message (or the barrier's end)
     me.clock_ns = std::max(me.clock_ns, key);
     me.state = run_state::runnable;
+    spend_alarms(me);
   }
   running_ = p;
   land_puts(p);
@@ -425,9 +430,21 @@ bool world::receive_packet(int ch, in_flight& out) {
 void world::wait_any(const char* what) {
   charge_computation();
   // Puts that land now have changed this processor's memory: what it waits for may be there.
-  if (land_puts(running_) > 0 || arrived(procs_state_[running_])) return;
+  processor& me = procs_state_[running_];
+  if (land_puts(running_) > 0 || arrived(me)) {
+    spend_alarms(me);
+    return;
+  }
   yield(run_state::waiting, what);
   land_puts(running_);
+}
+
+void world::wake(proc_t p, double at_ns) {
+  if (p < 0 || p >= procs_)
+    engine_fail("splitc_sim_wake: processor {} does not exist (the job has 0..{})", p, procs_ - 1);
+  processor& q = procs_state_[p];
+  q.alarms.push(at_ns);
+  if (q.state == run_state::waiting && p != running_) set_ready(p, wake_time(q));
 }
 
 void world::exchange(const void* mine, std::size_t len, void* all, double cost_ns) {

@@ -65,6 +65,9 @@ int cm5_wire_control_test(uint64_t epoch, void *all, size_t len, double cost_ns)
 /* Nothing arrived: back off (host) or let the others run (sim). `idle` counts
  * the consecutive idle rounds of this wait. */
 void cm5_wire_pause(unsigned idle);
+/* The same inside a control operation whose test failed: on sim the node waits until a
+ * packet arrives or the operation's last contribution wakes it. */
+void cm5_wire_control_pause(unsigned idle);
 
 double cm5_wire_now_us(void);
 

@@ -68,7 +68,7 @@ static void exchange(const char *who, enum operation kind, const void *mine, siz
     if (cm5_p2p_progress() + cm5_drain_some(n, CM5_BOTH) != 0)
       idle = 0;
     else
-      cm5_wire_pause(idle++);
+      cm5_wire_control_pause(idle++);
   }
   for (int q = 0; q < nodes; ++q) {
     struct round theirs;

@@ -13,6 +13,8 @@
  *   engine_api putget     one-sided puts land in order without the target's help;
  *                         gets read another processor's segment
  *   engine_api wait_put   a wait returns for a put that lands as it starts
+ *   engine_api wake       a wait ends at the time another processor's wake-up names, or
+ *                         its own; a spent wake-up does not end the next wait
  *   engine_api short_send a packet sent as a short message costs its sender what an
  *                         empty packet does, however long; another costs more per byte,
  *                         and one charged for part of its bytes, for that part alone
@@ -173,6 +175,30 @@ int main(int argc, char **argv) {
       splitc_sim_wait("a put that has arrived");
       check(segment[9] == 42, "the wait returned before the put landed");
     }
+  } else if (strcmp(test, "wake") == 0) {
+    static double woken_at[2]; /* statics are shared: what processors 1 and 4 name */
+    barrier();
+    if (self == 0) {
+      splitc_sim_wait("the wake test");
+      check(splitc_sim_now_ns() == woken_at[0], "a wait did not end at its wake-up's time");
+    } else if (self == 1) {
+      splitc_sim_charge_ns(1e6);
+      woken_at[0] = splitc_sim_now_ns();
+      splitc_sim_wake(0, woken_at[0]);
+    } else if (self == 2 || self == 3) {
+      const double at = splitc_sim_now_ns() + 5e5;
+      splitc_sim_wake(self, at);
+      splitc_sim_wait("the wake test");
+      check(splitc_sim_now_ns() == at, "a wait did not end at its own wake-up's time");
+      if (self == 3) {
+        splitc_sim_wait("the wake test"); /* the one above is spent: processor 4's ends this */
+        check(splitc_sim_now_ns() == woken_at[1], "a spent wake-up ended a second wait");
+      }
+    } else if (self == 4) {
+      splitc_sim_charge_ns(3e6);
+      woken_at[1] = splitc_sim_now_ns();
+      splitc_sim_wake(3, woken_at[1]);
+    }
   } else if (strcmp(test, "bad_node") == 0) {
     int c = splitc_sim_channel("c", 0);
     if (self == 1) splitc_sim_send(c, procs, &c, sizeof c);
@@ -183,7 +209,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(test, "deadlock") == 0) {
     splitc_sim_wait("the engine test's wait");
   } else {
-    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|short_send|receive_costs|putget|wait_put|bad_node|fail|deadlock\n");
+    fprintf(stderr, "usage: engine_api order|reorder|loss|exchange|short_send|receive_costs|putget|wait_put|wake|bad_node|fail|deadlock\n");
     return 2;
   }
   barrier();

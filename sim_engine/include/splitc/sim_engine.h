@@ -94,6 +94,14 @@ long splitc_sim_receive(int channel, int *source, void *buf, size_t cap);
  * put has just landed in this processor's segment. */
 void splitc_sim_wait(const char *what);
 
+/* Wake processor `proc` at virtual time `at_ns` with no packet: a layer's own
+ * signal (the CM-5's control network completing). If it waits in
+ * splitc_sim_wait, it resumes at max(its clock, at_ns) (or sooner, when a
+ * packet arrives first); otherwise its next wait returns once its clock has
+ * reached at_ns. A wait that returns spends every wake-up due by its time;
+ * one due before a wait begins ends that wait at once, so waiters loop. */
+void splitc_sim_wake(int proc, double at_ns);
+
 /* This processor's virtual time, and local work to charge to it. */
 double splitc_sim_now_ns(void);
 void splitc_sim_charge_ns(double ns);

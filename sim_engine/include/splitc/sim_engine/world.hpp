@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <queue>
 #include <random>
@@ -105,6 +106,9 @@ struct processor {
   void* runtime_state = nullptr;  ///< the runtime's state while suspended (the switch hooks')
   bool in_barrier = false;  ///< in the bootstrap barrier
   bool in_exchange = false;  ///< in a control-network exchange
+  /// A layer's wake-ups without a packet (splitc_sim_wake), earliest first: each ends a
+  /// wait at its time, and a wait that returns consumes those due by then.
+  std::priority_queue<double, std::vector<double>, std::greater<>> alarms;
   /// The channel whose last receive took a packet, with nothing else since (or -1): the
   /// check that then finds it empty ends the same receive, whose cost o_r already holds.
   int received_on = -1;
@@ -156,6 +160,7 @@ class world {
   /// The next arrived packet of `channel`, moved out; false (charging a poll) when none.
   bool receive_packet(int channel, in_flight& out);
   void wait_any(const char* what);
+  void wake(proc_t p, double at_ns);
   void charge(double ns) { procs_state_[running_].clock_ns += ns; }
   void exchange(const void* mine, std::size_t len, void* all, double cost_ns);
   void put(proc_t to, std::size_t offset, const void* src, std::size_t len);
@@ -179,6 +184,8 @@ class world {
   bool ahead_of_others() const noexcept;
   double wake_time(const processor& p) const noexcept;
   bool arrived(const processor& p) const noexcept;
+  /// The wake-ups due by p's clock are spent (a wait of p returns).
+  static void spend_alarms(processor& p);
   /// Charge a send of `len` payload bytes at `cost` to the running processor; its arrival time at `to`.
   double charge_send(const loggp& cost, proc_t to, std::size_t len);
   /// The wire's faults on one packet: its arrival time, and whether it is lost / duplicated.
