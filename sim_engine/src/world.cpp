@@ -315,14 +315,6 @@ int world::poll(am_sink sink) {
   return delivered;
 }
 
-void world::wait_idle(const char* what) {
-  charge_computation();
-  processor& me = procs_state_[running_];
-  const inbox_queue& inbox = me.inbox[am_queue];
-  if (!inbox.empty() && inbox.top().arrival_ns <= me.clock_ns) return;
-  yield(run_state::waiting, what);
-}
-
 void world::bootstrap_barrier(am_sink sink) {
   processor& me = procs_state_[running_];
   me.in_barrier = true;

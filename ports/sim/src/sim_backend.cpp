@@ -26,23 +26,9 @@ am_status sim_backend::send(proc_t to, bool is_request, am_kind kind, handler_id
   return am_status::ok;
 }
 
-void sim_backend::install_processor_switch(const processor_switch& hooks) {
-  const splitc_sim_switch_hooks engine{hooks.save, hooks.restore, hooks.ended};
-  splitc_sim_set_switch_hooks(&engine);
-}
-
-segments_apart sim_backend::segments() {
-  world* w = world::current();
-  return w != nullptr ? w->segments().places() : segments_apart{};
-}
-
 int sim_backend::poll(am_sink sink) { return world_->poll(sink); }
 
 void sim_backend::bootstrap_barrier(am_sink sink) { world_->bootstrap_barrier(sink); }
-
-void sim_backend::wait_idle(am_sink, const char* what) { world_->wait_idle(what); }
-
-double sim_backend::virtual_seconds() const noexcept { return world_->read_clock_ns() * 1e-9; }
 
 // Leaving needs nothing: the fiber returns from main and the scheduler counts it.
 void sim_backend::finish(int) {}

@@ -142,7 +142,6 @@ class world {
   void send(proc_t to, bool is_request, am_kind kind, handler_id h, const am_word* a, int n,
             const void* src, std::size_t len, void* dst);
   int poll(am_sink sink);
-  void wait_idle(const char* what);
   void bootstrap_barrier(am_sink sink);
   double clock_ns(proc_t p) const noexcept { return procs_state_[p].clock_ns; }
   /// The running processor reads its clock (a program's timer): a loop that then polls

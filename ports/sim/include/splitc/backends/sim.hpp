@@ -19,6 +19,7 @@
 
 #include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
+#include <splitc/port/on_sim.hpp>
 
 #include <cstddef>
 
@@ -26,15 +27,13 @@ namespace splitc::backends::sim {
 
 class world;  // sim_engine/include/splitc/sim_engine/world.hpp
 
-class sim_backend : public port::am_forwarding<sim_backend> {
+/// port::sim_members: one process for every processor (the core's state switched with the
+/// running fiber), where their segments lie, the idle wait and the virtual clock -- what every
+/// port on the engine has.
+class sim_backend : public port::am_forwarding<sim_backend>, public port::sim_members {
  public:
   friend class port::am_forwarding<sim_backend>;
   static constexpr const char* name = "sim";
-  static constexpr bool shared_process = true;
-  /// The core's state switched with the running fiber (the engine's switch hooks).
-  static void install_processor_switch(const processor_switch& hooks);
-  /// Where the processors' segments lie.
-  static segments_apart segments();
   static constexpr capabilities caps{
       .max_args = am_max_args,
       .max_medium = 64 * 1024,
@@ -57,10 +56,6 @@ class sim_backend : public port::am_forwarding<sim_backend> {
 
   int poll(am_sink sink);
   void bootstrap_barrier(am_sink sink);
-  /// Optional member (has_idle_wait): suspend until a message may be deliverable.
-  void wait_idle(am_sink sink, const char* what);
-  /// Optional member (has_virtual_clock): this processor's virtual time.
-  double virtual_seconds() const noexcept;
 
   segment_info segment() const noexcept { return segment_; }
   void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
