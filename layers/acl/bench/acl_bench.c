@@ -264,8 +264,8 @@ int main(int argc, char **argv) {
   {
     __globPtrType w = all_spread_malloc(c.p, c.p * max + 8);
     __globPtrType f = all_spread_malloc(c.p, c.p * (int)sizeof(int64_t));
-    c.window = w.addr;
-    c.flags = f.addr;
+    c.window = tolocal(w); /* this processor's copy (on the sim, segments lie apart) */
+    c.flags = tolocal(f);
     memset((void *)c.flags, 0, sizeof(int64_t) * (size_t)c.p);
     bench_barrier();
   }
