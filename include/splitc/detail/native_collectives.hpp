@@ -17,8 +17,9 @@
 // native collectives its processor has passed. A processor that skipped one of them before
 // finalize leaves the others waiting in it, where no signature arrives; so while a processor
 // waits in a native collective, it judges the messages waiting in its world mailbox
-// (judge_native_wait): one signed by finalize with fewer native collectives passed than this
-// one's number names its sender, which has reached finalize instead (issue 45).
+// (judge_native_wait): a sender that has passed this collective signs finalize's messages
+// with its number; one signed with another count names a sender that skipped it, or a
+// receiver that called one more (issue 45).
 #pragma once
 
 #include <splitc/port/am.hpp>
@@ -90,8 +91,8 @@ constexpr bool native_reduction_of(native_collective what) {
 }
 
 /// While this processor waits in a native collective: a message in its world mailbox signed by
-/// finalize with fewer native collectives passed than this one's number ends the job, naming
-/// the processor that skipped it (src/mailbox.cpp).
+/// finalize with a count of native collectives passed other than this one's number ends the
+/// job, naming its sender (src/mailbox.cpp).
 void judge_native_wait(context& c);
 
 /// What the backend runs while it waits in the control network (on entering it and after each
