@@ -21,33 +21,25 @@ struct finalize_barrier_kind;
 inline constexpr std::uint64_t finalize_signature =
     collective_signature<collective_kind::barrier, finalize_barrier_kind, void>;
 
-/// The count's factor in the signature (odd, so that it has an inverse modulo 2^64).
-inline constexpr std::uint64_t finalize_count_multiplier = 0x9FB21C651E98DF25ULL;
-constexpr std::uint64_t finalize_count_inverse() noexcept {
-  std::uint64_t inverse = finalize_count_multiplier;  // Newton's iteration: 5 steps give 64 bits
-  for (int i = 0; i < 5; ++i) inverse *= 2 - finalize_count_multiplier * inverse;
-  return inverse;
-}
-
-/// finalize's signature on a backend with native collectives, after `native_passed` of them
-/// (counted modulo 2^32: a processor waiting in one needs only to tell its own number's count
-/// from any other).
+/// finalize's signature on a backend with native collectives, after `native_passed` of them:
+/// the count mixed in as a broadcast's root is (root_mix, invertible), modulo 2^31 -- a
+/// processor waiting in one needs only to tell its own number's count from any other.
 constexpr std::uint64_t finalize_signature_after(std::uint64_t native_passed) noexcept {
-  return finalize_signature ^ ((native_passed & 0xffffffffu) + 1) * finalize_count_multiplier;
+  return finalize_signature ^ root_mix(static_cast<proc_t>(native_passed & 0x7fffffffu));
 }
 
 /// Whether `signature` is finalize's; if it carries a count of native collectives, the count
-/// (modulo 2^32). Another collective's signature passes for one with odds of 2^-32.
+/// (modulo 2^31). Another collective's signature passes for one with odds of 2^-33.
 constexpr bool is_finalize_signature(std::uint64_t signature,
                                      std::optional<std::uint64_t>* native_passed = nullptr) {
   if (signature == finalize_signature) return true;
-  const std::uint64_t count = (signature ^ finalize_signature) * finalize_count_inverse() - 1;
-  if (count > 0xffffffffu) return false;
+  const std::uint64_t count = root_unmix(signature ^ finalize_signature);
+  if (count > 0x7fffffffu) return false;
   if (native_passed != nullptr) *native_passed = count;
   return true;
 }
 static_assert(is_finalize_signature(finalize_signature_after(0)) &&
-              is_finalize_signature(finalize_signature_after(0xffffffffu)) &&
+              is_finalize_signature(finalize_signature_after(0x7fffffffu)) &&
               !is_finalize_signature(finalize_signature ^ 1));
 
 /// A processor waiting in a native collective found `from`'s finalize message with another

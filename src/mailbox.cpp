@@ -18,6 +18,13 @@
 namespace splitc::detail {
 namespace {
 
+/// The signature a complete slot's message ends with (post signs every message).
+std::uint64_t signature_of(const mailbox_slot& s) {
+  std::uint64_t signature = 0;
+  std::memcpy(&signature, s.data + s.length - mailbox_signature_bytes, sizeof signature);
+  return signature;
+}
+
 void fill(mailbox_slot* s, const void* data, std::size_t len, std::uint64_t sequence) {
   std::memcpy(s->data, data, len);
   s->length = len;
@@ -205,7 +212,7 @@ const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t*
   wait_until(g.c, "a collective",
              [&] { return slot->sequence.load(std::memory_order_acquire) == n + 1; });
   *len = slot->length - mailbox_signature_bytes;
-  std::memcpy(signature, slot->data + *len, sizeof *signature);
+  *signature = signature_of(*slot);
   return slot->data;
 }
 
@@ -214,18 +221,13 @@ void judge_native_wait(context& c) {
   if (m.region == nullptr) return;
   // The native collective this processor is in; a processor that has passed it sends
   // finalize's messages signed with this count, one that skipped it with another.
-  const std::uint64_t current = (c.native_collectives_passed + 1) & 0xffffffffu;
+  const std::uint64_t current = (c.native_collectives_passed + 1) & 0x7fffffffu;
   for (std::size_t p = 0; p < m.procs; ++p) {
     const std::uint64_t n = m.received[p];
     const mailbox_slot* slot = m.slot(p, n);
-    if (slot->sequence.load(std::memory_order_acquire) != n + 1 ||
-        slot->length < mailbox_signature_bytes)
-      continue;
-    std::uint64_t signature = 0;
-    std::memcpy(&signature, slot->data + slot->length - mailbox_signature_bytes,
-                sizeof signature);
+    if (slot->sequence.load(std::memory_order_acquire) != n + 1) continue;
     std::optional<std::uint64_t> passed;
-    if (is_finalize_signature(signature, &passed) && passed.has_value() && *passed != current)
+    if (is_finalize_signature(signature_of(*slot), &passed) && passed.has_value() && *passed != current)
         [[unlikely]]
       finalize_skipped_native(static_cast<proc_t>(p));
   }

@@ -27,6 +27,12 @@ splitc_sim_switch_hooks world::switch_hooks{};  // per process: installed by the
 namespace {
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
+
+/// The wake-ups due by p's clock are spent (a wait of p returns: splitc_sim_wake).
+void spend_alarms(processor& p) {
+  while (!p.alarms.empty() && p.alarms.top() <= p.clock_ns) p.alarms.pop();
+}
+
 /// Polls that find nothing, job-wide, with no message sent or delivered in
 /// between, after which the job is declared stuck -- unless a processor read
 /// its clock since: then it may be in a timed loop (the bench's empty loop on a
@@ -161,10 +167,6 @@ double world::wake_time(const processor& p) const noexcept {
 }
 
 bool world::arrived(const processor& p) const noexcept { return wake_time(p) <= p.clock_ns; }
-
-void world::spend_alarms(processor& p) {
-  while (!p.alarms.empty() && p.alarms.top() <= p.clock_ns) p.alarms.pop();
-}
 
 void world::schedule() {
   while (finished_ < procs_) {

@@ -183,8 +183,6 @@ class world {
   bool ahead_of_others() const noexcept;
   double wake_time(const processor& p) const noexcept;
   bool arrived(const processor& p) const noexcept;
-  /// The wake-ups due by p's clock are spent (a wait of p returns).
-  static void spend_alarms(processor& p);
   /// Charge a send of `len` payload bytes at `cost` to the running processor; its arrival time at `to`.
   double charge_send(const loggp& cost, proc_t to, std::size_t len);
   /// The wire's faults on one packet: its arrival time, and whether it is lost / duplicated.
