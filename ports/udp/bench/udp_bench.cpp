@@ -17,6 +17,19 @@
 //   bulk_get S       the same for bulk_get
 //   bulk_put S loss  bulk_put with the impairment layer dropping --loss of
 //                    every datagram (acknowledgements included), same run
+// Line rate (part "line", issue 43's bar), for S = 64 KiB, 1 MiB and 64 MiB, the
+// two alternating in each repetition:
+//   raw_transfer S   S bytes in datagrams of the job's size (65,507 on loopback;
+//                    SPLITC_UDP_DATAGRAM=1472 stands for Ethernet), one sendto
+//                    each, into the peer's segment, window 64 datagrams, a credit
+//                    every 16, ended by the receiver's credit for the last one:
+//                    raw UDP's bulk_put + sync
+//   raw_transfer_gso S  the same with UDP GSO (up to 64 datagrams per send) and
+//                    GRO (the receiver reads coalesced runs): only where a
+//                    datagram is smaller than 32 KiB, as GSO then pays
+//   line bulk_put S  bulk_put of S bytes then sync
+//   and the timeout retransmissions of both processors during the part (none
+//   is needed: the link is lossless)
 //
 // Each figure is the median of --reps repetitions (after one warm-up).
 // Prints a table, the three bars of issue 5, and with --json=FILE one JSON
@@ -28,6 +41,7 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -106,6 +120,8 @@ struct raw_socket {
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
     if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof big) != 0)
       setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+    int on = 1;  // GSO runs arrive whole (plain datagrams are read as before)
+    setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof on);
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = ip;
@@ -120,6 +136,26 @@ struct raw_socket {
   }
   void send(const void* d, std::size_t n) {
     while (sendto(fd, d, n, 0, reinterpret_cast<const sockaddr*>(&peer), sizeof peer) < 0) {
+    }
+  }
+  /// `n` bytes cut by the kernel into datagrams of `segment` bytes (UDP GSO).
+  void send_gso(const void* d, std::size_t n, std::size_t segment) {
+    iovec v{const_cast<void*>(d), n};
+    alignas(cmsghdr) unsigned char control[CMSG_SPACE(sizeof(std::uint16_t))] = {};
+    msghdr h{};
+    h.msg_name = &peer;
+    h.msg_namelen = sizeof peer;
+    h.msg_iov = &v;
+    h.msg_iovlen = 1;
+    h.msg_control = control;
+    h.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&h);
+    c->cmsg_level = SOL_UDP;
+    c->cmsg_type = UDP_SEGMENT;
+    c->cmsg_len = CMSG_LEN(sizeof(std::uint16_t));
+    const auto seg = static_cast<std::uint16_t>(segment);
+    std::memcpy(CMSG_DATA(c), &seg, sizeof seg);
+    while (sendmsg(fd, &h, 0) < 0) {
     }
   }
   ssize_t poll_recv(void* d, std::size_t n) {
@@ -165,6 +201,54 @@ double raw_stream(raw_socket& s, int me, std::size_t count, unsigned char* src, 
   return static_cast<double>(bytes) / seconds_since(start) / 1e9;
 }
 
+/// Raw UDP's bulk_put + sync, `iters` times: 0 sends `size` bytes from `src` in datagrams
+/// of at most `dgram` bytes (the job's datagram size) -- one per sendto, or with `gso` runs of
+/// up to 64 per send -- within a window of stream_window datagrams' bytes, credited every
+/// credit_every datagrams' bytes, and waits for the credit that covers the last byte; 1 reads
+/// them (whole runs, with GRO) into `dst`. Returns MB/s (on 0).
+double raw_transfer(raw_socket& s, int me, std::size_t size, std::size_t iters,
+                    const unsigned char* src, unsigned char* dst, std::size_t dgram, bool gso) {
+  const u64 window = stream_window * dgram, credit_bytes = credit_every * dgram;
+  const std::size_t run = gso ? std::min<std::size_t>(64, 65507 / dgram) * dgram : dgram;
+  if (me == 0) {
+    u64 credited = 0, sent = 0;
+    auto take_credit = [&] {
+      u64 c;
+      if (recv(s.fd, &c, sizeof c, MSG_DONTWAIT) == sizeof c) credited = c;
+    };
+    const auto start = clock_type::now();
+    for (std::size_t it = 0; it < iters; ++it) {
+      for (std::size_t off = 0; off < size;) {
+        while (sent >= credited + window) take_credit();
+        const std::size_t n = std::min(run, size - off);
+        if (n > dgram) {
+          s.send_gso(src + off, n, dgram);
+        } else {
+          s.send(src + off, n);
+        }
+        off += n;
+        sent += n;
+      }
+      while (credited < sent) take_credit();
+    }
+    return static_cast<double>(size) * static_cast<double>(iters) / seconds_since(start) / 1e6;
+  }
+  u64 got = 0, next_credit = credit_bytes;
+  for (std::size_t it = 0; it < iters; ++it) {
+    for (std::size_t off = 0; off < size;) {
+      const auto n = static_cast<std::size_t>(
+          s.poll_recv(dst + off, std::min<std::size_t>(65536, size - off)));
+      off += n;
+      got += n;
+      if (got >= next_credit || off == size) {
+        s.send(&got, sizeof got);
+        next_credit = got + credit_bytes;
+      }
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -179,8 +263,9 @@ int main(int argc, char** argv) {
   app.add_flag("--progress", opt.progress, "print each figure to stderr as it is measured");
   app.add_option("--only", opt.only,
                  "run only these parts: rt (raw and AM round trips), small (read..store), "
-                 "stream (raw streams), put, get, loss")
-      ->check(CLI::IsMember({"rt", "small", "stream", "put", "get", "loss"}));
+                 "stream (raw streams), put, get, loss, line (bulk_put against raw UDP at 64 KiB, "
+                 "1 MiB and 64 MiB)")
+      ->check(CLI::IsMember({"rt", "small", "stream", "put", "get", "loss", "line"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -398,6 +483,65 @@ int main(int argc, char** argv) {
   if (opt.want("get"))
     for (std::size_t s : sizes) bulk(fmt::format("bulk_get {}", s), s, false);
 
+  // ---- line rate: bulk_put against raw UDP's transfer of the same size, alternating -----
+  std::vector<std::pair<std::size_t, double>> line_ratios;  // size, median of per-round ratios
+  u64 line_timeouts = 0;
+  if (opt.want("line")) {
+    static u64 my_timeouts;
+    const std::size_t line_dgram = backend.datagram_bytes(peer);
+    // GSO pays where a datagram is small (SPLITC_UDP_DATAGRAM=1472); with loopback's 64 KiB
+    // datagrams a run is one datagram.
+    const bool with_gso = line_dgram < 32768;
+    const u64 timeouts_before = backend.stats().retransmits_timeout;
+    for (std::size_t size : {std::size_t{64} << 10, std::size_t{1} << 20, std::size_t{64} << 20}) {
+      if (size > span) continue;
+      const std::size_t iters = std::clamp<std::size_t>(
+          static_cast<std::size_t>((std::size_t{512} << 20) * scale) / size, 3, 4000);
+      std::vector<double> plain_v, gso_v, put_v, ratio;
+      for (int r = 0; r <= reps; ++r) {
+        splitc::barrier();
+        const double plain = raw_transfer(raw, me, size, iters, src.data(), heap, line_dgram, false);
+        double gso = 0;
+        if (with_gso) {
+          splitc::barrier();
+          gso = raw_transfer(raw, me, size, iters, src.data(), heap, line_dgram, true);
+        }
+        splitc::barrier();
+        double put = 0;
+        if (me == 0) {
+          const auto start = clock_type::now();
+          for (std::size_t i = 0; i < iters; ++i) {
+            splitc::bulk_put(splitc::toglobal(1, heap), src.data(), size);
+            splitc::sync();
+          }
+          put = static_cast<double>(size) * static_cast<double>(iters) / seconds_since(start) / 1e6;
+          end_phase();
+        } else {
+          serve_phase();
+        }
+        if (me == 0 && r > 0) {
+          plain_v.push_back(plain);
+          if (with_gso) gso_v.push_back(gso);
+          put_v.push_back(put);
+          ratio.push_back(put / std::max(plain, gso));  // against the better raw transfer
+        }
+      }
+      if (me == 0) {
+        add(fmt::format("raw_transfer {}", size), median(plain_v), "MB/s", size);
+        if (with_gso) add(fmt::format("raw_transfer_gso {}", size), median(gso_v), "MB/s", size);
+        add(fmt::format("line bulk_put {}", size), median(put_v), "MB/s", size);
+        std::sort(ratio.begin(), ratio.end());
+        line_ratios.emplace_back(size, median(ratio));
+        record(fmt::format("bar_line_ratio_min {}", size), "ratio", ratio.front(), size);
+        record(fmt::format("bar_line_ratio_max {}", size), "ratio", ratio.back(), size);
+      }
+    }
+    my_timeouts = backend.stats().retransmits_timeout - timeouts_before;
+    splitc::barrier();
+    if (me == 0) line_timeouts = my_timeouts + splitc::read(splitc::toglobal(1, &my_timeouts));
+    splitc::barrier();
+  }
+
   // ---- the same under loss (both directions, acknowledgements included) ---------------
   double put_big_loss = 0, am_rt_loss = 0;
   std::string loss_stats;
@@ -414,9 +558,9 @@ int main(int argc, char** argv) {
   {
     const splitc::backends::udp::udp_stats& a = backend.stats();
     loss_stats = fmt::format(
-        "lossy bulk_put (processor {}): datagrams_sent={} retransmits_timeout={} "
+        "lossy bulk_put (processor {}): datagrams_sent={} probes_sent={} retransmits_timeout={} "
         "retransmits_fast={} impair_dropped={} duplicates={} acks_sent={}",
-        me, a.datagrams_sent - before.datagrams_sent,
+        me, a.datagrams_sent - before.datagrams_sent, a.probes_sent - before.probes_sent,
         a.retransmits_timeout - before.retransmits_timeout,
         a.retransmits_fast - before.retransmits_fast, a.impair_dropped - before.impair_dropped,
         a.duplicates - before.duplicates, a.acks_sent - before.acks_sent);
@@ -470,6 +614,16 @@ int main(int argc, char** argv) {
       fmt::print("     bulk_put {} / raw 64 KiB stream (64 MiB buffers) = {:.3f}\n", opt.max_size, b2w);
       record("bar_bulk_put_vs_stream_hot", "ratio", b2);
       record("bar_bulk_put_vs_stream_64M", "ratio", b2w);
+    }
+    for (const auto& [size, ratio] : line_ratios) {
+      fmt::print("bar: bulk_put {} / best raw UDP transfer {}  = {:.3f}  (>= 0.8) {}  (median of per-round ratios)\n",
+                 size, size, ratio, ratio >= 0.8 ? "met" : "NOT met");
+      record(fmt::format("bar_line_ratio {}", size), "ratio", ratio, size);
+    }
+    if (!line_ratios.empty()) {
+      fmt::print("bar: timeout retransmissions during the lossless line part (both processors) = {}  (0) {}\n",
+                 line_timeouts, line_timeouts == 0 ? "met" : "NOT met");
+      record("line_timeout_retransmissions", "count", static_cast<double>(line_timeouts));
     }
     if (put_big_loss > 0 && put_big > 0) {
       const double b3 = put_big_loss / put_big;

@@ -12,8 +12,9 @@ namespace splitc::backends::udp {
 namespace {
 
 constexpr std::size_t align64(std::size_t n) noexcept { return (n + 63) & ~std::size_t{63}; }
+constexpr std::size_t align32(std::size_t n) noexcept { return (n + 31) & ~std::size_t{31}; }
 constexpr std::uint64_t slot_mask = engine::send_slots - 1;
-constexpr std::size_t batch = 32;
+constexpr std::size_t batch = 64;  ///< datagrams per link call (a GSO buffer of Ethernet-sized ones holds 47)
 constexpr std::uint64_t sack_span = 128;  ///< datagrams after the cumulative acknowledgement
 
 }  // namespace
@@ -110,7 +111,9 @@ am_status engine::send(int q, bool request, am_kind kind, bool internal, std::ui
     std::uint64_t at = o.tail;
     const std::size_t pos = at % config_.ring_bytes;
     if (pos + dlen > config_.ring_bytes) at += config_.ring_bytes - pos;
-    o.tail = at + align64(dlen);
+    // 32-byte steps: a full fragment (96-byte header + a multiple of 64) fills its step, so
+    // the fragments of a message lie back to back and go to the kernel as one GSO buffer.
+    o.tail = at + align32(dlen);
     unsigned char* d = o.ring + at % config_.ring_bytes;
 
     auto* h = reinterpret_cast<wire_header*>(d);
@@ -220,8 +223,12 @@ void engine::transmit(int q, std::uint64_t first, std::uint64_t end, std::uint64
   stats_.datagrams_sent += end - first;
   if (!retransmit) o.next_tx = end;
   o.last_sent_any = now;
-  o.owed = 0;  // piggybacked
-  o.urgent = false;
+  // Piggybacked -- except the answer to a probe, which goes in an acknowledgement of its own
+  // (a data datagram's seq is its own).
+  if (o.probe_to_answer == 0) {
+    o.owed = 0;
+    o.urgent = false;
+  }
 }
 
 void engine::transmit_new(int q, std::uint64_t now) {
@@ -242,22 +249,38 @@ void engine::transmit_new(int q, std::uint64_t now) {
   if (end > first) transmit(q, first, end, now, false);
 }
 
-void engine::send_ack(int q, std::uint64_t now, bool heartbeat) {
+void engine::send_ack(int q, std::uint64_t now, bool heartbeat, dgram_type type) {
   peer& p = peers_[static_cast<std::size_t>(q)];
   alignas(8) wire_header h{};
   h.magic = wire_magic;
-  h.type = static_cast<std::uint8_t>(dgram_type::ack);
+  h.type = static_cast<std::uint8_t>(type);
+  if (type == dgram_type::probe) {
+    h.seq = ++p.probe_number;
+    p.probe_waiting = h.seq;
+    p.probe_sent_at = now;
+  } else {
+    h.seq = p.probe_to_answer;
+    p.probe_to_answer = 0;
+  }
   h.job = limits_.job;
   h.src = static_cast<std::uint16_t>(limits_.myproc);
   h.dst = static_cast<std::uint16_t>(q);
   fill_ack_fields(q, h, now);
   h.tag = compute_tag(keys_, h, nullptr, 0, nullptr);
-  const unsigned char* buf = reinterpret_cast<const unsigned char*>(&h);
-  const std::size_t len = header_bytes;
-  link_.send(link_.context, q, &buf, &len, 1);
-  ++stats_.datagrams_sent;
-  stats_.bytes_sent += header_bytes;
-  ++stats_.acks_sent;
+  // A probe goes twice: were its one copy (or the answer) lost, the data it asks about would
+  // wait for another, doubled, timeout (at 5 % loss, about one probe in ten).
+  const int copies = type == dgram_type::probe ? 2 : 1;
+  const unsigned char* bufs[2] = {reinterpret_cast<const unsigned char*>(&h),
+                                  reinterpret_cast<const unsigned char*>(&h)};
+  const std::size_t lens[2] = {header_bytes, header_bytes};
+  link_.send(link_.context, q, bufs, lens, copies);
+  stats_.datagrams_sent += static_cast<std::uint64_t>(copies);
+  stats_.bytes_sent += header_bytes * static_cast<std::uint64_t>(copies);
+  if (type == dgram_type::probe) {
+    ++stats_.probes_sent;
+  } else {
+    ++stats_.acks_sent;
+  }
   if (heartbeat) ++stats_.heartbeats_sent;
   p.owed = 0;
   p.urgent = false;
@@ -376,6 +399,30 @@ bool engine::apply_ack(int q, const wire_header& h, std::uint64_t now) {
   return true;
 }
 
+void engine::answered(int q, std::uint64_t probe, std::uint64_t now) {
+  peer& o = peers_[static_cast<std::size_t>(q)];
+  if (probe != o.probe_waiting) return;  // an earlier probe's answer: the later one's decides
+  o.probe_waiting = 0;
+  // The answer came at once from a peer that read the probe: its round trip is how long the
+  // peer took to respond (a peer off the CPU lengthens the timeout for a while, as it should).
+  rtt_sample(o, now - o.probe_sent_at);
+  resend_missing(q, now);
+}
+
+void engine::resend_missing(int q, std::uint64_t now) {
+  // The answer (apply_ack has taken in its acknowledgements) describes what the peer had when
+  // it read the probe. What was sent before the probe and is not named is lost (or, with
+  // reordering, still on its way: then a needless copy): resend it.
+  peer& o = peers_[static_cast<std::size_t>(q)];
+  for (std::uint64_t s = o.una; s < o.next_tx && (s == o.una || s < o.highest_sacked); ++s) {
+    out_desc& e = o.desc[s & slot_mask];
+    if (e.sacked || e.last_sent > o.probe_sent_at) continue;
+    ++e.retx;
+    ++stats_.retransmits_timeout;
+    transmit(q, s, s + 1, now, true);
+  }
+}
+
 void engine::mark_received(peer& in, std::uint64_t seq, std::uint64_t now) noexcept {
   if (seq > in.largest_seq) {
     in.largest_seq = seq;
@@ -424,7 +471,15 @@ int engine::receive(const unsigned char* data, std::size_t len, am_sink sink, st
   }
   ++stats_.datagrams_received;
   stats_.bytes_received += len;
-  if (h.type != static_cast<std::uint8_t>(dgram_type::data)) return 0;
+  if (h.type == static_cast<std::uint8_t>(dgram_type::probe)) {
+    in.probe_to_answer = h.seq;
+    owe_ack(q, in, now, true);
+    return 0;
+  }
+  if (h.type != static_cast<std::uint8_t>(dgram_type::data)) {
+    if (h.seq != 0) answered(q, h.seq, now);
+    return 0;
+  }
 
   const bool internal = (h.flags & flag_internal) != 0;
   if (internal ? h.handler >= internal_opcodes : h.handler >= handler_limit_) {
@@ -573,27 +628,20 @@ void engine::run_timers(std::uint64_t now) {
       continue;
     }
     // The oldest unacknowledged datagram carries the timer (measured from the
-    // later of its transmission and the last acknowledgement that made
-    // progress: while the peer drains a long queue of ours, nothing times
-    // out). On expiry it is sent again, with the holes the peer has told us
-    // of, and its timeout doubles; one that was only delayed (a descheduled
-    // peer) costs one duplicate, not a window of them. What else is missing
-    // follows from the acknowledgements (see apply_ack).
+    // later of its transmission, the last acknowledgement that made progress
+    // -- while the peer drains a long queue of ours, nothing times out -- and
+    // the last probe). On expiry nothing is resent yet: a probe asks the peer
+    // what it has, and its answer (answered) resends what is missing. A peer
+    // that was only slow to read (off the CPU, as this 2-core VM's processes
+    // are for up to ~10 ms now and then) then costs probes, never a resent
+    // datagram. The timeout doubles per probe and per retransmission.
     if (o.una < o.next_tx) {
       out_desc& e = o.desc[o.una & slot_mask];
-      const std::uint64_t rto =
-          std::min(o.rto << std::min<std::uint32_t>(e.retx, 20), config_.rto_max_ns);
-      if (now - std::max(e.last_sent, o.last_progress) >= rto) {
-        ++e.retx;
-        ++stats_.retransmits_timeout;
-        transmit(q, o.una, o.una + 1, now, true);
-        for (std::uint64_t s = o.una + 1; s < o.highest_sacked && s < o.next_tx; ++s) {
-          out_desc& h = o.desc[s & slot_mask];
-          if (h.sacked || now - h.last_sent < rto) continue;
-          ++h.retx;
-          ++stats_.retransmits_timeout;
-          transmit(q, s, s + 1, now, true);
-        }
+      const std::uint64_t rto = std::min(
+          o.rto << std::min<std::uint32_t>(std::max(e.retx, e.probes), 20), config_.rto_max_ns);
+      if (now - std::max({e.last_sent, o.last_progress, o.probe_sent_at}) >= rto) {
+        ++e.probes;
+        send_ack(q, now, false, dgram_type::probe);
       }
     }
     if (o.next_tx < o.next_seq) transmit_new(q, now);

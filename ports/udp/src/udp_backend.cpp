@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <sodium.h>
 #include <sys/eventfd.h>
@@ -81,9 +82,10 @@ udp_backend::udp_backend(start_arguments) {
   stats_at_exit_ = env::udp_stats.get();
 
   map_segment();
-  void* buffers = std::aligned_alloc(4096, recv_slot);
+  void* buffers = std::aligned_alloc(4096, 2 * recv_slot);
   if (buffers == nullptr) port::fail("udp: cannot allocate receive buffers");
   recv_buffers_ = static_cast<unsigned char*>(buffers);
+  recv_aligned_ = recv_buffers_ + recv_slot;
   barrier_arrivals_.assign(max_rounds, 0);
 
   if (env::udp_rendezvous.is_set()) {
@@ -254,6 +256,17 @@ void udp_backend::connect_to_job() {
       datagram_[q] = it->second;
     }
   }
+  // GSO where the kernel has it (the option can be read). A run forms only where datagrams
+  // are small (a GSO buffer holds at most 65,507 bytes): GRO, whose reads need recvmsg and
+  // its control message (~0.1 us more per empty read), only where some path's are.
+  if (env::udp_gso.get()) {
+    int v = 0;
+    socklen_t vl = sizeof v;
+    gso_ = getsockopt(fd_, SOL_UDP, UDP_SEGMENT, &v, &vl) == 0;
+    v = 1;
+    if (std::any_of(datagram_.begin(), datagram_.end(), [](std::size_t d) { return d <= max_datagram / 2; }))
+      gro_ = setsockopt(fd_, SOL_UDP, UDP_GRO, &v, sizeof v) == 0;
+  }
 }
 
 udp_backend::~udp_backend() {
@@ -275,45 +288,85 @@ udp_backend::~udp_backend() {
 
 void udp_backend::raw_send(int peer, const unsigned char* const* datagrams,
                            const std::size_t* lengths, int n) {
-  mmsghdr msgs[32];
-  iovec iov[32];
   const sockaddr_in& to = addresses_[static_cast<std::size_t>(peer)];
+  if (n == 1) {
+    // The common case (a short message, an acknowledgement): sendto costs less.
+    ssize_t r;
+    do {
+      r = ::sendto(fd_, datagrams[0], lengths[0], MSG_DONTWAIT,
+                   reinterpret_cast<const sockaddr*>(&to), sizeof to);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0) ++engine_->stats().send_errors;
+    return;
+  }
+  // One message per run of datagrams that lie back to back in memory, each of the run's first
+  // length but the last (which is no longer): with GSO the kernel cuts such a buffer into those
+  // datagrams (a message's fragments are laid out so in the send ring). All of them go in
+  // sendmmsg calls of up to `batch` messages.
+  constexpr int batch = 32;
+  mmsghdr msgs[batch];
+  iovec iov[batch];
+  alignas(cmsghdr) unsigned char control[batch][CMSG_SPACE(sizeof(std::uint16_t))];
+  int first_of[batch + 1];
+  udp_stats& st = engine_->stats();
   for (int done = 0; done < n;) {
-    const int k = std::min(n - done, 32);
-    if (k == 1) {
-      // The common case (a short message, an acknowledgement): sendto costs less.
-      ssize_t r;
-      do {
-        r = ::sendto(fd_, datagrams[done], lengths[done], MSG_DONTWAIT,
-                     reinterpret_cast<const sockaddr*>(&to), sizeof to);
-      } while (r < 0 && errno == EINTR);
-      if (r < 0) ++engine_->stats().send_errors;
-      ++done;
-      continue;
+    int m = 0, at = done;
+    while (m < batch && at < n) {
+      const std::size_t seg = lengths[at];
+      std::size_t total = seg;
+      int k = 1;
+      while (gso_ && at + k < n && k < gso_max_segments &&
+             datagrams[at + k] == datagrams[at + k - 1] + lengths[at + k - 1] &&
+             lengths[at + k - 1] == seg && lengths[at + k] <= seg &&
+             total + lengths[at + k] <= max_datagram) {
+        total += lengths[at + k];
+        ++k;
+      }
+      iov[m].iov_base = const_cast<unsigned char*>(datagrams[at]);
+      iov[m].iov_len = total;
+      msghdr& h = msgs[m].msg_hdr;
+      h = msghdr{};
+      h.msg_name = const_cast<sockaddr_in*>(&to);
+      h.msg_namelen = sizeof to;
+      h.msg_iov = &iov[m];
+      h.msg_iovlen = 1;
+      if (k > 1) {
+        h.msg_control = control[m];
+        h.msg_controllen = sizeof control[m];
+        cmsghdr* c = CMSG_FIRSTHDR(&h);
+        c->cmsg_level = SOL_UDP;
+        c->cmsg_type = UDP_SEGMENT;
+        c->cmsg_len = CMSG_LEN(sizeof(std::uint16_t));
+        const auto size = static_cast<std::uint16_t>(seg);
+        std::memcpy(CMSG_DATA(c), &size, sizeof size);
+      }
+      first_of[m++] = at;
+      at += k;
     }
-    for (int i = 0; i < k; ++i) {
-      iov[i].iov_base = const_cast<unsigned char*>(datagrams[done + i]);
-      iov[i].iov_len = lengths[done + i];
-      msgs[i].msg_hdr = msghdr{};
-      msgs[i].msg_hdr.msg_name = const_cast<sockaddr_in*>(&to);
-      msgs[i].msg_hdr.msg_namelen = sizeof to;
-      msgs[i].msg_hdr.msg_iov = &iov[i];
-      msgs[i].msg_hdr.msg_iovlen = 1;
-    }
+    first_of[m] = at;
     int sent = 0;
-    while (sent < k) {
-      const int r = sendmmsg(fd_, msgs + sent, static_cast<unsigned>(k - sent), MSG_DONTWAIT);
+    while (sent < m) {
+      const int r = sendmmsg(fd_, msgs + sent, static_cast<unsigned>(m - sent), MSG_DONTWAIT);
       if (r > 0) {
+        for (int i = sent; i < sent + r; ++i)
+          if (first_of[i + 1] - first_of[i] > 1) ++st.gso_sends;
         sent += r;
         continue;
       }
       if (r < 0 && errno == EINTR) continue;
+      if (r < 0 && gso_ && msgs[sent].msg_hdr.msg_control != nullptr &&
+          (errno == EIO || errno == EINVAL || errno == EOPNOTSUPP)) {
+        // The path does not take GSO buffers: one datagram per send from now on.
+        gso_ = false;
+        raw_send(peer, datagrams + first_of[sent], lengths + first_of[sent], n - first_of[sent]);
+        return;
+      }
       // Socket buffer full or a transient error: these datagrams count as
       // lost; the retransmission timer sends them again.
-      engine_->stats().send_errors += static_cast<std::uint64_t>(k - sent);
+      st.send_errors += static_cast<std::uint64_t>(first_of[m] - first_of[sent]);
       break;
     }
-    done += k;
+    done = at;
   }
 }
 
@@ -351,6 +404,7 @@ void udp_backend::link_send(void* self, int peer, const unsigned char* const* da
 
 am_status udp_backend::send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a,
                             int n, const void* src, std::size_t len, void* dst) {
+  idle_reset();  // a wait that follows starts by spinning (wait_idle)
   if (same_host_.carries(p)) {
     switch (same_host_.send(p, request, kind, h, a, n, src, len, dst)) {
       case port::same_host::send_result::sent: return am_status::ok;
@@ -380,8 +434,10 @@ int udp_backend::poll(am_sink sink) {
     const std::uint64_t now = now_ns();
     if (from_rings != 0) last_ring_delivery_ns_ = now;
     if (!socket_busy_ && now - last_ring_delivery_ns_ < ring_recent_ns &&
-        now - last_socket_poll_ns_ < socket_poll_interval_ns)
+        now - last_socket_poll_ns_ < socket_poll_interval_ns) {
+      if (delivered != 0) idle_reset();
       return delivered;
+    }
     last_socket_poll_ns_ = now;
   }
   if (fd_ < 0) return delivered;
@@ -391,32 +447,31 @@ int udp_backend::poll(am_sink sink) {
       raw_send(peer, &d, &len, 1);
     });
   }
-  // One datagram per system call: when nothing has arrived (the common case
+  // One read per system call: when nothing has arrived (the common case
   // while waiting) recv costs less than recvmmsg, and a datagram is acted on
   // before the next is read, so one buffer serves (a medium payload is
-  // delivered from it). Once a datagram has completed a message, poll returns
+  // delivered from it). Once a read has completed a message, poll returns
   // (after the acknowledgements and the timer check): the caller is usually
   // waiting for that message, and a further recv would most often find nothing
   // and cost a system call (~1 us) on the round trip. A stream of fragments
   // (which complete nothing until their last one) is read up to max_per_poll.
+  // With GRO one read may bring a run of datagrams (read_socket).
   std::uint64_t now = 0;
   int n = 0;
   bool empty = false;
-  // Reads until the socket is empty or max_per_poll datagrams were read in this
-  // poll; with `to_message`, also stops after a datagram that completed a message.
+  // Reads until the socket is empty or max_per_poll reads were made in this
+  // poll; with `to_message`, also stops after a read that completed a message.
   auto read = [&](bool to_message) {
     for (; n < max_per_poll; ++n) {
-      const ssize_t got = ::recv(fd_, recv_buffers_, recv_slot, MSG_DONTWAIT);
-      if (got < 0) {
+      const int d = read_socket(sink, n, now);
+      if (d < 0) {
         empty = true;
         return;
       }
-      if (n == 0 || (n & 7) == 0) now = now_ns();
-      const int d = engine_->receive(recv_buffers_, static_cast<std::size_t>(got), sink, now);
       delivered += d;
-      // In a stream, acknowledge as we go (every ack_every datagrams), not once
-      // per poll: the sender's window refills while we read, and its timer
-      // does not see a poll's worth of reading as silence.
+      // In a stream, acknowledge as we go (every 4 reads), not once per poll: the sender's
+      // window refills while we read, and its timer does not see a poll's worth of reading as
+      // silence.
       if ((n & 3) == 3) engine_->flush_acks(now);
       if (d != 0 && to_message) {
         ++n;
@@ -437,6 +492,82 @@ int udp_backend::poll(am_sink sink) {
   engine_->flush_acks(now);
   engine_->tick(now);
   socket_busy_ = n > 0;
+  if (socket_busy_ || delivered != 0) idle_reset();
+  return delivered;
+}
+
+void udp_backend::wait_idle(am_sink, const char*) {
+  if (socket_busy_) return;  // the last poll read datagrams: look again at once
+  if (same_host_.carries_any() || impair_ || fd_ < 0) {
+    idle_backoff_.pause();
+    return;
+  }
+  if (!idle_sleeping_) {
+    // An answer is usually a round trip (~7 us here) away: spin, reading the clock every 8th round.
+    if (idle_rounds_++ == 0) {
+      idle_since_ns_ = now_ns();
+    } else if ((idle_rounds_ & 7) == 0 &&
+               now_ns() - idle_since_ns_ >=
+                   (port::oversubscribed ? idle_spin_oversubscribed_ns : idle_spin_ns)) {
+      idle_sleeping_ = true;
+    }
+    if (!idle_sleeping_) {
+      port::cpu_relax();
+      return;
+    }
+  }
+  // Sleep until a datagram arrives (the kernel wakes us: a peer's probe or answer is not kept
+  // waiting behind a fixed nap) or the engine's timers are due (at most a tick away).
+  const std::uint64_t now = now_ns(), due = engine_->next_timers_ns();
+  const std::uint64_t wait = std::clamp<std::uint64_t>(due > now ? due - now : 0, 1'000, 1'000'000);
+  pollfd p{fd_, POLLIN, 0};
+  const timespec t{0, static_cast<long>(wait)};
+  ::ppoll(&p, 1, &t, nullptr);
+}
+
+// One read of the socket, acted on: the messages it completed, or -1 when the socket was empty.
+// `now` is refreshed after the first read of a poll and every 8th (`reads` so far).
+int udp_backend::read_socket(am_sink sink, int reads, std::uint64_t& now) {
+  if (!gro_) {
+    const ssize_t got = ::recv(fd_, recv_buffers_, recv_slot, MSG_DONTWAIT);
+    if (got < 0) return -1;
+    if ((reads & 7) == 0) now = now_ns();
+    return engine_->receive(recv_buffers_, static_cast<std::size_t>(got), sink, now);
+  }
+  // With GRO a read may bring a run of datagrams of one length (the last may be shorter),
+  // which the kernel's control message gives; each is acted on as if read alone.
+  iovec v{recv_buffers_, recv_slot};
+  alignas(cmsghdr) unsigned char control[CMSG_SPACE(sizeof(int))];
+  msghdr h{};
+  h.msg_iov = &v;
+  h.msg_iovlen = 1;
+  h.msg_control = control;
+  h.msg_controllen = sizeof control;
+  const ssize_t got = ::recvmsg(fd_, &h, MSG_DONTWAIT);
+  if (got < 0) return -1;
+  if ((reads & 7) == 0) now = now_ns();
+  const auto len = static_cast<std::size_t>(got);
+  std::size_t seg = len;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(&h, c)) {
+    if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+      int size = 0;
+      std::memcpy(&size, CMSG_DATA(c), sizeof size);
+      if (size > 0) seg = static_cast<std::size_t>(size);
+    }
+  }
+  if (seg >= len) return engine_->receive(recv_buffers_, len, sink, now);
+  ++engine_->stats().gro_reads;
+  int delivered = 0;
+  for (std::size_t off = 0; off < len; off += seg) {
+    const std::size_t l = std::min(seg, len - off);
+    const unsigned char* d = recv_buffers_ + off;
+    if (off % 8 != 0) {
+      // The engine reads the header in place: a run of odd-sized datagrams is copied aligned.
+      std::memcpy(recv_aligned_, d, l);
+      d = recv_aligned_;
+    }
+    delivered += engine_->receive(d, l, sink, now);
+  }
   return delivered;
 }
 
@@ -536,11 +667,13 @@ std::string udp_backend::stats_line() const {
   const udp_stats& s = engine_->stats();
   std::string line = fmt::format(
       "datagrams_sent={} bytes_sent={} datagrams_received={} bytes_received={} messages_sent={} "
-      "messages_delivered={} retransmits_timeout={} retransmits_fast={} acks_sent={} "
+      "messages_delivered={} retransmits_timeout={} retransmits_fast={} probes_sent={} "
+      "acks_sent={} gso_sends={} gro_reads={} "
       "heartbeats_sent={} duplicates={} out_of_window={} no_resource={} send_errors={} "
       "impair_dropped={} impair_duplicated={} impair_delayed={} impair_reordered={} rejected={}",
       s.datagrams_sent, s.bytes_sent, s.datagrams_received, s.bytes_received, s.messages_sent,
-      s.messages_delivered, s.retransmits_timeout, s.retransmits_fast, s.acks_sent,
+      s.messages_delivered, s.retransmits_timeout, s.retransmits_fast, s.probes_sent, s.acks_sent,
+      s.gso_sends, s.gro_reads,
       s.heartbeats_sent, s.duplicates, s.out_of_window, s.no_resource, s.send_errors,
       s.impair_dropped, s.impair_duplicated, s.impair_delayed, s.impair_reordered, s.rejected());
   for (int i = 1; i < static_cast<int>(drop_reason::count); ++i)

@@ -237,9 +237,13 @@ drop_reason parse(const wire_keys& keys, const parse_limits& limits, const unsig
     return drop_reason::malformed;
   const std::size_t body = len - header_bytes;
 
-  if (h->type == static_cast<std::uint8_t>(dgram_type::ack)) {
-    if ((h->flags & ~flag_no_ack) != 0 || h->nargs != 0 || h->handler != 0 || h->payload != 0 ||
-        h->seq != 0 || h->msg_seq != 0 || h->offset != 0 || h->total != 0 || h->address != 0)
+  if (h->type == static_cast<std::uint8_t>(dgram_type::ack) ||
+      h->type == static_cast<std::uint8_t>(dgram_type::probe)) {
+    // An ack's seq names the probe it answers (0: none); a probe's is its number.
+    const bool probe = h->type == static_cast<std::uint8_t>(dgram_type::probe);
+    if ((h->flags & ~(probe ? 0 : flag_no_ack)) != 0 || h->nargs != 0 || h->handler != 0 ||
+        h->payload != 0 || (probe && h->seq == 0) || h->msg_seq != 0 || h->offset != 0 ||
+        h->total != 0 || h->address != 0)
       return drop_reason::malformed;
     if (body != 0) return drop_reason::short_datagram;
   } else if (h->type == static_cast<std::uint8_t>(dgram_type::data)) {

@@ -2,8 +2,8 @@
 // link that loses, duplicates, reorders and delays datagrams on a simulated
 // clock. Checks exactly-once delivery with exact contents, fragmentation and
 // reassembly, the flow-control window, piggybacked acknowledgements,
-// back-off, and that invalid datagrams are dropped and
-// counted without effect.
+// timeouts that probe before they resend, back-off, the send ring's layout
+// for GSO, and that invalid datagrams are dropped and counted without effect.
 #include <splitc/backends/udp_engine.hpp>
 #include <splitc/backends/udp_wire.hpp>
 
@@ -63,6 +63,8 @@ struct network {
   int ack_every_read = 0;       ///< >0: acknowledge after every so many datagrams read, as the
                                 ///< backend's poll does; 0: once per step
   std::uint64_t sent = 0;
+  std::vector<std::uint64_t> drop_once;  ///< data datagrams (by seq) lost at their first sending
+  std::vector<std::vector<std::pair<const unsigned char*, std::size_t>>> link_calls;  ///< recorded
 
   double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng); }
 
@@ -70,8 +72,18 @@ struct network {
     auto* nd = static_cast<node*>(ctx);
     network& w = *nd->net;
     nd->max_flight_seen = std::max(nd->max_flight_seen, nd->e ? nd->e->in_flight(peer) : 0);
+    w.link_calls.emplace_back();
+    for (int i = 0; i < n; ++i) w.link_calls.back().emplace_back(d[i], len[i]);
     for (int i = 0; i < n; ++i) {
       ++w.sent;
+      const auto* h = reinterpret_cast<const wire_header*>(d[i]);
+      if (h->type == static_cast<std::uint8_t>(dgram_type::data)) {
+        const auto lost = std::find(w.drop_once.begin(), w.drop_once.end(), h->seq);
+        if (lost != w.drop_once.end()) {
+          w.drop_once.erase(lost);
+          continue;
+        }
+      }
       if (std::find(w.blackholed.begin(), w.blackholed.end(), nd->me) != w.blackholed.end()) continue;
       if (w.uniform() < w.loss) continue;
       const int copies = w.uniform() < w.dup ? 2 : 1;
@@ -333,13 +345,12 @@ TEST(UdpEngine, LateAcknowledgementsDoNotInflateTheTimeout) {
 }
 
 // A peer off the CPU for much longer than the timeout (more processes than
-// cores): the oldest datagram is resent on each (backed-off) timeout, and
-// nothing else. When the peer runs again it acknowledges the first
-// transmissions as it reads them; those acknowledgements name datagrams sent
-// once, so none of them is taken for the partial acknowledgement of a
-// retransmission that calls for the next datagram (which resent, one
-// acknowledgement at a time, everything that was in flight).
-TEST(UdpEngine, APeerOffTheCpuCostsRetransmissionsOfOneDatagramNotOfTheWindow) {
+// cores; this VM's processes are for up to ~10 ms now and then): each
+// (backed-off) timeout sends a probe, and nothing is resent -- when the peer
+// runs again it has every datagram, and its answer says so. (Before probes,
+// each timeout resent the oldest datagram: needless copies, and a lossless
+// run counted "retransmissions".)
+TEST(UdpEngine, APeerOffTheCpuCostsProbesNotRetransmissions) {
   network net(2, test_config(), 65507);
   net.ack_every_read = 4;
   auto send_shorts = [&](int n) {
@@ -356,7 +367,7 @@ TEST(UdpEngine, APeerOffTheCpuCostsRetransmissionsOfOneDatagramNotOfTheWindow) {
     net.step();
   }
   const udp_stats& s = net.nodes[0]->e->stats();
-  ASSERT_EQ(s.retransmits_timeout + s.retransmits_fast, 0u);
+  ASSERT_EQ(s.retransmits_timeout + s.retransmits_fast + s.probes_sent, 0u);
   net.paused = 1;
   send_shorts(64);
   for (int i = 0; i < 2000; ++i) net.step();  // 20 ms, ~50 timeouts' worth
@@ -366,10 +377,77 @@ TEST(UdpEngine, APeerOffTheCpuCostsRetransmissionsOfOneDatagramNotOfTheWindow) {
     net.step();
   }
   EXPECT_EQ(net.nodes[1]->got.size(), 72u);
-  EXPECT_GT(s.retransmits_timeout, 0u);          // the pause was noticed...
-  EXPECT_LE(s.retransmits_timeout, 10u);         // ...and backed off (one datagram)
-  EXPECT_EQ(s.retransmits_fast, 0u);             // no cascade through the window
-  EXPECT_EQ(net.nodes[1]->e->stats().duplicates, s.retransmits_timeout);
+  EXPECT_GT(s.probes_sent, 0u);                    // the pause was noticed...
+  EXPECT_LE(s.probes_sent, 10u);                   // ...and backed off
+  EXPECT_EQ(s.retransmits_timeout, 0u);            // nothing resent: it had all arrived
+  EXPECT_EQ(s.retransmits_fast, 0u);
+  EXPECT_EQ(net.nodes[1]->e->stats().duplicates, 0u);
+}
+
+// A lost datagram with nothing after it (no selective acknowledgement can name
+// the hole): the timeout's probe is answered without it, and it is resent then
+// -- once, one round trip after the timeout.
+TEST(UdpEngine, ALostTailIsResentWhenTheProbesAnswerLacksIt) {
+  network net(2, test_config(), 65507);
+  for (int i = 0; i < 4; ++i) {
+    const am_word a[1] = {static_cast<am_word>(i)};
+    ASSERT_EQ(net.nodes[0]->e->send(1, true, am_kind::short_msg, false, 3, a, 1, nullptr, 0,
+                                    nullptr, net.now),
+              am_status::ok);
+    for (int g = 0; !net.quiet(); ++g) {
+      ASSERT_LT(g, 100000);
+      net.step();
+    }
+  }
+  net.drop_once = {5};  // the next datagram, the last one sent
+  const am_word a[1] = {4};
+  ASSERT_EQ(net.nodes[0]->e->send(1, true, am_kind::short_msg, false, 3, a, 1, nullptr, 0,
+                                  nullptr, net.now),
+            am_status::ok);
+  for (int g = 0; !net.quiet(); ++g) {
+    ASSERT_LT(g, 100000);
+    net.step();
+  }
+  const udp_stats& s = net.nodes[0]->e->stats();
+  ASSERT_EQ(net.nodes[1]->got.size(), 5u);
+  EXPECT_EQ(net.nodes[1]->got.back().args[0], 4u);
+  EXPECT_EQ(s.probes_sent, 1u);
+  EXPECT_EQ(s.retransmits_timeout, 1u);
+  EXPECT_EQ(s.retransmits_fast, 0u);
+  EXPECT_EQ(net.nodes[1]->e->stats().duplicates, 0u);
+}
+
+// The fragments of a long message lie back to back in the send ring, all of one
+// length but the last, so the backend can hand each run to the kernel as one
+// GSO buffer (udp_backend::raw_send); the Ethernet-sized path is the case.
+TEST(UdpEngine, AMessagesFragmentsLieBackToBackForGso) {
+  network net(2, test_config(), 1472);
+  const auto data = pattern(20 * 1300, 5);
+  std::vector<unsigned char> dst(data.size());
+  for (int nargs : {0, 3}) {
+    net.link_calls.clear();
+    const am_word a[3] = {1, 2, 3};
+    ASSERT_EQ(net.nodes[0]->e->send(1, true, am_kind::long_msg, false, 3, a, nargs, data.data(),
+                                    data.size(), dst.data(), net.now),
+              am_status::ok);
+    ASSERT_EQ(net.link_calls.size(), 1u);
+    const auto& run = net.link_calls[0];
+    ASSERT_EQ(run.size(), 21u);  // 1,280 payload bytes per datagram
+    // With arguments the first fragment is longer; the others follow one another exactly.
+    for (std::size_t i = 1; i + 1 < run.size(); ++i) {
+      EXPECT_EQ(run[i].second, 1376u) << i;
+      EXPECT_EQ(run[i].first + run[i].second, run[i + 1].first) << i;
+    }
+    EXPECT_LE(run.back().second, 1376u);
+    if (nargs == 0) {
+      EXPECT_EQ(run[0].first + run[0].second, run[1].first);
+    }
+    for (int g = 0; !net.quiet(); ++g) {
+      ASSERT_LT(g, 100000);
+      net.step();
+    }
+    EXPECT_EQ(dst, data);
+  }
 }
 
 TEST(UdpEngine, BacksOffExponentially) {
@@ -385,10 +463,12 @@ TEST(UdpEngine, BacksOffExponentially) {
                                   net.now),
             am_status::ok);
   for (int ms = 0; ms < 5000; ++ms) net.step(1'000'000);
-  // 1 ms doubling up to 1 s over 5 s: about a dozen attempts, not thousands.
-  const auto retx = net.nodes[0]->e->stats().retransmits_timeout;
-  EXPECT_GE(retx, 8u);
-  EXPECT_LE(retx, 16u);
+  // 1 ms doubling up to 1 s over 5 s: about a dozen probes, not thousands (and nothing resent:
+  // no answer says the datagram is missing).
+  const auto probes = net.nodes[0]->e->stats().probes_sent;
+  EXPECT_GE(probes, 8u);
+  EXPECT_LE(probes, 16u);
+  EXPECT_EQ(net.nodes[0]->e->stats().retransmits_timeout, 0u);
 }
 
 TEST(UdpEngine, RefusesWhenTheSendRingIsFull) {

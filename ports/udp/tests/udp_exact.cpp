@@ -5,10 +5,13 @@
 // long messages), sends medium and long active messages with replies, runs
 // reductions and barriers. Prints "PASS udp_exact" from processor 0.
 //
-//   udp_exact [rounds] [impaired]     (default 3 rounds)
+//   udp_exact [rounds] [checks]     (default 3 rounds; checks: a comma-separated list)
 // With "impaired", the job's impairment layer (SPLITC_UDP_IMPAIR) must really have dropped,
 // duplicated and reordered datagrams (summed over the processors): a run whose traffic never
-// met it (the same-host layer carried it all) proves nothing about loss.
+// met it (the same-host layer carried it all) proves nothing about loss; "lossy" asks only
+// that it dropped some (a layer that only drops holds nothing back). With "gso", runs of
+// datagrams must have gone out as GSO buffers and come in as GRO reads (SPLITC_UDP_DATAGRAM
+// small enough for runs to form); with "nogso", none may have (SPLITC_UDP_GSO=0).
 #include "harness.hpp"
 
 #include <splitc/backends/udp.hpp>
@@ -18,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -84,7 +88,11 @@ void on_long(const splitc::am_message& m) {
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 3;
-  const bool impaired = argc > 2 && std::strcmp(argv[2], "impaired") == 0;
+  const std::string checks = argc > 2 ? argv[2] : "";
+  auto wanted = [&](const char* check) {
+    return ("," + checks + ",").find(std::string(",") + check + ",") != std::string::npos;
+  };
+  const bool impaired = wanted("impaired");
   const int me = splitc::myproc(), P = splitc::procs();
   h_medium = splitc::register_handler(on_medium);
   h_medium_reply = splitc::register_handler(on_medium_reply);
@@ -188,6 +196,24 @@ int main(int argc, char** argv) {
       std::printf("udp_exact: impaired: %llu dropped, %llu duplicated, %llu reordered\n",
                   static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(duplicated),
                   static_cast<unsigned long long>(reordered));
+  }
+  if (wanted("gso") || wanted("nogso")) {
+    const auto& st = splitc::detail::ctx().backend.stats();
+    const std::uint64_t gso = splitc::reduce_to_all(st.gso_sends, splitc::ops::add{});
+    const std::uint64_t gro = splitc::reduce_to_all(st.gro_reads, splitc::ops::add{});
+    if (wanted("gso")) {
+      CHECK_MSG(gso > 0 && gro > 0, "{} GSO sends and {} GRO reads: no run of datagrams went as one", gso, gro);
+    } else {
+      CHECK_MSG(gso == 0 && gro == 0, "{} GSO sends and {} GRO reads with SPLITC_UDP_GSO=0", gso, gro);
+    }
+    if (me == 0)
+      std::printf("udp_exact: %llu GSO sends, %llu GRO reads\n", static_cast<unsigned long long>(gso),
+                  static_cast<unsigned long long>(gro));
+  }
+  if (wanted("lossy")) {
+    const auto& st = splitc::detail::ctx().backend.stats();
+    const std::uint64_t dropped = splitc::reduce_to_all(st.impair_dropped, splitc::ops::add{});
+    CHECK_MSG(dropped > 0, "the impairment layer dropped no datagram");
   }
   if (me == 0 && std::getenv("SPLITC_UDP_STATS") != nullptr) {
     std::fprintf(stderr, "udp_exact: %d rounds on %d processors\n", rounds, P);

@@ -20,6 +20,7 @@
 
 #include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
+#include <splitc/port/backoff.hpp>
 #include <splitc/port/same_host.hpp>
 #include <splitc/backends/udp_engine.hpp>
 #include <splitc/backends/udp_wire.hpp>
@@ -85,6 +86,10 @@ class udp_backend : public port::am_forwarding<udp_backend> {
   // request_/reply_ short, medium, long: port::am_forwarding, from send.
 
   int poll(am_sink sink);
+  /// The core's waits call this after a poll that left their condition false (am.hpp,
+  /// has_idle_wait): spin while an answer is likely near, then sleep in the kernel on the
+  /// socket until a datagram comes or the engine's timers are due.
+  void wait_idle(am_sink sink, const char* what);
   void bootstrap_barrier(am_sink sink);
 
   segment_info segment() const noexcept {
@@ -118,6 +123,7 @@ class udp_backend : public port::am_forwarding<udp_backend> {
   static void link_send(void* self, int peer, const unsigned char* const* datagrams,
                         const std::size_t* lengths, int n);
   void raw_send(int peer, const unsigned char* const* datagrams, const std::size_t* lengths, int n);
+  int read_socket(am_sink sink, int reads, std::uint64_t& now);
   static void on_internal(void* self, const am_message& m);
   template <class Done>
   void wait_for(am_sink sink, Done done);
@@ -144,10 +150,20 @@ class udp_backend : public port::am_forwarding<udp_backend> {
   std::unique_ptr<impairment> impair_;
   engine_config config_;
 
-  // The receive buffer; at most max_per_poll datagrams are read per poll.
+  // The receive buffer; at most max_per_poll reads per poll. With GRO a read may bring
+  // several datagrams back to back; one whose offset is not a multiple of 8 (a coalesced run
+  // of odd-sized ones) is parsed from recv_aligned_ (the engine reads the header in place).
   static constexpr int max_per_poll = 64;
   static constexpr std::size_t recv_slot = 65536;
   unsigned char* recv_buffers_ = nullptr;
+  unsigned char* recv_aligned_ = nullptr;
+
+  // UDP GSO (a run of datagrams handed to the kernel as one buffer, cut by it) and GRO (runs
+  // read as one): on where the kernel has them and SPLITC_UDP_GSO is not 0. A path that refuses
+  // a GSO buffer (a device without checksum offload) turns GSO off for the rest of the job.
+  static constexpr int gso_max_segments = 64;
+  bool gso_ = false;
+  bool gro_ = false;
 
   // While the rings of this host's peers carry traffic (a delivery within ring_recent_ns) and
   // the socket is quiet, the socket is read at most every socket_poll_interval_ns (poll).
@@ -156,6 +172,23 @@ class udp_backend : public port::am_forwarding<udp_backend> {
   std::uint64_t last_socket_poll_ns_ = 0;
   std::uint64_t last_ring_delivery_ns_ = 0;
   bool socket_busy_ = false;  ///< the last read of the socket found datagrams
+
+  // wait_idle: spin for idle_spin_ns (idle_spin_oversubscribed_ns with more processes than
+  // cores here) after the last datagram, then sleep in ppoll. Where the socket is not all
+  // that can wake a wait (the rings of this host's processes, datagrams the impairment layer
+  // holds) it backs off as the core does.
+  static constexpr std::uint64_t idle_spin_ns = 50'000;
+  static constexpr std::uint64_t idle_spin_oversubscribed_ns = 2'000;
+  std::uint32_t idle_rounds_ = 0;
+  std::uint64_t idle_since_ns_ = 0;
+  bool idle_sleeping_ = false;
+  port::backoff idle_backoff_;
+  /// Something came or went (poll delivered or read, a send): the next wait spins afresh.
+  void idle_reset() noexcept {
+    idle_rounds_ = 0;
+    idle_sleeping_ = false;
+    idle_backoff_.reset();
+  }
 
   // Bootstrap state (internal messages).
   std::uint64_t barrier_epoch_ = 0;

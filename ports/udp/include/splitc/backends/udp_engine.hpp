@@ -35,8 +35,11 @@ struct udp_stats {
   std::uint64_t bytes_received = 0;
   std::uint64_t messages_sent = 0;
   std::uint64_t messages_delivered = 0;
-  std::uint64_t retransmits_timeout = 0;
+  std::uint64_t retransmits_timeout = 0;  ///< resent because a timeout's probe found them missing
   std::uint64_t retransmits_fast = 0;
+  std::uint64_t probes_sent = 0;          ///< timeouts: a probe asks the peer what it has
+  std::uint64_t gso_sends = 0;            ///< runs of datagrams handed to the kernel as one (GSO)
+  std::uint64_t gro_reads = 0;            ///< reads that returned several datagrams (GRO)
   std::uint64_t acks_sent = 0;        ///< datagrams that carry only acknowledgements
   std::uint64_t heartbeats_sent = 0;  ///< of those, sent because the peer heard nothing else
   std::uint64_t duplicates = 0;       ///< valid datagrams already received (dropped)
@@ -128,6 +131,8 @@ class engine {
   }
   /// tick(now) would run the timers.
   bool timers_due(std::uint64_t now) const noexcept { return now >= next_tick_; }
+  /// When tick(now) will next run the timers (ns).
+  std::uint64_t next_timers_ns() const noexcept { return next_tick_; }
 
   /// Everything we sent has been acknowledged.
   bool all_acknowledged() const noexcept;
@@ -142,6 +147,7 @@ class engine {
     std::uint64_t at = 0;          ///< virtual offset in the ring
     std::uint32_t len = 0;         ///< datagram bytes
     std::uint32_t retx = 0;        ///< times retransmitted
+    std::uint32_t probes = 0;      ///< timeouts it has had (each sends a probe; backs off)
     std::uint64_t last_sent = 0;   ///< ns
     std::uint64_t digest[2] = {};  ///< NH2 of the body (bodies > direct_tag_limit)
     bool sent = false;
@@ -174,6 +180,9 @@ class engine {
     std::uint64_t last_sent_any = 0;
     std::uint64_t last_progress = 0;  ///< last acknowledgement that acknowledged something new
     std::uint64_t highest_sacked = 0;  ///< highest sequence number selectively acknowledged
+    std::uint64_t probe_number = 0;    ///< last probe sent (numbers from 1)
+    std::uint64_t probe_waiting = 0;   ///< the probe whose answer is awaited (0: none)
+    std::uint64_t probe_sent_at = 0;   ///< when it went (ns)
     bool in_active = false;
     // receiving
     std::uint64_t cum = 1;  ///< every seq < cum has arrived
@@ -182,7 +191,8 @@ class engine {
     std::uint64_t bitmap[receive_window / 64] = {};
     std::uint32_t owed = 0;  ///< datagrams received since our last acknowledgement
     std::uint64_t owed_since = 0;
-    bool urgent = false;  ///< a hole or a duplicate: acknowledge at once
+    bool urgent = false;  ///< a hole, a duplicate or a probe: acknowledge at once
+    std::uint64_t probe_to_answer = 0;  ///< the peer's probe our next ack answers (0: none)
     bool in_owed = false;
     std::vector<reassembly> partial;
   };
@@ -204,7 +214,9 @@ class engine {
   void fill_ack_fields(int q, wire_header& h, std::uint64_t now) noexcept;
   void transmit(int q, std::uint64_t first, std::uint64_t last, std::uint64_t now, bool retransmit);
   void transmit_new(int q, std::uint64_t now);
-  void send_ack(int q, std::uint64_t now, bool heartbeat);
+  void send_ack(int q, std::uint64_t now, bool heartbeat, dgram_type type = dgram_type::ack);
+  void resend_missing(int q, std::uint64_t now);
+  void answered(int q, std::uint64_t probe, std::uint64_t now);
   bool apply_ack(int q, const wire_header& h, std::uint64_t now);
   void mark_received(peer& in, std::uint64_t seq, std::uint64_t now) noexcept;
   bool has(const peer& in, std::uint64_t seq) const noexcept {

@@ -34,7 +34,8 @@ inline constexpr std::uint32_t wire_magic = 0x31554353;  // "SCU1"
 /// Datagram types.
 enum class dgram_type : std::uint8_t {
   data = 1,       ///< one fragment of a message (sequenced, acknowledged)
-  ack = 2,        ///< acknowledgement only; also the heartbeat
+  ack = 2,        ///< acknowledgement only; also the heartbeat and a probe's answer
+  probe = 3,      ///< acknowledgement that asks for one back at once (a timeout's question)
 };
 
 /// Header flags.
@@ -64,7 +65,8 @@ struct wire_header {
   std::uint32_t payload;   ///< payload bytes in this datagram (after the argument words)
   std::uint32_t ack_delay; ///< µs between the arrival of the highest datagram acknowledged
                            ///< here and this datagram's sending (0 with flag_no_ack)
-  std::uint64_t seq;       ///< data: sequence number (from 1, per ordered pair); else 0
+  std::uint64_t seq;       ///< data: sequence number (from 1, per ordered pair); probe: its
+                           ///< number (from 1); ack: the number of the probe it answers, or 0
   std::uint64_t ack;       ///< every seq < ack from dst to src has arrived
   std::uint64_t sack[2];   ///< bit i (of 128): seq ack+1+i has arrived
   std::uint64_t msg_seq;   ///< data: sequence number of the message's first fragment
