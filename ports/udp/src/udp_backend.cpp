@@ -404,7 +404,6 @@ void udp_backend::link_send(void* self, int peer, const unsigned char* const* da
 
 am_status udp_backend::send(proc_t p, bool request, am_kind kind, handler_id h, const am_word* a,
                             int n, const void* src, std::size_t len, void* dst) {
-  idle_reset();  // a wait that follows starts by spinning (wait_idle)
   if (same_host_.carries(p)) {
     switch (same_host_.send(p, request, kind, h, a, n, src, len, dst)) {
       case port::same_host::send_result::sent: return am_status::ok;
@@ -419,6 +418,11 @@ am_status udp_backend::send(proc_t p, bool request, am_kind kind, handler_id h, 
 
 int udp_backend::poll(am_sink sink) {
   last_sink_ = sink;
+  // A wait polls once between two wait_idle calls; a second poll since the last one means
+  // that wait ended and this is another (or the program's own poll): the next wait spins
+  // afresh. (No mark on the send path: an increment there costs ~1 ns per message.)
+  if (idle_mark_ == idle_mark::polled_once) [[unlikely]] idle_reset();
+  idle_mark_ = idle_mark_ == idle_mark::paused ? idle_mark::polled_once : idle_mark::none;
   // Data naming a handler not registered here yet is refused (and retransmitted) until it is.
   engine_->set_handler_limit(sink.handler_count);
   int delivered = engine_->drain_self(sink);
@@ -496,12 +500,7 @@ int udp_backend::poll(am_sink sink) {
   return delivered;
 }
 
-void udp_backend::wait_idle(am_sink, const char*) {
-  if (socket_busy_) return;  // the last poll read datagrams: look again at once
-  if (same_host_.carries_any() || impair_ || fd_ < 0) {
-    idle_backoff_.pause();
-    return;
-  }
+void udp_backend::wait_on_socket() {
   if (!idle_sleeping_) {
     // An answer is usually a round trip (~7 us here) away: spin, reading the clock every 8th round.
     if (idle_rounds_++ == 0) {

@@ -88,8 +88,19 @@ class udp_backend : public port::am_forwarding<udp_backend> {
   int poll(am_sink sink);
   /// The core's waits call this after a poll that left their condition false (am.hpp,
   /// has_idle_wait): spin while an answer is likely near, then sleep in the kernel on the
-  /// socket until a datagram comes or the engine's timers are due.
-  void wait_idle(am_sink sink, const char* what);
+  /// socket until a datagram comes or the engine's timers are due (wait_on_socket). Where
+  /// the socket is not all that can end a wait (rings of processes on this host, datagrams
+  /// the impairment layer holds back) it backs off as the core does. Inline: it sits in
+  /// every round of every wait.
+  void wait_idle(am_sink, const char*) {
+    idle_mark_ = idle_mark::paused;
+    if (socket_busy_) return;  // the last poll read datagrams: look again at once
+    if (same_host_.carries_any() || impair_ || fd_ < 0) {
+      idle_backoff_.pause();
+      return;
+    }
+    wait_on_socket();
+  }
   void bootstrap_barrier(am_sink sink);
 
   segment_info segment() const noexcept {
@@ -124,6 +135,7 @@ class udp_backend : public port::am_forwarding<udp_backend> {
                         const std::size_t* lengths, int n);
   void raw_send(int peer, const unsigned char* const* datagrams, const std::size_t* lengths, int n);
   int read_socket(am_sink sink, int reads, std::uint64_t& now);
+  void wait_on_socket();
   static void on_internal(void* self, const am_message& m);
   template <class Done>
   void wait_for(am_sink sink, Done done);
@@ -173,17 +185,19 @@ class udp_backend : public port::am_forwarding<udp_backend> {
   std::uint64_t last_ring_delivery_ns_ = 0;
   bool socket_busy_ = false;  ///< the last read of the socket found datagrams
 
-  // wait_idle: spin for idle_spin_ns (idle_spin_oversubscribed_ns with more processes than
-  // cores here) after the last datagram, then sleep in ppoll. Where the socket is not all
-  // that can wake a wait (the rings of this host's processes, datagrams the impairment layer
-  // holds) it backs off as the core does.
+  // wait_on_socket: spin for idle_spin_ns (idle_spin_oversubscribed_ns with more processes
+  // than cores here) after the last datagram, then sleep in ppoll.
   static constexpr std::uint64_t idle_spin_ns = 50'000;
   static constexpr std::uint64_t idle_spin_oversubscribed_ns = 2'000;
   std::uint32_t idle_rounds_ = 0;
   std::uint64_t idle_since_ns_ = 0;
   bool idle_sleeping_ = false;
   port::backoff idle_backoff_;
-  /// Something came or went (poll delivered or read, a send): the next wait spins afresh.
+  /// Where the calls stand: a wait pauses (wait_idle), polls once, pauses again; poll sees a
+  /// second poll without a pause between as the end of a wait.
+  enum class idle_mark : std::uint8_t { none, paused, polled_once };
+  idle_mark idle_mark_ = idle_mark::none;
+  /// Something came (poll delivered or read), or a wait ended: the next wait spins afresh.
   void idle_reset() noexcept {
     idle_rounds_ = 0;
     idle_sleeping_ = false;
