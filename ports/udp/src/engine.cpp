@@ -282,8 +282,11 @@ void engine::send_ack(int q, std::uint64_t now, bool heartbeat, dgram_type type)
     ++stats_.acks_sent;
   }
   if (heartbeat) ++stats_.heartbeats_sent;
-  p.owed = 0;
-  p.urgent = false;
+  // Our acknowledgements went with it -- but a probe of ours does not answer the peer's.
+  if (p.probe_to_answer == 0) {
+    p.owed = 0;
+    p.urgent = false;
+  }
   p.last_sent_any = now;
 }
 

@@ -417,6 +417,50 @@ TEST(UdpEngine, ALostTailIsResentWhenTheProbesAnswerLacksIt) {
   EXPECT_EQ(net.nodes[1]->e->stats().duplicates, 0u);
 }
 
+// Probes that cross: processor 1 reads 0's probe, and its own timer fires before it flushes
+// its acknowledgements. Its probe carries its acknowledgements but cannot carry the answer
+// (an ack's seq): the answer must still go, or 0 would wait a doubled timeout more.
+TEST(UdpEngine, AProbeOfOursDoesNotSwallowTheAnswerWeOwe) {
+  network net(2, test_config(), 65507);
+  net.drop_once = {1, 1};  // each side's first datagram to the other is lost
+  const am_word a[1] = {9};
+  for (int p : {0, 1})
+    ASSERT_EQ(net.nodes[static_cast<std::size_t>(p)]->e->send(1 - p, true, am_kind::short_msg,
+                                                               false, 3, a, 1, nullptr, 0, nullptr,
+                                                               net.now),
+              am_status::ok);
+  ASSERT_TRUE(net.wire.empty());
+  // 0's timeout: its probe goes out (twice).
+  net.now += 5'000'000;
+  net.nodes[0]->e->tick(net.now);
+  ASSERT_EQ(net.wire.size(), 2u);
+  // 1 reads it, then its own timer fires before any flush.
+  for (auto& d : net.wire) {
+    std::vector<std::uint64_t> aligned((d.data.size() + 7) / 8);
+    std::memcpy(aligned.data(), d.data.data(), d.data.size());
+    net.nodes[1]->e->receive(reinterpret_cast<const unsigned char*>(aligned.data()), d.data.size(),
+                             net.sink(1), net.now);
+  }
+  net.wire.clear();
+  net.nodes[1]->e->tick(net.now);
+  net.nodes[1]->e->flush_acks(net.now);
+  bool answered = false;
+  for (const auto& d : net.wire) {
+    const auto* h = reinterpret_cast<const wire_header*>(d.data.data());
+    if (d.from == 1 && h->type == static_cast<std::uint8_t>(dgram_type::ack) && h->seq == 1)
+      answered = true;
+  }
+  EXPECT_TRUE(answered) << "1 sent its probe but not the answer to 0's";
+  for (int g = 0; !net.quiet(); ++g) {
+    ASSERT_LT(g, 100000);
+    net.step();
+  }
+  for (int p : {0, 1}) {
+    ASSERT_EQ(net.nodes[static_cast<std::size_t>(p)]->got.size(), 1u);
+    EXPECT_EQ(net.nodes[static_cast<std::size_t>(p)]->e->stats().retransmits_timeout, 1u) << p;
+  }
+}
+
 // The fragments of a long message lie back to back in the send ring, all of one
 // length but the last, so the backend can hand each run to the kernel as one
 // GSO buffer (udp_backend::raw_send); the Ethernet-sized path is the case.

@@ -1,8 +1,9 @@
 // The udp backend's reliability protocol, independent of sockets: per-peer
 // sequence numbers, cumulative + selective acknowledgements (piggybacked on
 // every data datagram, sent alone when owed and nothing is going back),
-// retransmission on an adaptive timeout with exponential back-off and fast
-// retransmission on selective acknowledgements, a per-peer flow-control
+// an adaptive timeout with exponential back-off whose expiry sends a probe
+// (the peer's answer says what to resend: a peer that was only slow costs no
+// resent datagram), fast retransmission on selective acknowledgements, a per-peer flow-control
 // window, fragmentation of medium and long messages into datagrams and their
 // reassembly. The backend (udp.hpp) feeds it datagrams from its socket and
 // gives it a function that sends; the unit tests connect engines through a
