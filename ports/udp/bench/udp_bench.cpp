@@ -7,7 +7,8 @@
 //   raw_stream_hot   65,507-byte datagrams from one buffer into one buffer
 //   raw_stream_64M   65,507-byte datagrams walking a 64 MiB source into a
 //                    64 MiB destination (what moving 64 MiB costs with raw UDP)
-//   (the streams are paced by a credit every 16 datagrams, window 64)
+//   (raw_transfer below with the buffers' offsets wrapping: a window of 64 datagrams,
+//   a credit every 16, timed by the sender up to the credit for the last one)
 // splitc on the udp backend:
 //   am_rt            am_request with 4 words, replied to, waited for
 //   read, write      8-byte blocking get and put (round trips)
@@ -169,47 +170,19 @@ struct raw_socket {
 constexpr std::size_t dgram = 65507;
 constexpr int stream_window = 64, credit_every = 16;
 
-/// 0 sends `count` datagrams; 1 receives them. Returns the receiver's GB/s (on 1).
-double raw_stream(raw_socket& s, int me, std::size_t count, unsigned char* src, unsigned char* dst,
-                  std::size_t span) {
-  if (me == 0) {
-    std::size_t credited = 0, off = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      while (i >= credited + stream_window) {
-        u64 c;
-        if (recv(s.fd, &c, sizeof c, MSG_DONTWAIT) == sizeof c) credited = c;
-      }
-      s.send(src + off, dgram);
-      off = off + 2 * dgram > span ? 0 : off + dgram;
-    }
-    u64 c = 0;
-    while (c < count) s.poll_recv(&c, sizeof c);  // the receiver's final credit
-    return 0;
-  }
-  std::size_t off = 0, bytes = 0;
-  clock_type::time_point start;
-  for (std::size_t i = 0; i < count; ++i) {
-    const ssize_t n = s.poll_recv(dst + off, dgram);
-    if (i == 0) start = clock_type::now();
-    else bytes += static_cast<std::size_t>(n);
-    off = off + 2 * dgram > span ? 0 : off + dgram;
-    if ((i + 1) % credit_every == 0 || i + 1 == count) {
-      const u64 c = i + 1;
-      s.send(&c, sizeof c);
-    }
-  }
-  return static_cast<double>(bytes) / seconds_since(start) / 1e9;
-}
-
 /// Raw UDP's bulk_put + sync, `iters` times: 0 sends `size` bytes from `src` in datagrams
 /// of at most `dgram` bytes (the job's datagram size) -- one per sendto, or with `gso` runs of
 /// up to 64 per send -- within a window of stream_window datagrams' bytes, credited every
 /// credit_every datagrams' bytes, and waits for the credit that covers the last byte; 1 reads
-/// them (whole runs, with GRO) into `dst`. Returns MB/s (on 0).
+/// them (whole runs, with GRO) into `dst`. The bytes' offsets in `src` and `dst` wrap at
+/// `span` (a multiple of the runs; 0: `size`): the streams of issue 5 send 4,096 datagrams from
+/// and into one datagram's buffer. Returns MB/s (on 0).
 double raw_transfer(raw_socket& s, int me, std::size_t size, std::size_t iters,
-                    const unsigned char* src, unsigned char* dst, std::size_t dgram, bool gso) {
+                    const unsigned char* src, unsigned char* dst, std::size_t dgram, bool gso,
+                    std::size_t span = 0) {
   const u64 window = stream_window * dgram, credit_bytes = credit_every * dgram;
   const std::size_t run = gso ? std::min<std::size_t>(64, 65507 / dgram) * dgram : dgram;
+  if (span == 0) span = size;
   if (me == 0) {
     u64 credited = 0, sent = 0;
     auto take_credit = [&] {
@@ -222,9 +195,9 @@ double raw_transfer(raw_socket& s, int me, std::size_t size, std::size_t iters,
         while (sent >= credited + window) take_credit();
         const std::size_t n = std::min(run, size - off);
         if (n > dgram) {
-          s.send_gso(src + off, n, dgram);
+          s.send_gso(src + off % span, n, dgram);
         } else {
-          s.send(src + off, n);
+          s.send(src + off % span, n);
         }
         off += n;
         sent += n;
@@ -236,8 +209,8 @@ double raw_transfer(raw_socket& s, int me, std::size_t size, std::size_t iters,
   u64 got = 0, next_credit = credit_bytes;
   for (std::size_t it = 0; it < iters; ++it) {
     for (std::size_t off = 0; off < size;) {
-      const auto n = static_cast<std::size_t>(
-          s.poll_recv(dst + off, std::min<std::size_t>(65536, size - off)));
+      const auto n = static_cast<std::size_t>(s.poll_recv(
+          dst + off % span, std::min({std::size_t{65536}, size - off, span - off % span})));
       off += n;
       got += n;
       if (got >= next_credit || off == size) {
@@ -418,21 +391,18 @@ int main(int argc, char** argv) {
   std::memset(heap, 0, span);  // fault the destination in
   splitc::barrier();
 
+  // `count` datagrams in one transfer: from and into one datagram's buffer, or walking span.
   auto stream = [&](const std::string& name, std::size_t count, bool walk) {
     std::vector<double> t;
     for (int r = 0; r <= reps; ++r) {
       splitc::barrier();
-      const double g = raw_stream(raw, me, count, src.data(), walk ? dst.data() : heap, walk ? span : dgram);
-      if (me == 1 && r > 0) t.push_back(g);
+      const double v = raw_transfer(raw, me, count * dgram, 1, src.data(),
+                                    walk ? dst.data() : heap, dgram, false,
+                                    walk ? span / dgram * dgram : dgram);
+      if (r > 0) t.push_back(v);
     }
-    // The figure lives on processor 1: hand it to 0.
-    static double figure;
-    figure = me == 1 ? median(t) : 0;
-    splitc::barrier();
-    const double v = me == 0 ? splitc::read(splitc::toglobal(1, &figure)) : figure;
-    splitc::barrier();
-    if (me == 0) add(name, v * 1000, "MB/s", dgram);
-    return v * 1000;
+    if (me == 0) add(name, median(t), "MB/s", dgram);
+    return me == 0 ? median(t) : 0.0;
   };
   const std::size_t stream_count = static_cast<std::size_t>(std::max(200.0, 4096 * scale));
   double raw_hot = 0, raw_64m = 0;
