@@ -33,12 +33,13 @@
 #       splitc-run-NAME -n 2: it must fail with "no path to peer". Then
 #       PREFIX/bin/splitc-run --backend must find a launcher on PATH, and
 #       refuse an unknown name, listing the known backends.
-#   check_packaging.sh netns     PREFIX LIBDIR SRC WORK PROGRAM [LOSS%] [BACKEND]
+#   check_packaging.sh netns     PREFIX LIBDIR SRC WORK PROGRAM [LOSS%] [BACKEND] [gso]
 #       build SRC/PROGRAM.c for BACKEND (udp, or hpam) the same way and run it with 4 processes
 #       inside a new network namespace whose loopback drops LOSS % (default
 #       5) of incoming UDP datagrams (nftables, every (100 / LOSS)-th:
 #       tests/netns/udp_loss.sh): exact results (the PASS
-#       line), datagrams dropped and retransmissions seen. Exits 77
+#       line), datagrams dropped and retransmissions seen; with `gso` (udp, run with
+#       SPLITC_UDP_DATAGRAM small enough for runs), datagrams sent in GSO runs too. Exits 77
 #       (skipped) without root, `ip netns` or nft.
 #
 # BACKENDS is a ';'- or ','-separated list. CXX, CC, CMAKE, CTEST and
@@ -228,8 +229,8 @@ cmd_cprograms() {
 }
 
 cmd_netns() {
-  [[ $# -ge 5 ]] || die "usage: netns PREFIX LIBDIR SRC WORK PROGRAM [LOSS%] [BACKEND]"
-  local prefix=$1 libdir=$2 src=$3 work=$4 program=$5 loss=${6:-5} backend=${7:-udp}
+  [[ $# -ge 5 ]] || die "usage: netns PREFIX LIBDIR SRC WORK PROGRAM [LOSS%] [BACKEND] [gso]"
+  local prefix=$1 libdir=$2 src=$3 work=$4 program=$5 loss=${6:-5} backend=${7:-udp} gso=${8:-}
   skip() { echo "check_packaging: netns skipped: $*"; exit 77; }
   [[ $(id -u) -eq 0 ]] || skip "not root"
   command -v ip >/dev/null || skip "no ip command"
@@ -255,6 +256,12 @@ cmd_netns() {
   grep -qx "PASS $program" "$log" || die "$program under ${loss}% loss printed no 'PASS $program'"
   (( dropped > 0 )) || die "nftables dropped nothing: the loss was not applied"
   (( retx > 0 )) || die "no retransmissions although datagrams were dropped"
+  if [[ $gso == gso ]]; then
+    local runs
+    runs=$( (grep -o 'gso_sends=[0-9]*' "$log" || true) | awk -F= '{ s += $2 } END { print s + 0 }')
+    echo "netns: $runs GSO sends"
+    (( runs > 0 )) || die "no run of datagrams went as one GSO buffer"
+  fi
   echo "PASS netns $program"
 }
 
