@@ -3,9 +3,10 @@
 # configure and build it in build/. Used by scripts/test.sh and scripts/bench.sh;
 # run as root on Debian 12 (or with sudo available).
 #
-#   scripts/build.sh           the default build (SPLITC_FULL_MATRIX off)
+#   scripts/build.sh           the default build (SPLITC_FULL_MATRIX off; the libraries and
+#                              tools with line tables only, SPLITC_DEBUG_INFO=lines)
 #   scripts/build.sh --full    the long matrix: the layers on every port, the ports' second
-#                              MPI, full debug information in the test programs
+#                              MPI, full debug information everywhere
 # Every backend compiles the core and the whole test suite against its own class, so a build
 # from nothing takes long on two cores; ccache keeps the objects between builds (also between
 # checkouts in different directories: CCACHE_BASEDIR makes the paths relative), in
@@ -43,9 +44,9 @@ if ((${#missing[@]})); then
   "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-matrix=OFF
+matrix=OFF debug_info=lines
 case ${1:-} in
-  --full) matrix=ON ;;
+  --full) matrix=ON debug_info=full ;;
   "") ;;
   *) echo "usage: scripts/build.sh [--full]" >&2; exit 2 ;;
 esac
@@ -66,5 +67,6 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 # with this sloppiness (it then hashes the header itself).
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPLITC_FULL_MATRIX=$matrix "${launcher[@]}"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPLITC_FULL_MATRIX=$matrix \
+      -DSPLITC_DEBUG_INFO=$debug_info "${launcher[@]}"
 cmake --build build -j2
