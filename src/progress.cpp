@@ -45,9 +45,9 @@ void take_rma_stores(B& b, context& c) {
   }
 }
 
-/// The world's last broadcast left its children's root announcements for the root's next
-/// collective (checked_broadcast). Once they have all arrived they are checked here, at any
-/// poll of the program's: a root that goes on to wait outside the collectives for a processor
+/// The world's broadcasts may leave their children's root announcements unchecked
+/// (checked_broadcast). Once they have arrived they are checked here, oldest first, at any
+/// poll of the program's: a processor that goes on to wait outside the collectives for one
 /// which named another root -- and waits in the broadcast for data that never comes -- then
 /// reports the mismatch instead of waiting for ever. (A team's broadcast checks before it
 /// returns: its channels are not in the context.)
@@ -55,14 +55,11 @@ void check_arrived_announcements(context& c) {
   mailbox_state& m = c.mail;
   collective_group g{c, m, nullptr, c.myproc, c.procs, 0, -1, true};
   const tree_node n = physical_tree(g, 0);
-  for (const proc_t child : {n.left, n.right}) {
-    if (child < 0) continue;
-    const std::uint64_t next = m.received[static_cast<std::size_t>(child)];
-    if (m.slot(static_cast<std::size_t>(child), next)->sequence.load(std::memory_order_acquire) !=
-        next + 1)
-      return;
+  while (m.unchecked_count != 0) {
+    for (const proc_t child : {n.left, n.right})
+      if (child >= 0 && !mailbox_arrived(g, child, 0)) return;
+    settle_oldest_broadcast(g);
   }
-  settle_root_check(g);
 }
 
 }  // namespace
@@ -88,7 +85,7 @@ int progress(context& c) {
   int handled = c.backend.poll(c.sink());
   take_rma_stores(c.backend, c);
   if (!c.pending.empty()) [[unlikely]] retry_pending(c);
-  if (c.mail.unchecked_broadcast != 0 && c.collective_yield == nullptr) [[unlikely]]
+  if (c.mail.unchecked_count != 0 && !c.mail.settling && c.collective_yield == nullptr) [[unlikely]]
     check_arrived_announcements(c);
   // Split-phase collectives move on at every poll -- but not from inside one of them.
   if (c.split_phase_in_flight != 0 && c.collective_yield == nullptr) [[unlikely]]

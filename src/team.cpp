@@ -109,14 +109,14 @@ proc_t team::rank_of(proc_t processor) const noexcept {
 }
 
 detail::collective_group team::group(const char* what, std::uint64_t signature,
-                                     bool split_phase) const {
+                                     bool split_phase, bool broadcast) const {
   context& c = detail::blocking_context(what);
   switch (kind_) {
     case kind::world: {
       if (!split_phase && c.split_phase_in_flight != 0) detail::finish_split_phase(c, c.mail);
       collective_group g{c, c.mail, nullptr, c.myproc, c.procs, signature, -1, !split_phase,
                          split_phase};
-      detail::settle_root_check(g);
+      if (!broadcast || split_phase) detail::settle_root_check(g);
       return g;
     }
     case kind::member: {

@@ -114,13 +114,15 @@ inline constexpr std::size_t binary_swap_threshold = 16 * 1024;
 
 namespace detail {
 
-/// The world's channels for one collective call.
-inline collective_group world_group(const char* what, std::uint64_t signature) {
+/// The world's channels for one collective call. The checks earlier broadcasts left are made
+/// first, unless a broadcast asks to leave them to checked_broadcast (`broadcast`).
+inline collective_group world_group(const char* what, std::uint64_t signature,
+                                    bool broadcast = false) {
   context& c = blocking_context(what);
   // Split-phase collectives on the world's channels come first (in issue order).
   if (c.split_phase_in_flight != 0) [[unlikely]] finish_split_phase(c, c.mail);
   collective_group g{c, c.mail, nullptr, c.myproc, c.procs, signature, -1, true};
-  settle_root_check(g);
+  if (!broadcast) settle_root_check(g);
   return g;
 }
 
@@ -186,14 +188,15 @@ void barrier(const team& t);
 template <class T>
   requires std::is_trivially_copyable_v<T>
 inline void broadcast(std::span<T> data, proc_t root = 0) {
-  auto g = detail::world_group("broadcast",
-                               detail::collective_signature<detail::collective_kind::broadcast, T, void>);
+  auto g = detail::world_group(
+      "broadcast", detail::collective_signature<detail::collective_kind::broadcast, T, void>, true);
   detail::broadcast_on(g, data, root, "broadcast");
 }
 template <class T>
   requires std::is_trivially_copyable_v<T>
 inline void broadcast(const team& t, std::span<T> data, proc_t root = 0) {
-  auto g = t.group("broadcast", detail::collective_signature<detail::collective_kind::broadcast, T, void>);
+  auto g = t.group("broadcast", detail::collective_signature<detail::collective_kind::broadcast, T, void>,
+                   false, true);
   detail::broadcast_on(g, data, root, "broadcast");
 }
 template <class T>

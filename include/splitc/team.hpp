@@ -85,9 +85,12 @@ class team {
 
   /// The channels of one collective call (collectives.hpp); fails on an empty team. A blocking
   /// call first completes the team's split-phase collectives in flight; a split-phase one
-  /// queues behind them (detail/split_phase.hpp).
+  /// queues behind them (detail/split_phase.hpp). The checks earlier broadcasts left are made
+  /// first, unless a blocking broadcast of the world asks to leave them to checked_broadcast
+  /// (`broadcast`).
   [[nodiscard]] detail::collective_group group(const char* what, std::uint64_t signature,
-                                               bool split_phase = false) const;
+                                               bool split_phase = false,
+                                               bool broadcast = false) const;
 
   /// A team of the given members (ranked as listed) whose channels `state` already holds.
   explicit team(std::unique_ptr<detail::team_state> state) noexcept

@@ -6,7 +6,11 @@
 // the root, which leaves a one-chunk broadcast before checking its children's announcements,
 // checks them in finalize, and the mismatch is still reported, with both roots. With "wait",
 // every processor then waits for a condition nobody makes true: the root's check at a poll
-// (progress.cpp) must report the mismatch rather than leave the job waiting for ever.
+// (progress.cpp) must report the mismatch rather than leave the job waiting for ever. With
+// "loop", everyone broadcasts from root 0 back to back, but processor 2 names root 1 in the
+// sixth: it waits for data from processor 1 that never comes, while processors 0 and 1, who
+// leave their children's announcements unchecked for up to 8 broadcasts, go on -- and
+// processor 0 must still find processor 2's announcement and report it.
 #include "harness.hpp"
 
 #include <splitc/wait.hpp>
@@ -20,6 +24,13 @@ int main(int argc, char** argv) {
   const bool long_vector = argc > 1 && std::strcmp(argv[1], "long") == 0;
   const bool last = argc > 1 && std::strcmp(argv[1], "last") == 0;
   const bool wait = argc > 1 && std::strcmp(argv[1], "wait") == 0;
+  if (argc > 1 && std::strcmp(argv[1], "loop") == 0) {
+    for (int i = 0; i < 40; ++i) {
+      int value = i;
+      splitc::broadcast(std::span<int>(&value, 1), i == 5 && splitc::myproc() == 2 ? 1 : 0);
+    }
+    return harness::pass("xf_broadcast_root");
+  }
   std::vector<int> values(long_vector ? 100000 : 1, 100 + splitc::myproc());
   splitc::broadcast(std::span<int>(values), root);
   if (last) return harness::pass("xf_broadcast_root");

@@ -188,45 +188,109 @@ inline void check_children_roots(collective_group& g) {
   if (n.right >= 0) receive_chunk<unsigned char>(g, n.right, 0, [](const unsigned char*) {});
 }
 
-/// A broadcast with the root check overlapped with the data: announcements
-/// travel while the root sends. The check waits only for announcements, which
-/// everyone sends first, so it always completes. The root of a one-chunk
-/// broadcast of the world sends and leaves: it checks its children's announcements
-/// at the start of its next collective (settle_root_check; finalize is one), where
-/// they are the first messages waiting, or at a poll once all have come (progress.cpp),
-/// so back-to-back broadcasts are not paced by them; a processor that named another
-/// root is reported there. A team's (team.cpp) and a split-phase broadcast check
-/// before they finish. A longer broadcast's root checks before sending,
-/// because its sends could wait for room that a disagreeing processor never frees.
+/// The oldest broadcast whose children's announcements this processor left unchecked
+/// (checked_broadcast): checked now, waiting for them if they have not all come.
+[[gnu::noinline]] inline void settle_oldest_broadcast(collective_group& g) {
+  mailbox_state& m = g.mail;
+  collective_group previous = g;
+  previous.signature = m.unchecked[m.unchecked_first].signature;
+  previous.root = m.unchecked[m.unchecked_first].root;
+  m.unchecked_first = (m.unchecked_first + 1) % mailbox_state::max_unchecked;
+  --m.unchecked_count;
+  m.settling = true;
+  check_children_roots(previous);
+  m.settling = false;
+}
+/// Every check the broadcasts left, before anything else is received on the channels: every
+/// collective group on them calls this first (a broadcast of the world only when it must).
+inline void settle_root_check(collective_group& g) {
+  while (g.mail.unchecked_count != 0) settle_oldest_broadcast(g);
+}
+
+/// Whether message n + `ahead` from rank p has arrived (not consumed).
+inline bool mailbox_arrived(const collective_group& g, proc_t p, std::uint64_t ahead) {
+  const std::uint64_t n = g.mail.received[static_cast<std::size_t>(p)] + ahead;
+  return g.mail.slot(static_cast<std::size_t>(p), n)->sequence.load(std::memory_order_acquire) ==
+         n + 1;
+}
+
+/// A non-root's wait for this broadcast's data from `parent`. If the announcements of this
+/// broadcast from its children (`checks`, after those of the broadcasts still unchecked) all
+/// arrive first, they are checked while it waits, so that a processor whose data never comes
+/// -- some processor named another root -- still checks them: true when it did.
+inline bool wait_for_broadcast_data(collective_group& g, proc_t parent, const tree_node& checks) {
+  if (mailbox_arrived(g, parent, 0)) [[likely]]
+    return false;
+  auto announcements_in = [&] {
+    for (const proc_t child : {checks.left, checks.right})
+      if (child >= 0 && !mailbox_arrived(g, child, g.mail.unchecked_count)) return false;
+    return true;
+  };
+  for (bool checked = false;;) {
+    bool check_now = false;
+    wait_until(g.c, "a collective", [&] {
+      if (mailbox_arrived(g, parent, 0)) return true;
+      check_now = !checked && announcements_in();
+      return check_now;
+    });
+    if (!check_now) return checked;
+    settle_root_check(g);
+    g.mail.settling = true;
+    check_children_roots(g);
+    g.mail.settling = false;
+    checked = true;
+  }
+}
+
+/// A broadcast with the root check overlapped with the data. The check waits only for
+/// announcements, which everyone sends first, so it always completes.
+///
+/// In a one-chunk broadcast of the world a processor does not wait for its children's
+/// announcements before it sends on (which made a loop of broadcasts go at a round trip per
+/// broadcast on every processor with children): the root sends and leaves, a non-root
+/// forwards the data as it comes, checking the announcements only if they come first; what
+/// is left unchecked is checked at the start of its next other collective (settle_root_check;
+/// finalize is one), at a poll once all have come (progress.cpp), or when
+/// unchecked_window() broadcasts are pending (8 where the mailboxes are 16 deep) -- so
+/// back-to-back broadcasts are not paced by the check, and a processor that named another
+/// root is reported up to that many broadcasts later. A processor whose data would come
+/// from a child whose announcements it checks (another root than 0) checks first, as the
+/// channel's order requires; so do a team's (team.cpp) and a split-phase broadcast, and the
+/// root of a longer one, whose sends could wait for room a disagreeing processor never frees.
 template <class T>
 inline void checked_broadcast(collective_group& g, std::span<T> data, proc_t root) {
   if (g.size == 1) return;
-  announce_root(g);
-  if (g.rank == root && data.size() <= chunk_elements<T>) {
-    broadcast_down(g, data, root);
-    if (g.split_phase) {
+  const bool one_chunk = data.size() <= chunk_elements<T>;
+  if (g.split_phase) {
+    announce_root(g);
+    if (g.rank == root && one_chunk) {
+      broadcast_down(g, data, root);
       check_children_roots(g);
     } else {
-      g.mail.unchecked_broadcast = g.signature;
-      g.mail.unchecked_root = root;
+      check_children_roots(g);
+      broadcast_down(g, data, root);
     }
     return;
   }
-  check_children_roots(g);
+  const tree_node checks = physical_tree(g, 0), path = physical_tree(g, root);
+  const bool data_behind_announcement =
+      path.parent >= 0 && (path.parent == checks.left || path.parent == checks.right);
+  announce_root(g);
+  if (!one_chunk || data_behind_announcement) {
+    settle_root_check(g);
+    check_children_roots(g);
+    broadcast_down(g, data, root);
+    return;
+  }
+  mailbox_state& m = g.mail;
+  if (m.unchecked_count >= m.unchecked_window()) settle_oldest_broadcast(g);
+  const bool checked = path.parent >= 0 && wait_for_broadcast_data(g, path.parent, checks);
   broadcast_down(g, data, root);
-}
-
-/// The check a broadcast's root left (checked_broadcast), before anything else is received
-/// on the channels: every collective group on them calls this first.
-[[gnu::noinline]] inline void settle_unchecked_broadcast(collective_group& g) {
-  collective_group previous = g;
-  previous.signature = g.mail.unchecked_broadcast;
-  previous.root = g.mail.unchecked_root;
-  g.mail.unchecked_broadcast = 0;
-  check_children_roots(previous);
-}
-inline void settle_root_check(collective_group& g) {
-  if (g.mail.unchecked_broadcast != 0) settle_unchecked_broadcast(g);
+  if (!checked && (checks.left >= 0 || checks.right >= 0)) {
+    m.unchecked[(m.unchecked_first + m.unchecked_count) % mailbox_state::max_unchecked] = {
+        g.signature, root};
+    ++m.unchecked_count;
+  }
 }
 
 /// Exchange with `partner`: send `send_count` elements, receive `receive_count`;

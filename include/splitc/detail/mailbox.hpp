@@ -96,11 +96,21 @@ struct mailbox_state {
   /// both roots.
   std::uint64_t last_broadcast_signature = 0;
   int last_broadcast_root = -1;
-  /// A broadcast whose root left before checking its children's announcements (a one-chunk
-  /// broadcast of the world): its signature, checked at the start of the next collective on
-  /// these channels (settle_root_check) or at a poll (progress.cpp); 0 when none is pending.
-  std::uint64_t unchecked_broadcast = 0;
-  int unchecked_root = -1;
+  /// One-chunk broadcasts of the world whose children's root announcements this processor has
+  /// not checked yet (checked_broadcast does not wait for them), oldest first: checked at the
+  /// start of the next other collective on these channels (settle_root_check), at a poll once
+  /// they have arrived (progress.cpp), or when unchecked_window() of them are pending.
+  struct unchecked_broadcast {
+    std::uint64_t signature = 0;
+    int root = -1;
+  };
+  static constexpr std::size_t max_unchecked = 8;
+  unchecked_broadcast unchecked[max_unchecked];
+  std::size_t unchecked_first = 0;
+  std::size_t unchecked_count = 0;
+  /// While announcements are being checked (settle_oldest_broadcast): a poll inside that
+  /// check must not start another.
+  bool settling = false;
   std::vector<std::uint64_t> sent;         ///< messages sent to each processor
   std::vector<std::uint64_t> received;     ///< messages consumed from each processor
   std::vector<std::uint64_t> acked_seen;   ///< last acknowledgement read, per receiver
@@ -112,6 +122,10 @@ struct mailbox_state {
     return 64 * procs + mailbox_slot_bytes * mailbox_depth_for(procs) * procs;
   }
   std::size_t depth() const noexcept { return mailbox_depth_for(procs); }
+  /// How many broadcasts may go unchecked: a processor that disagrees stops consuming, and
+  /// a sender must check before its messages to it (one per broadcast, plus the
+  /// acknowledgements a receiver holds back, fewer than 4) can fill the depth and block it.
+  std::size_t unchecked_window() const noexcept { return depth() >= 16 ? max_unchecked : 1; }
   /// Acknowledgement word in *this* layout: receiver q's acknowledgements to us.
   std::atomic<std::uint64_t>* ack_word(std::size_t receiver) const noexcept {
     return reinterpret_cast<std::atomic<std::uint64_t>*>(region + 64 * receiver);
