@@ -207,10 +207,8 @@ const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t*
                                      std::uint64_t* signature) {
   mailbox_state& m = g.mail;
   const auto pi = static_cast<std::size_t>(p);
-  const std::uint64_t n = m.received[pi];
-  mailbox_slot* slot = m.slot(pi, n);
-  wait_until(g.c, "a collective",
-             [&] { return slot->sequence.load(std::memory_order_acquire) == n + 1; });
+  mailbox_slot* slot = m.slot(pi, m.received[pi]);
+  wait_until(g.c, "a collective", [&] { return m.arrived(pi); });
   *len = slot->length - mailbox_signature_bytes;
   *signature = signature_of(*slot);
   return slot->data;
@@ -223,9 +221,8 @@ void judge_native_wait(context& c) {
   // finalize's messages signed with this count, one that skipped it with another.
   const std::uint64_t current = (c.native_collectives_passed + 1) & 0x7fffffffu;
   for (std::size_t p = 0; p < m.procs; ++p) {
-    const std::uint64_t n = m.received[p];
-    const mailbox_slot* slot = m.slot(p, n);
-    if (slot->sequence.load(std::memory_order_acquire) != n + 1) continue;
+    if (!m.arrived(p)) continue;
+    const mailbox_slot* slot = m.slot(p, m.received[p]);
     std::optional<std::uint64_t> passed;
     if (is_finalize_signature(signature_of(*slot), &passed) && passed.has_value() && *passed != current)
         [[unlikely]]

@@ -241,8 +241,6 @@ std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
 
 }  // namespace
 
-std::size_t vector_alone_bytes() noexcept { return alone_bytes; }
-
 void register_vector_transfer_handlers(context& c) {
   auto set = [&](builtin b, handler_fn f) { c.handlers[static_cast<std::size_t>(b)] = f; };
   set(builtin::vector_get, on_vector_get);

@@ -188,6 +188,14 @@ inline void check_children_roots(collective_group& g) {
   if (n.right >= 0) receive_chunk<unsigned char>(g, n.right, 0, [](const unsigned char*) {});
 }
 
+/// check_children_roots for a broadcast checked after it returned: a poll inside the check
+/// must not start another (progress.cpp).
+inline void check_children_roots_settling(collective_group& g) {
+  g.mail.settling = true;
+  check_children_roots(g);
+  g.mail.settling = false;
+}
+
 /// The oldest broadcast whose children's announcements this processor left unchecked
 /// (checked_broadcast): checked now, waiting for them if they have not all come.
 [[gnu::noinline]] inline void settle_oldest_broadcast(collective_group& g) {
@@ -197,9 +205,7 @@ inline void check_children_roots(collective_group& g) {
   previous.root = m.unchecked[m.unchecked_first].root;
   m.unchecked_first = (m.unchecked_first + 1) % mailbox_state::max_unchecked;
   --m.unchecked_count;
-  m.settling = true;
-  check_children_roots(previous);
-  m.settling = false;
+  check_children_roots_settling(previous);
 }
 /// Every check the broadcasts left, before anything else is received on the channels: every
 /// collective group on them calls this first (a broadcast of the world only when it must).
@@ -209,9 +215,7 @@ inline void settle_root_check(collective_group& g) {
 
 /// Whether message n + `ahead` from rank p has arrived (not consumed).
 inline bool mailbox_arrived(const collective_group& g, proc_t p, std::uint64_t ahead) {
-  const std::uint64_t n = g.mail.received[static_cast<std::size_t>(p)] + ahead;
-  return g.mail.slot(static_cast<std::size_t>(p), n)->sequence.load(std::memory_order_acquire) ==
-         n + 1;
+  return g.mail.arrived(static_cast<std::size_t>(p), ahead);
 }
 
 /// A non-root's wait for this broadcast's data from `parent`. If the announcements of this
@@ -235,9 +239,7 @@ inline bool wait_for_broadcast_data(collective_group& g, proc_t parent, const tr
     });
     if (!check_now) return checked;
     settle_root_check(g);
-    g.mail.settling = true;
-    check_children_roots(g);
-    g.mail.settling = false;
+    check_children_roots_settling(g);
     checked = true;
   }
 }

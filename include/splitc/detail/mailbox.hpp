@@ -134,6 +134,11 @@ struct mailbox_state {
     return reinterpret_cast<mailbox_slot*>(region + 64 * procs +
                                            mailbox_slot_bytes * (sender * depth() + (n & (depth() - 1))));
   }
+  /// Whether message received[sender] + ahead from `sender` has arrived (not yet consumed).
+  bool arrived(std::size_t sender, std::uint64_t ahead = 0) const noexcept {
+    const std::uint64_t n = received[sender] + ahead;
+    return slot(sender, n)->sequence.load(std::memory_order_acquire) == n + 1;
+  }
 };
 
 /// One collective call on one set of channels: who takes part (ranks 0..size-1, the world's

@@ -32,7 +32,4 @@ enum class vector_kind : unsigned char { get, put, store };
 std::size_t vector_transfer(context& c, vector_kind kind, std::span<const transfer_pair> pairs,
                      counter& ctr, counter* sent, const char* op);
 
-/// Pieces shorter than this share messages; longer ones travel alone.
-std::size_t vector_alone_bytes() noexcept;
-
 }  // namespace splitc::detail
