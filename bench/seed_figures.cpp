@@ -53,7 +53,7 @@ bool conditions_hold(std::string_view conditions, int procs) {
       if (ec != std::errc{} || end != c.data() + c.size()) return false;
       wanted_procs = n;
     } else if (c != "dataflow") {
-      return false;  // @barrier, @nomp: no model runs that way
+      return false;  // no other condition is recorded
     }
   }
   return procs == wanted_procs;

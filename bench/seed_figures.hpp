@@ -23,8 +23,8 @@ struct seed_match {
 /// `unit` ("ns", "us", "MB/s"). A key matches when its name is `name` and its
 /// conditions hold: `@pN` when procs is N (no `@p`: 2 processors),
 /// `@dataflow` always (splitc's collectives send as soon as their data is
-/// there, no barrier before each), `@barrier` and `@nomp` never (no model has
-/// them). Nothing when no key matches or the units do not convert.
+/// there, no barrier before each; the other column of Table 10 is keyed by the
+/// barrier_then_* rows). Nothing when no key matches or the units do not convert.
 std::optional<seed_match> find_seed_figure(std::string_view machine, std::string_view name,
                                            int procs, std::string_view unit);
 

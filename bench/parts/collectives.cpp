@@ -2,7 +2,9 @@
 // one int, every processor taking part (the lockstep method of
 // bench/lockstep.hpp: the same fixed schedule of runs everywhere, each after a
 // barrier), alternated with Open MPI's MPI_Barrier, MPI_Bcast, MPI_Reduce,
-// MPI_Allreduce and MPI_Scan measured the same way.
+// MPI_Allreduce and MPI_Scan measured the same way. On the sim, also Table 10's
+// other column: broadcast, reduce to one and scan each after a barrier, the
+// flow control of the seed's CM-5 collectives, which it also ran on the Paragon.
 #include "../format.hpp"
 #include "../lockstep.hpp"
 #include "../parts.hpp"
@@ -30,6 +32,14 @@ const op ops[] = {
     {"reduce_to_one_int_add", "reduce to one (int, +)", "reduce", "MPI_Reduce"},
     {"reduce_to_all_int_add", "reduce to all (int, +)", "allreduce", "MPI_Allreduce"},
     {"scan_int_add", "scan (int, +)", "scan", "MPI_Scan"},
+};
+/// Table 10's barrier column (Luna 1994 §5.3, Figure 18): "flow control is handled with
+/// barriers", a barrier at the beginning of every global function; timed as barrier + the
+/// collective, one row each (the seed's barrier row is the same in both columns).
+const op after_barrier[] = {
+    {"barrier_then_broadcast_int", "barrier + broadcast", "", ""},
+    {"barrier_then_reduce_to_one_int_add", "barrier + reduce to one", "", ""},
+    {"barrier_then_scan_int_add", "barrier + scan", "", ""},
 };
 
 lockstep_plan plan(const context& ctx) {
@@ -59,6 +69,21 @@ std::vector<row> measure(context& ctx) {
   s[4] = lockstep(p, barrier, [&](long i) {
     sink = splitc::scan(static_cast<int>(i), splitc::ops::add{});
   });
+  summary flow[3];
+  if (virtual_clock) {
+    flow[0] = lockstep(p, barrier, [&](long i) {
+      splitc::barrier();
+      sink = splitc::broadcast(static_cast<int>(i), 0);
+    });
+    flow[1] = lockstep(p, barrier, [&](long i) {
+      splitc::barrier();
+      sink = splitc::reduce_to_one(static_cast<int>(i), splitc::ops::add{});
+    });
+    flow[2] = lockstep(p, barrier, [&](long i) {
+      splitc::barrier();
+      sink = splitc::scan(static_cast<int>(i), splitc::ops::add{});
+    });
+  }
 
   std::vector<row> rows;
   if (splitc::myproc() == 0) {
@@ -93,9 +118,29 @@ std::vector<row> measure(context& ctx) {
                          .reference = std::string("mpi_") + ops[k].mpi, .reference_value = mpi,
                          .ratio = s[k].mean / mpi, .stats = s[k]});
     }
+    if (virtual_clock)
+      for (std::size_t k = 0; k < std::size(after_barrier); ++k) {
+        flow[k].converged = true;
+        rows.push_back(row{.part = part, .name = after_barrier[k].name, .impl = "splitc",
+                           .size = 4, .value = flow[k].mean, .unit = "ns", .reference = {},
+                           .reference_value = NAN, .ratio = NAN, .stats = flow[k]});
+      }
   }
   splitc::barrier();
   return rows;
+}
+
+/// One row of print_sim's table, and its bars.
+void print_sim_row(context& ctx, const op& o, std::vector<std::string>& cats,
+                   std::vector<double>& sv, std::vector<double>& seeds) {
+  const row* r = ctx.find(part, o.name, 4);
+  const bool seeded = r != nullptr && std::isfinite(r->seed_value);
+  fmt::print("{}{}{}{}{}\n", pad(o.label, 26, false), pad(r ? format_ns(r->value) : "—", 10),
+             pad(r ? format_ci(r->stats) : "—", 8), pad(seeded ? format_ns(r->seed_value) : "", 10),
+             pad(seeded ? format_ratio(r->seed_ratio) : "", 8));
+  cats.push_back(o.label);
+  sv.push_back(r ? r->value : NAN);
+  seeds.push_back(seeded ? r->seed_value : NAN);
 }
 
 /// On the sim: virtual times next to the seed's figures for the machine at
@@ -110,17 +155,9 @@ void print_sim(context& ctx) {
              pad("seed", 10), pad("÷seed", 8));
   std::vector<std::string> cats;
   std::vector<double> sv, seeds;
-  for (const op& o : ops) {
-    const row* r = ctx.find(part, o.name, 4);
-    const bool seeded = r != nullptr && std::isfinite(r->seed_value);
-    fmt::print("{}{}{}{}{}\n", pad(o.label, 26, false), pad(r ? format_ns(r->value) : "—", 10),
-               pad(r ? format_ci(r->stats) : "—", 8),
-               pad(seeded ? format_ns(r->seed_value) : "", 10),
-               pad(seeded ? format_ratio(r->seed_ratio) : "", 8));
-    cats.push_back(o.label);
-    sv.push_back(r ? r->value : NAN);
-    seeds.push_back(seeded ? r->seed_value : NAN);
-  }
+  for (const op& o : ops) print_sim_row(ctx, o, cats, sv, seeds);
+  fmt::print("  Table 10's other column (the seed's CM-5 flow control): each after a barrier\n");
+  for (const op& o : after_barrier) print_sim_row(ctx, o, cats, sv, seeds);
   std::fflush(stdout);
   bar_chart(ctx, "tables8-11",
             fmt::format("Tables 8-11: global communication, {} processors (sim, {})",
