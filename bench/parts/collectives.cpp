@@ -156,7 +156,8 @@ void print_sim(context& ctx) {
   std::vector<std::string> cats;
   std::vector<double> sv, seeds;
   for (const op& o : ops) print_sim_row(ctx, o, cats, sv, seeds);
-  fmt::print("  Table 10's other column (the seed's CM-5 flow control): each after a barrier\n");
+  fmt::print("  each after a barrier (the seed's CM-5 flow control; on the Paragon, Table 10's "
+             "other column)\n");
   for (const op& o : after_barrier) print_sim_row(ctx, o, cats, sv, seeds);
   std::fflush(stdout);
   bar_chart(ctx, "tables8-11",

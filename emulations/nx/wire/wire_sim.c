@@ -175,9 +175,16 @@ static void arrived(struct node *n, int net, int source, long type, const unsign
   n->unexpected_tail[net] = m;
 }
 
-/* Take every packet that has arrived by this node's clock. The engine does
- * not switch processors between handing a packet over and the next call,
- * so one receive buffer serves every node. */
+/* Take the next message that has arrived by this node's clock (all the
+ * packets of a long one): one per call, so that a node pays a message's
+ * receive overhead when it looks for a message, as the layer's user consumes
+ * them. Taking every arrived packet at once made a node that was sent a
+ * stream of requests pay all their receives before it answered the first,
+ * and a stream of gets cost 2·o_r per operation where the model's o_r > o_s
+ * (docs/ports.md, "Paragon"). Every caller polls again until what it waits
+ * for has come, and the engine's wait returns at once while a packet is
+ * waiting. The engine does not switch processors between handing a packet
+ * over and the next call, so one receive buffer serves every node. */
 static void progress(struct node *n) {
   static unsigned char packet[SPLITC_SIM_MAX_PACKET];
   int source = -1;
@@ -192,7 +199,7 @@ static void progress(struct node *n) {
     struct partial *p = &n->partials[source];
     if (!p->active && body_length == h.length) {
       arrived(n, h.net, source, (long)h.type, body, body_length, NULL);
-      continue;
+      return;
     }
     if (!p->active) {
       p->h = h;
@@ -208,6 +215,7 @@ static void progress(struct node *n) {
       p->active = 0;
       arrived(n, p->h.net, source, (long)p->h.type, p->data, p->have, p->data);
       p->data = NULL;
+      return;
     }
   }
 }
