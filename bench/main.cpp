@@ -15,6 +15,7 @@
 #include "parts.hpp"
 #include "plots.hpp"
 #include "results.hpp"
+#include "reference_paths.hpp"
 #include "seed_figures.hpp"
 
 #include <splitc/port/env.hpp>
@@ -33,19 +34,6 @@
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#ifndef SPLITC_BENCH_MPIRUN
-#define SPLITC_BENCH_MPIRUN ""
-#endif
-#ifndef SPLITC_BENCH_MPI_REFERENCE
-#define SPLITC_BENCH_MPI_REFERENCE ""
-#endif
-#ifndef SPLITC_BENCH_OSHRUN
-#define SPLITC_BENCH_OSHRUN "oshrun"
-#endif
-#ifndef SPLITC_BENCH_SHMEM_REFERENCE
-#define SPLITC_BENCH_SHMEM_REFERENCE ""
-#endif
 
 namespace {
 
@@ -258,12 +246,12 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(cfg.out_dir, ec);
     const std::string log = (std::filesystem::path(cfg.out_dir) / "mpi-reference.log").string();
     std::string mpirun = !cfg.mpirun.empty() ? cfg.mpirun
-                         : std::strlen(SPLITC_BENCH_MPIRUN) ? SPLITC_BENCH_MPIRUN
+                         : std::strlen(bench::built_mpirun) ? bench::built_mpirun
                                                             : "mpirun";
     std::string ref = cfg.mpi_reference;
     if (ref.empty()) {
       const std::string beside = self_directory() + "/splitc-bench-mpi-reference";
-      ref = access(beside.c_str(), X_OK) == 0 ? beside : SPLITC_BENCH_MPI_REFERENCE;
+      ref = access(beside.c_str(), X_OK) == 0 ? beside : bench::built_mpi_reference;
     }
     std::string why_not;
     if (virtual_clock)
@@ -277,11 +265,11 @@ int main(int argc, char** argv) {
     // 0 against processor 1), on this host's settings (docs/this-machine: UCX's memory hooks
     // crash every OpenSHMEM program in shmem_finalize).
     std::string shmem_ref = self_directory() + "/splitc-bench-shmem-reference";
-    if (access(shmem_ref.c_str(), X_OK) != 0) shmem_ref = SPLITC_BENCH_SHMEM_REFERENCE;
+    if (access(shmem_ref.c_str(), X_OK) != 0) shmem_ref = bench::built_shmem_reference;
     std::string shmem_why_not = why_not;
     if (shmem_why_not.empty() && shmem_ref.empty())
       shmem_why_not = "not available: OpenSHMEM was not found when splitc-bench was built";
-    ctx.shmem.configure(SPLITC_BENCH_OSHRUN, shmem_ref, cfg.max_size, 2,
+    ctx.shmem.configure(bench::built_oshrun, shmem_ref, cfg.max_size, 2,
                         (std::filesystem::path(cfg.out_dir) / "shmem-reference.log").string(),
                         shmem_why_not, {"--mca", "opal_common_ucx_opal_mem_hooks", "0"});
     ctx.have_gnuplot = !cfg.no_plots && gnuplot_works(cfg.gnuplot);

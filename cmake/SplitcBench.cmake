@@ -13,9 +13,9 @@ include_guard(GLOBAL)
 
 # common_sources.cpp is main.cpp, harness.cpp, mpi_link.cpp, results.cpp, plots.cpp and
 # seed_figures.cpp, compiled as one; each part is a file of its own (each names its own `part`
-# and `measure`).
+# and `measure`); reference_paths.cpp alone holds the paths the build found (below).
 set(SPLITC_BENCH_SOURCES
-  common_sources.cpp
+  common_sources.cpp reference_paths.cpp
   parts/machine_limits.cpp parts/table4.cpp parts/pointers.cpp parts/collectives.cpp
   parts/atomics.cpp parts/figures.cpp parts/teams.cpp parts/transfers.cpp parts/waits.cpp)
 
@@ -47,19 +47,22 @@ function(splitc_add_bench name)
     target_compile_options(${A_TARGET} PRIVATE -g0)
     target_link_options(${A_TARGET} PRIVATE LINKER:--strip-debug)
   endif()
-  # The MPI reference program (this tree's bench/, when Open MPI is found).
+  # The MPI and OpenSHMEM reference programs (this tree's bench/, when Open MPI is found):
+  # their paths go to reference_paths.cpp only, so that every other object of the bench has
+  # the same command line in any checkout (ccache's hits in a fresh clone).
+  set(paths)
   if(TARGET splitc-bench-mpi-reference)
-    target_compile_definitions(${A_TARGET} PRIVATE
-      SPLITC_BENCH_MPIRUN="${MPIEXEC_EXECUTABLE}"
-      SPLITC_BENCH_MPI_REFERENCE="$<TARGET_FILE:splitc-bench-mpi-reference>")
+    list(APPEND paths SPLITC_BENCH_MPIRUN="${MPIEXEC_EXECUTABLE}"
+                      SPLITC_BENCH_MPI_REFERENCE="$<TARGET_FILE:splitc-bench-mpi-reference>")
     add_dependencies(${A_TARGET} splitc-bench-mpi-reference)
   endif()
   if(TARGET splitc-bench-shmem-reference)
-    target_compile_definitions(${A_TARGET} PRIVATE
-      SPLITC_BENCH_OSHRUN="${SPLITC_OSHRUN}"
-      SPLITC_BENCH_SHMEM_REFERENCE="$<TARGET_FILE:splitc-bench-shmem-reference>")
+    list(APPEND paths SPLITC_BENCH_OSHRUN="${SPLITC_OSHRUN}"
+                      SPLITC_BENCH_SHMEM_REFERENCE="$<TARGET_FILE:splitc-bench-shmem-reference>")
     add_dependencies(${A_TARGET} splitc-bench-shmem-reference)
   endif()
+  set_source_files_properties("${SPLITC_BENCH_SOURCE_DIR}/reference_paths.cpp" PROPERTIES
+                              COMPILE_DEFINITIONS "${paths}")
 
   splitc_backend_is_single_process(${name} single)
   if(NOT SPLITC_BUILD_TESTS OR A_NO_SMOKE_TEST OR single)
