@@ -21,10 +21,11 @@ case ${1:-} in
 esac
 if [[ $full -eq 1 ]]; then scripts/build.sh --full; else scripts/build.sh; fi
 status=0
-# Three tests at a time on two cores: most of a test's time is a job starting, waiting or
+# Four tests at a time on two cores: most of a test's time is a job starting, waiting or
 # sleeping, so two at a time left a quarter of the cores idle (docs/running.md: 808 s at -j2,
-# 652-656 s at -j3, every test passing; the tests are written to pass oversubscribed).
-jobs=3
+# 652-730 s at -j3, 562-586 s at -j4, every test passing; the tests are written to pass
+# oversubscribed).
+jobs=4
 if [[ $full -eq 1 ]]; then
   ctest --test-dir build --output-on-failure -j2 -L long || status=1
   ctest --test-dir build --output-on-failure -j$jobs --timeout 300 --repeat until-fail:3 -LE long || status=1
