@@ -207,8 +207,12 @@ const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t*
                                      std::uint64_t* signature) {
   mailbox_state& m = g.mail;
   const auto pi = static_cast<std::size_t>(p);
-  mailbox_slot* slot = m.slot(pi, m.received[pi]);
-  wait_until(g.c, "a collective", [&] { return m.arrived(pi); });
+  // mailbox_state::arrived's test, with the slot found once: this is every collective
+  // message's receive, and the wait may test many times.
+  const std::uint64_t n = m.received[pi];
+  const mailbox_slot* slot = m.slot(pi, n);
+  wait_until(g.c, "a collective",
+             [&] { return slot->sequence.load(std::memory_order_acquire) == n + 1; });
   *len = slot->length - mailbox_signature_bytes;
   *signature = signature_of(*slot);
   return slot->data;
