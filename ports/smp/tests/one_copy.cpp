@@ -1,15 +1,17 @@
-// The smp backend's one copy (issue 43): bulk transfers and long messages into a peer's memory
-// outside the segments (std::vector, malloc'd) of at least smp_backend::one_copy_min_bytes go
-// by the kernel's cross-memory copy, smaller ones through the rings; the data is exact either
-// way, both directions, at sizes on both sides of the threshold, and a long message carried
-// by the ring is never overtaken by a later one copied by the kernel into the same bytes
-// (the backend's delivery is ordered). The path is checked: bytes went by one copy.
+// The smp backend's one copy (issue 43): with SPLITC_SMP_ONE_COPY_MIN set, bulk transfers and
+// long messages into a peer's memory outside the segments (std::vector, malloc'd) of at least
+// that many bytes go by the kernel's cross-memory copy, smaller ones through the rings; the
+// data is exact either way, both directions, at sizes on both sides of the threshold, and a
+// long message carried by the ring is never overtaken by a later one copied by the kernel
+// into the same bytes (the backend's delivery is ordered). The path is checked: bytes went by
+// one copy when it is on (argument "on"), none when it is off (the default; argument "off").
 #include "../../../tests/programs/harness.hpp"
 
 #include <splitc/backends/smp.hpp>
 #include <splitc/wait.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -43,9 +45,16 @@ int main(int argc, char** argv) {
   std::vector<unsigned char> inbox(most + 1), source(most), fetched(most);
   const auto inboxes = addresses_of(inbox.data());
   const auto sources = addresses_of(source.data());
+  CHECK_MSG(argc > 1 && (std::strcmp(argv[1], "on") == 0 || std::strcmp(argv[1], "off") == 0),
+            "usage: smp_one_copy on|off (is SPLITC_SMP_ONE_COPY_MIN set?)");
+  const bool on = std::strcmp(argv[1], "on") == 0;
+  CHECK_MSG(on == (backend().one_copy_min_bytes() != SIZE_MAX),
+            "one copy should be {} (smallest message: {})", on ? "on" : "off",
+            backend().one_copy_min_bytes());
+  const std::size_t threshold = on ? backend().one_copy_min_bytes() : 32 * 1024;
   const std::size_t before = backend().one_copy_bytes();
   int salt = 0;
-  for (std::size_t len : {std::size_t{1000}, smp::one_copy_min_bytes - 1, smp::one_copy_min_bytes,
+  for (std::size_t len : {std::size_t{1000}, threshold - 1, threshold,
                           std::size_t{1} << 20, most}) {
     ++salt;
     for (std::size_t i = 0; i < len; ++i) source[i] = pattern(me, i, salt);
@@ -81,7 +90,11 @@ int main(int argc, char** argv) {
   splitc::wait_until("the ordered long messages", [] { return ordered_seen == 100; });
   splitc::barrier();
   for (std::size_t i = 0; i < large.size(); ++i) CHECK_MSG(inbox[i] == 0x55, "ordered byte {}", i);
-  if (P > 1) CHECK_MSG(backend().one_copy_bytes() > before, "no bytes went by one copy ({})",
-                       backend().one_copy_bytes());
+  if (P > 1 && on)
+    CHECK_MSG(backend().one_copy_bytes() > before, "no bytes went by one copy ({})",
+              backend().one_copy_bytes());
+  if (!on)
+    CHECK_MSG(backend().one_copy_bytes() == 0, "{} bytes went by one copy, which is off",
+              backend().one_copy_bytes());
   return harness::pass("smp.one_copy");
 }

@@ -12,10 +12,10 @@
 // Active messages travel over lock-free rings (port/shm_ring.hpp, records
 // written and read by port/ring_messages.hpp), one per ordered pair and
 // network; they serve every target outside the segments and every operation
-// that needs the owner to act. A long message of at least one_copy_min_bytes
-// into a peer's memory outside the segments (malloc'd, static) is written into
-// place by the kernel (port/cross_memory.hpp: one copy, where the ring makes
-// two) and only its notification travels on the ring.
+// that needs the owner to act. With SPLITC_SMP_ONE_COPY_MIN set, a long message of at
+// least that many bytes into a peer's memory outside the segments (malloc'd, static) is
+// written into place by the kernel (port/cross_memory.hpp: one copy, where the ring makes
+// two) and only its notification travels on the ring (off by default: slower here).
 #pragma once
 
 #include <splitc/port/am.hpp>
@@ -95,9 +95,6 @@ class smp_backend : public port::am_forwarding<smp_backend> {
  public:
   static constexpr const char* name = "smp";
   static constexpr std::size_t max_payload = 128 * 1024;
-  /// Long messages of at least this many bytes into a peer's memory outside the segments go
-  /// by one cross-memory copy (docs/performance.md: faster up to MiBs, slower at 64 MiB).
-  static constexpr std::size_t one_copy_min_bytes = 32 * 1024;
   static constexpr capabilities caps{
       .max_args = am_max_args,
       .max_medium = max_payload,
@@ -148,6 +145,9 @@ class smp_backend : public port::am_forwarding<smp_backend> {
 
   /// Bytes long messages carried by one cross-memory copy so far (tests check the path).
   std::size_t one_copy_bytes() const noexcept { return cross_memory_.bytes_written(); }
+  /// The smallest long message that goes by one cross-memory copy (SPLITC_SMP_ONE_COPY_MIN;
+  /// SIZE_MAX: none does).
+  std::size_t one_copy_min_bytes() const noexcept { return one_copy_min_; }
 
  private:
   [[gnu::always_inline]] am_status send(ring_producer& ring, handler_id h, const am_word* a, int n,
@@ -167,7 +167,7 @@ class smp_backend : public port::am_forwarding<smp_backend> {
     if (void* mapped = direct_address(p, dst); mapped != nullptr && len != 0 &&
                                                direct_address(p, static_cast<char*>(dst) + len - 1))
       return port::ring_send_in_place(ring, h, a, n, src, len, dst, mapped);
-    if (len >= one_copy_min_bytes && one_copy(ring, copied_through, p, src, len, dst))
+    if (len >= one_copy_min_ && one_copy(ring, copied_through, p, src, len, dst))
       return port::ring_send_in_place(ring, h, a, n, src, len, dst, nullptr);
     const am_status s = send(ring, h, a, n, record_long, src, len, dst);
     if (s == am_status::ok) copied_through = ring.position();
@@ -192,6 +192,7 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   std::vector<std::uint64_t> request_copies_through_, reply_copies_through_;  // by destination
   const pid_t* pids_ = nullptr;  ///< in the control area, by processor
   port::cross_memory cross_memory_;
+  std::size_t one_copy_min_ = SIZE_MAX;  ///< SPLITC_SMP_ONE_COPY_MIN (0 there: SIZE_MAX)
   std::uint64_t barrier_epoch_ = 0;
 };
 
