@@ -34,6 +34,11 @@ struct push {
   std::uint64_t receiver_side;
 };
 
+/// The engine's queues: lists whose nodes are recycled (recycled.hpp).
+template <class T>
+using queue = std::list<T, recycling_allocator<T>>;
+using incoming_queue = queue<std::unique_ptr<incoming>>;
+
 struct state {
   settings config;
   handler_id h_short{}, h_long_header{}, h_credit{}, h_grant{}, h_data{}, h_ack{};
@@ -43,13 +48,13 @@ struct state {
   std::vector<std::map<std::uint64_t, early_packet>> early;  ///< per sender
   std::vector<std::deque<request*>> pending;  ///< per receiver: sends waiting for a credit
   std::size_t pending_count = 0;
-  std::list<request*> posted;                 ///< receives, in the order they were posted
-  std::list<std::unique_ptr<incoming>> unexpected;  ///< in arrival order
-  std::list<std::unique_ptr<incoming>> in_flight;   ///< matched, data still arriving
+  queue<request*> posted;                     ///< receives, in the order they were posted
+  incoming_queue unexpected;                  ///< in arrival order
+  incoming_queue in_flight;                   ///< matched, data still arriving
   std::size_t unexpected_bytes = 0;           ///< eager long grants held in the queue
   /// Granted long sends whose data the main line pushes (see on_grant), in grant order; and
   /// how deep this processor is in the layer's own waits.
-  std::list<push> pushes;
+  queue<push> pushes;
   int waiting = 0;
 };
 
@@ -83,7 +88,7 @@ void acknowledge_if_sync(state& s, const incoming& m) {
 }
 
 /// Remove `m` from `from` and hand back its ownership.
-std::unique_ptr<incoming> take(std::list<std::unique_ptr<incoming>>& from, const incoming* m) {
+std::unique_ptr<incoming> take(incoming_queue& from, const incoming* m) {
   for (auto it = from.begin(); it != from.end(); ++it) {
     if (it->get() == m) {
       std::unique_ptr<incoming> owned = std::move(*it);
@@ -100,7 +105,7 @@ void match(state& s, request& r, std::unique_ptr<incoming> m) {
   acknowledge_if_sync(s, *m);
   const std::size_t fits = std::min(m->length, r.bytes);
   if (!m->is_long || m->data_complete) {
-    if (fits > 0) std::memcpy(r.receive_buffer, m->temp.get(), fits);
+    if (fits > 0) std::memcpy(r.receive_buffer, m->is_long ? m->temp.get() : m->short_data(), fits);
     if (m->is_long) s.unexpected_bytes -= m->length;
     complete_receive(r, *m, fits);
     return;
@@ -140,12 +145,13 @@ void handle(state& s, int source, const std::uint64_t* w, bool is_long, const vo
   // segment where it has room (landing.hpp: one copy on the backends that map it). A long
   // message that finds no memory waits for its receive.
   if (!is_long) {
-    m->temp.reset(static_cast<char*>(std::malloc(std::max<std::size_t>(m->length, 1))));
-    if (!m->temp) {
+    if (m->length > sizeof m->small)
+      m->temp.reset(static_cast<char*>(std::malloc(m->length)));
+    if (m->length > sizeof m->small && !m->temp) {
       fatal_error(fmt::format("MPI: no memory for an unexpected message of {} bytes from "
                               "processor {}", m->length, source));
     }
-    if (m->length > 0) std::memcpy(m->temp.get(), data, m->length);
+    if (m->length > 0) std::memcpy(m->short_data(), data, m->length);
     m->data_complete = true;
   } else if (s.unexpected_bytes + m->length <= s.config.unexpected_cap) {
     m->temp.reset(static_cast<char*>(landing_alloc(m->length)));

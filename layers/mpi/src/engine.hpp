@@ -22,6 +22,7 @@
 #include <smpi/mpi.h>
 
 #include "landing.hpp"
+#include "recycled.hpp"
 
 #include <splitc/wait.hpp>
 
@@ -40,7 +41,7 @@ enum class send_mode : std::uint8_t { standard, sync, ready };
 struct incoming;
 
 /// A send or a receive (an MPI_Request points at one).
-struct request {
+struct request : recycled<request> {
   bool is_send = false;
   bool persistent = false;
   bool active = false;    ///< started and not yet completed by a wait or test
@@ -69,7 +70,7 @@ struct request {
 };
 
 /// A message as the receiver knows it: matched at once, or waiting in the unexpected queue.
-struct incoming {
+struct incoming : recycled<incoming> {
   int context = 0;
   int source = 0;  ///< world rank
   int tag = 0;
@@ -82,6 +83,10 @@ struct incoming {
   std::size_t arrived = 0;         ///< long: bytes pushed so far
   bool data_complete = false;
   landing_buffer temp;             ///< short data or an eager long grant's target
+  /// Short data of at most sizeof(small) bytes, held here instead of in temp (no allocation).
+  char small[64];
+  /// Where a short message's data is held.
+  char* short_data() noexcept { return temp ? temp.get() : small; }
   request* receive = nullptr;      ///< the receive it matched (null while unexpected)
 };
 
