@@ -2,7 +2,7 @@
 // incoming record per arriving message, the list nodes that queue them. A window of 64
 // nonblocking sends or receives allocates and frees 64 of each at once, more than malloc's
 // per-thread cache holds (7 per size), so most went through malloc's slow paths: a third of
-// the time of a small message (layers/mpi/README.md, "Benchmarks"). Blocks of one size are
+// the time of a small message (layers/mpi/README.md, "The small-message rate"). Blocks of one size are
 // kept on a per-thread list when freed, up to recycled_keep, and handed out again.
 // Per thread, not per processor: the blocks are plain memory, and the sim's processors
 // (fibers of one thread) never run at the same time.

@@ -86,6 +86,11 @@ void read_tuning(tuning& t, int procs) {
 #endif
   t.stage_limit = env::mpi_stage_limit.get(t.stage_limit);
   if (t.stage_limit < mpi_backend::max_long_bytes) t.stage_limit = mpi_backend::max_long_bytes;
+  // 0: no limit, everything through the same-host rings.
+  t.host_ring_long_max = env::mpi_host_ring_long_max.get(0);
+  if (t.host_ring_long_max == 0) t.host_ring_long_max = SIZE_MAX;
+  t.host_ring_reply_max = env::mpi_host_ring_reply_max.get(t.host_ring_reply_max);
+  if (t.host_ring_reply_max == 0) t.host_ring_reply_max = SIZE_MAX;
   t.blocking_send_max = std::min(env::mpi_blocking_send_max.get(t.blocking_send_max), small_packet_max);
   t.compact = env::mpi_compact.get(t.compact);
 }
@@ -1085,8 +1090,10 @@ std::optional<am_status> mpi_backend::send_on_host_ring(proc_t p, bool is_reques
                                                         void* dst) {
   if (static_cast<unsigned>(n) > static_cast<unsigned>(am_max_args)) [[unlikely]]
     port::fail("mpi: a message with {} argument words (at most {})", n, am_max_args);
-  if (kind == am_kind::long_msg && len >= tuning_.host_ring_long_max && !same_host_target(p, dst, len))
-    return std::nullopt;  // two copies through the ring lose to MPI's one
+  if (kind == am_kind::long_msg &&
+      len >= (is_request ? tuning_.host_ring_long_max : tuning_.host_ring_reply_max) &&
+      !same_host_target(p, dst, len))
+    return std::nullopt;  // by MPI (its one copy), as measured: docs/mpi.md
   switch (same_host_.send(p, is_request, kind, h, a, n, src, len, dst)) {
     case port::same_host::send_result::sent:
       ++stats_.host_ring_messages;

@@ -107,10 +107,14 @@ struct tuning {
   int ring = 4;
   long_protocol long_mode = long_protocol::automatic;
   std::size_t rendezvous_min = 0;   ///< automatic: longs from this size by rendezvous, below staged
-  /// A long message to a peer on this host whose destination is not in the peer's segment
+  /// A long request to a peer on this host whose destination is not in the peer's segment
   /// goes in pieces through the same-host rings (two copies) below this size, and by MPI
-  /// (Open MPI's vader: one copy) from it: measured, docs/performance.md.
-  std::size_t host_ring_long_max = 64 * 1024;
+  /// (Open MPI's vader: one copy) from it (SPLITC_MPI_HOST_RING_LONG_MAX; SIZE_MAX, the
+  /// default: always the rings); a long reply likewise below host_ring_reply_max
+  /// (SPLITC_MPI_HOST_RING_REPLY_MAX): a reply cannot wait for room in a ring. Measured,
+  /// docs/mpi.md.
+  std::size_t host_ring_long_max = SIZE_MAX;
+  std::size_t host_ring_reply_max = std::size_t{1} << 20;
   std::size_t rma_min = 0;          ///< automatic: longs into a peer's segment from this size by RMA (0: never)
   std::size_t stage_limit = 64 << 20;  ///< bytes of staged sends in flight, at most
   /// Packets up to this size (at most small_packet_max) go by a blocking
