@@ -132,6 +132,7 @@ t3d_backend::t3d_backend(start_arguments args) {
 // backends' same-host layer (SPLITC_SAME_HOST, SPLITC_SAME_HOST_MAX). The T3D's SHMEM maps none.
 void t3d_backend::map_peers() {
   mapped_.assign(static_cast<std::size_t>(procs_), 0);
+  mailboxes_mapped_.assign(static_cast<std::size_t>(procs_), 0);
 #if defined(SPLITC_BACKEND_SHMEM)
   if (!port::env::same_host.get()) return;
   const long block = port::env::same_host_max.get();
@@ -147,6 +148,13 @@ void t3d_backend::map_peers() {
         shmem_ptr(reinterpret_cast<void*>(segment_base_ + segment_size_ - 1), q));
     if (first == nullptr || last != first + (segment_size_ - 1)) continue;
     if (q != myproc_) mapped_[static_cast<std::size_t>(q)] = reinterpret_cast<std::uintptr_t>(first);
+    // Its mailboxes too, when the layer maps the whole area in one piece.
+    const std::size_t area_bytes = mailbox_bytes(procs_) + alignof(store_count);
+    auto* boxes = static_cast<unsigned char*>(shmem_ptr(mailbox_area_, q));
+    auto* boxes_end = static_cast<unsigned char*>(
+        shmem_ptr(static_cast<unsigned char*>(mailbox_area_) + area_bytes - 1, q));
+    if (q != myproc_ && boxes != nullptr && boxes_end == boxes + (area_bytes - 1))
+      mailboxes_mapped_[static_cast<std::size_t>(q)] = reinterpret_cast<std::uintptr_t>(boxes);
     shared += (shared.empty() ? "" : " ") + std::to_string(q);
   }
   if (port::env::verbose.get()) {
@@ -239,7 +247,9 @@ am_status t3d_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
   const std::size_t pi = static_cast<std::size_t>(p);
   const std::uint64_t message = sent_[pi];
   if (message - load_acquire(credit_[pi]) >= slots_per_pair) return am_status::no_resource;
-  mailbox_slot& out = staging_;
+  const bool direct = mailboxes_mapped_[pi] != 0;
+  // Straight into p's slot where its mailboxes are mapped here, else staged for the put.
+  mailbox_slot& out = direct ? *in_mapped_mailboxes(p, &inbox(myproc_, message)) : staging_;
   out.header = static_cast<am_word>(static_cast<std::uint16_t>(h)) |
                static_cast<am_word>(kind) << 32 |
                static_cast<am_word>(is_request ? 1 : 0) << 40 | static_cast<am_word>(n) << 48;
@@ -253,11 +263,15 @@ am_status t3d_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
   }
   // The record, then (ordered after it) the sequence word: Brightwell §5's
   // lesson, the flag written last.
-  mailbox_slot& target = inbox(myproc_, message);  // at p, the same address
-  shmem_put(words(&target), words(&out), record, p);
-  shmem_fence();
-  const long seq = static_cast<long>(message + 1);
-  shmem_put(words(&target.seq), &seq, 1, p);
+  if (direct) {
+    __atomic_store_n(&out.seq, static_cast<am_word>(message + 1), __ATOMIC_RELEASE);
+  } else {
+    mailbox_slot& target = inbox(myproc_, message);  // at p, the same address
+    shmem_put(words(&target), words(&out), record, p);
+    shmem_fence();
+    const long seq = static_cast<long>(message + 1);
+    shmem_put(words(&target.seq), &seq, 1, p);
+  }
   sent_[pi] = message + 1;
   ++messages_sent_;
   return am_status::ok;
@@ -317,7 +331,12 @@ int t3d_backend::receive(am_sink sink) {
 void t3d_backend::return_credit(proc_t source) {
   const std::size_t si = static_cast<std::size_t>(source);
   const long consumed = static_cast<long>(received_[si]);
-  shmem_put(words(&credit_[myproc_]), &consumed, 1, source);
+  if (mailboxes_mapped_[si] != 0) {
+    __atomic_store_n(in_mapped_mailboxes(source, &credit_[myproc_]), static_cast<am_word>(consumed),
+                     __ATOMIC_RELEASE);
+  } else {
+    shmem_put(words(&credit_[myproc_]), &consumed, 1, source);
+  }
   credited_[si] = received_[si];
 }
 

@@ -43,7 +43,10 @@
 //    (sender, receiver) at the receiver; the record is put first, then
 //    shmem_fence, then the slot's sequence word, written last; the receiver
 //    polls the sequence words and returns credit with a put of its consumed
-//    count into a word at the sender.
+//    count into a word at the sender. On OpenSHMEM, to a PE whose mailboxes
+//    shmem_ptr maps here, the record is written straight into its slot and the
+//    sequence word stored with release order (the credit likewise): no staging
+//    copy, no layer put, no fence.
 //  * bootstrap_barrier is a dissemination barrier of puts that polls while
 //    it waits (never the layer's blocking barrier()).
 #pragma once
@@ -291,6 +294,15 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   std::size_t segment_size_ = 0;
   /// Where each PE's segment is mapped here (shmem_ptr), 0 where it is not.
   std::vector<std::uintptr_t> mapped_;
+  /// Where each PE's mailbox area is mapped here (shmem_ptr), 0 where it is not.
+  std::vector<std::uintptr_t> mailboxes_mapped_;
+  /// `mine`, a place in this PE's mailbox area, in p's as mapped here (p's mailboxes mapped).
+  template <class T>
+  T* in_mapped_mailboxes(proc_t p, T* mine) const noexcept {
+    return reinterpret_cast<T*>(mailboxes_mapped_[static_cast<std::size_t>(p)] +
+                                (reinterpret_cast<std::uintptr_t>(mine) -
+                                 reinterpret_cast<std::uintptr_t>(mailbox_area_)));
+  }
   // The symmetric mailbox area (shmalloc'd): slots_[sender * slots_per_pair + i]
   // are this PE's inboxes; credit_[r] is how many of our messages r has
   // consumed (put here by r); stored_from_[s] is how many bytes s has stored
