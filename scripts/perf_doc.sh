@@ -8,7 +8,8 @@
 # measured in the same runs (on the sim engine's backends: virtual time, each port as its seed
 # machine, next to the seed's published figure, bench/seed_figures.def). The
 # tables replace the text between "@perf-tables@" and "@perf-tables-end@" in
-# docs/performance.md (--write), or are printed.
+# docs/performance.md (--write; with BACKENDs named, only their sections, each marked as
+# re-measured that day), or are printed.
 #
 #   scripts/perf_doc.sh [--rounds N] [--out DIR] [--write] [--build DIR] [BACKEND...]
 #   scripts/perf_doc.sh --from DIR [--rounds N] [--write] [BACKEND...]   the tables of earlier runs
@@ -18,7 +19,7 @@
 # (default: a new directory under /tmp), one results.json each, for a later look.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-rounds=5 out="" write=0 build=$here/build measure=1
+rounds=5 out="" write=0 build=$here/build measure=1 named=0
 backends=()
 while (($#)); do
   case $1 in
@@ -29,7 +30,7 @@ while (($#)); do
     --build) build=$2; shift 2 ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     -*) echo "perf_doc.sh: unknown option $1 (--help)" >&2; exit 2 ;;
-    *) backends+=("$1"); shift ;;
+    *) backends+=("$1"); named=1; shift ;;
   esac
 done
 if ((${#backends[@]} == 0)); then
@@ -186,7 +187,41 @@ for b in backends:
     print()
 PYTHON
 )
-if ((write)); then
+if ((write)) && ((named)); then
+  # Backends named: only their sections are replaced (each headed by when and how it was
+  # measured); the other backends' tables stay as they were.
+  doc=$here/docs/performance.md
+  python3 - "$doc" "$rounds" "$tables" "${backends[@]}" <<'PYTHON' || exit 1
+import re, sys
+doc, rounds, tables, backends = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+text = open(doc).read()
+if text.find("@perf-tables@") < 0 or text.find("@perf-tables-end@") < 0:
+    sys.exit(f"perf_doc: no @perf-tables@ ... @perf-tables-end@ in {doc}")
+head = tables.splitlines()[0]
+date = re.search(r"Measured (\S+)", head).group(1)
+for b in backends:
+    m = re.search(rf"^### {re.escape(b)}\n.*?(?=^### |\Z)", tables, re.M | re.S)
+    if not m:
+        continue
+    section = m.group(0).rstrip("\n") + "\n\n"
+    section = section.replace(
+        f"### {b}\n\n",
+        f"### {b}\n\nRe-measured {date}: `scripts/perf_doc.sh --rounds {rounds} --write {b}`, "
+        "spliced in (the other backends' tables are of their own dates).\n\n", 1)
+    # The lines between the marker lines.
+    first = text.find("\n", text.find("@perf-tables@")) + 1
+    last = text.rfind("\n", 0, text.find("@perf-tables-end@")) + 1
+    region = text[first:last]
+    old = re.search(rf"^### {re.escape(b)}\n.*?(?=^### |\Z)", region, re.M | re.S)
+    if old:
+        region = region[:old.start()] + section + region[old.end():]
+    else:
+        region = region.rstrip("\n") + "\n\n" + section
+    text = text[:first] + region + text[last:]
+open(doc, "w").write(text)
+PYTHON
+  echo "perf_doc: wrote the tables of ${backends[*]} into $doc (runs in $out)" >&2
+elif ((write)); then
   doc=$here/docs/performance.md
   new=$(awk -v block="$tables" '
     index($0, "@perf-tables@") { print; print block; skip = 1; found = 1; next }
