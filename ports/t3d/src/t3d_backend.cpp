@@ -29,6 +29,9 @@ std::size_t mailbox_bytes(int procs) {
          static_cast<std::size_t>(procs) * (sizeof(store_count) + sizeof(am_word)) +
          barrier_words * sizeof(am_word);
 }
+/// The shmalloc'd mailbox area: a cache line more than the mailboxes need, so that they can
+/// start on one (the emulation's blocks do; OpenSHMEM's need not).
+std::size_t mailbox_area_bytes(int procs) { return mailbox_bytes(procs) + alignof(store_count); }
 
 std::uint64_t load_acquire(const am_word& w) noexcept {
   return __atomic_load_n(&w, __ATOMIC_ACQUIRE);
@@ -78,11 +81,9 @@ t3d_backend::t3d_backend(start_arguments args) {
   }
   segment_base_ = reinterpret_cast<std::uintptr_t>(seg);
   segment_size_ = size;
-  // A cache line more than the mailboxes need, so that they can start on one
-  // (the emulation's blocks do; OpenSHMEM's need not): the same rounding of
-  // the same address on every PE.
+  // The mailboxes start on a cache line: the same rounding of the same address on every PE.
   constexpr std::size_t line = alignof(store_count);
-  const std::size_t area_bytes = mailbox_bytes(procs_) + line;
+  const std::size_t area_bytes = mailbox_area_bytes(procs_);
   mailbox_area_ = shmalloc(area_bytes);
   if (mailbox_area_ == nullptr)
     port::fail("{}: shmalloc of {} bytes of mailboxes failed", name, area_bytes);
@@ -149,7 +150,7 @@ void t3d_backend::map_peers() {
     if (first == nullptr || last != first + (segment_size_ - 1)) continue;
     if (q != myproc_) mapped_[static_cast<std::size_t>(q)] = reinterpret_cast<std::uintptr_t>(first);
     // Its mailboxes too, when the layer maps the whole area in one piece.
-    const std::size_t area_bytes = mailbox_bytes(procs_) + alignof(store_count);
+    const std::size_t area_bytes = mailbox_area_bytes(procs_);
     auto* boxes = static_cast<unsigned char*>(shmem_ptr(mailbox_area_, q));
     auto* boxes_end = static_cast<unsigned char*>(
         shmem_ptr(static_cast<unsigned char*>(mailbox_area_) + area_bytes - 1, q));
