@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
   const splitc::global_ptr<void> at_one(1, reinterpret_cast<void*>(addresses[1]));
 
   // The put: processor 0 is its sender.
-  splitc::barrier();
   std::uint64_t before = longs_by_mpi();
+  splitc::barrier();
   if (me == 0) {
     std::vector<unsigned char> source(bytes);
     for (std::size_t i = 0; i < bytes; ++i) source[i] = pattern(i, 1);
@@ -66,8 +66,10 @@ int main(int argc, char** argv) {
   // The get: processor 1 sends the reply.
   if (me == 1)
     for (std::size_t i = 0; i < bytes; ++i) mine[i] = pattern(i, 2);
-  splitc::barrier();
+  // Counted before the barrier: processor 0 may leave it and ask while processor 1, still in
+  // it, serves the request.
   before = longs_by_mpi();
+  splitc::barrier();
   if (me == 0) {
     splitc::bulk_get(mine.data(), at_one, bytes);
     splitc::sync();
