@@ -100,9 +100,10 @@ void get_am(context& c, void* dst, proc_t p, const void* src, std::size_t len, c
   const auto* s = static_cast<const unsigned char*>(src);
   // Each fragment is a short request answered by a long reply. The owner
   // answers inside its handler, which may not wait: replies that do not fit
-  // its backend's buffers are queued there as heap copies. So at most
-  // get_window fragments of one transfer are in flight (outside handlers):
-  // the pipe stays full and no reply is copied twice.
+  // its backend's buffers are queued there, reading the owner's memory when
+  // they go (send_slow keeps the source lent). At most get_window fragments
+  // of one transfer are in flight (outside handlers): the pipe stays full
+  // and the owner's queue stays short.
   const std::int64_t base = ctr.value();
   for (std::size_t off = 0; off < len; off += fragment_bytes) {
     if (!c.frame.active && ctr.value() - base >= get_window)

@@ -16,15 +16,17 @@ namespace {
 
 am_status try_send(context& c, const pending_message& m) {
   if (m.is_reply)
-    return reply_native(c.backend, m.kind, m.token, m.handler, m.args, m.nargs, m.payload.data(),
-                        m.payload.size(), m.destination_address);
-  return request_native(c.backend, m.kind, m.destination, m.handler, m.args, m.nargs,
-                        m.payload.data(), m.payload.size(), m.destination_address);
+    return reply_native(c.backend, m.kind, m.token, m.handler, m.args, m.nargs, m.data(),
+                        m.bytes(), m.destination_address);
+  return request_native(c.backend, m.kind, m.destination, m.handler, m.args, m.nargs, m.data(),
+                        m.bytes(), m.destination_address);
 }
 
 void retry_pending(context& c) {
   while (!c.pending.empty()) {
-    if (try_send(c, c.pending.front()) != am_status::ok) return;
+    const pending_message& m = c.pending.front();
+    if (try_send(c, m) != am_status::ok) return;
+    if (m.source_free != nullptr) m.source_free->add_local(-1);
     c.pending.pop_front();
   }
 }
@@ -57,7 +59,7 @@ void check_arrived_announcements(context& c) {
   const tree_node n = physical_tree(g, 0);
   while (m.unchecked_count != 0) {
     for (const proc_t child : {n.left, n.right})
-      if (child >= 0 && !mailbox_arrived(g, child, 0)) return;
+      if (child >= 0 && !m.arrived(static_cast<std::size_t>(child))) return;
     settle_oldest_broadcast(g);
   }
 }
@@ -95,28 +97,41 @@ int progress(context& c) {
 
 void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token, proc_t p,
                handler_id h, const am_word* args, int nargs, const void* src, std::size_t len,
-               void* dst) {
+               void* dst, counter* source_free) {
   if (!fits_natively(kind, nargs, len)) return send_composed(c, kind, is_reply, p, h, args, nargs, src, len, dst);
   if (c.frame.active) {
     if (!c.frame.is_request) [[unlikely]] {
       fail("handler {} (a reply handler) tried to send; reply handlers may not send",
            static_cast<unsigned>(c.frame.handler));
     }
-    // Inside a request handler: never wait, queue (order kept by the queue).
+    // Inside a request handler: never wait, queue (order kept by the queue) -- after one try
+    // from the source itself, when nothing queued must go first.
     pending_message m{kind, is_reply, p, h, nargs, {}, {}, dst, {}};
     std::memcpy(m.args, args, sizeof(am_word) * static_cast<std::size_t>(nargs));
-    if (len != 0) {
-      m.payload.resize(len);
-      std::memcpy(m.payload.data(), src, len);
-    }
     if (token != nullptr) {
       m.token = *token;
       m.token.args = nullptr;
       m.token.payload = nullptr;
     }
     if (c.pending.empty()) {
+      m.lent_source = src;
+      m.lent_bytes = len;
       const am_status s = try_send(c, m);
       if (s == am_status::ok) return;
+    }
+    if (source_free != nullptr && len != 0) {
+      // The source stays as it is until source_free is zero (a get's reply): keep it lent.
+      m.lent_source = src;
+      m.lent_bytes = len;
+      m.source_free = source_free;
+      source_free->add_local(1);
+    } else {
+      m.lent_source = nullptr;
+      m.lent_bytes = 0;
+      if (len != 0) {
+        m.payload.resize(len);
+        std::memcpy(m.payload.data(), src, len);
+      }
     }
     c.pending.push_back(std::move(m));
     return;

@@ -23,6 +23,11 @@
 //                atomics on segment words (the owner's own included) take it
 //   composed     the core's am_request at 0..8 words, medium and long at the
 //                core's limits, whatever the backend carries natively
+//   lent queue   a flood of get-like requests whose long replies lend their
+//                source (detail::reply_lending_source): a reply the backend
+//                has no room for waits in the core's queue holding a pointer
+//                to the source, counted on sources_lent, never a copy; every
+//                reply's bytes arrive, and the count comes back to zero
 #include "harness.hpp"
 
 #include <splitc/detail/messaging.hpp>
@@ -69,11 +74,15 @@ struct handler_state {
   std::vector<std::vector<std::uint64_t>> flood_seen;
   // Sources of zero-copy replies the backend has not finished reading.
   splitc::counter reply_sources_lent;
+  // Lent queue: replies that waited in the core's queue, and copies found there.
+  int lent_queued = 0;
+  int copies_queued = 0;
 };
 splitc::per_processor<handler_state> state;
 // The same on every processor (register_handler checks it): plain statics.
 handler_id h_short, h_short_reply, h_medium, h_medium_reply, h_long, h_long_reply,
-    h_long_lent, h_flood, h_nest, h_nest_reply, h_composed, h_composed_reply;
+    h_long_lent, h_flood, h_nest, h_nest_reply, h_composed, h_composed_reply, h_lent_get,
+    h_lent_get_reply;
 
 /// Wait while polling through the core (the backend's poll with the core's sink).
 template <class Done>
@@ -227,6 +236,37 @@ void on_composed(const am_message& m) {
 void on_composed_reply(const am_message& m) {
   enter();
   if (m.kind == splitc::am_kind::medium_msg) check_payload(m, splitc::myproc());
+  ++state->replies_seen;
+  leave();
+}
+
+// Lent queue: a get-like request (dst, len) answered from this processor's source region
+// with the source lent, as the core's get does; what waits in the core's queue is inspected.
+std::size_t lent_source_offset() {
+  return (caps.max_long + 64) * static_cast<std::size_t>(splitc::procs());
+}
+void on_lent_get(const am_message& m) {
+  enter();
+  ++state->requests_seen;
+  splitc::detail::context& c = core();
+  const unsigned char* src = harness::heap() + lent_source_offset();
+  splitc::detail::reply_lending_source(c, m, h_lent_get_reply, nullptr, 0, src, m.args[1],
+                                       reinterpret_cast<void*>(static_cast<std::uintptr_t>(m.args[0])),
+                                       c.sources_lent);
+  int lent = 0;
+  for (const splitc::detail::pending_message& q : c.pending) {
+    if (q.source_free == nullptr) continue;
+    ++lent;
+    if (q.lent_source != src || !q.payload.empty() || q.bytes() != m.args[1]) ++state->copies_queued;
+  }
+  CHECK_MSG(c.sources_lent.value() >= lent, "lent queue: {} lent replies queued, sources_lent {}",
+            lent, c.sources_lent.value());
+  if (lent > state->lent_queued) state->lent_queued = lent;
+  leave();
+}
+void on_lent_get_reply(const am_message& m) {
+  enter();
+  CHECK(!m.is_request && m.kind == splitc::am_kind::long_msg);
   ++state->replies_seen;
   leave();
 }
@@ -629,6 +669,41 @@ void composed() {
   }
 }
 
+template <class Backend = B>
+void lent_queue() {
+  if constexpr (splitc::has_long_messages<Backend>) {
+    const std::size_t len = std::min<std::size_t>(caps.max_long, std::size_t{1} << 20);
+    CHECK(lent_source_offset() + len <= harness::heap_size());
+    const proc_t me = splitc::myproc();
+    unsigned char* src = harness::heap() + lent_source_offset();
+    for (std::size_t i = 0; i < len; ++i) src[i] = byte_pattern(me, len, i);
+    // The replies land outside the segments, as a get into a malloc'd buffer does: where the
+    // backend copies into a mapped segment directly it never lacks room, and nothing queues.
+    std::vector<std::vector<unsigned char>> landing(static_cast<std::size_t>(splitc::procs()),
+                                                    std::vector<unsigned char>(len));
+    state->lent_queued = state->copies_queued = 0;
+    constexpr int per_peer = 16;
+    round("lent queue", per_peer, [&](proc_t q, int) {
+      unsigned char* dst = landing[static_cast<std::size_t>(q)].data();
+      const am_word a[2] = {reinterpret_cast<std::uintptr_t>(dst), len};
+      splitc::detail::request(core(), splitc::am_kind::short_msg, q, h_lent_get, a, 2);
+    });
+    wait_for([&] { return core().pending.empty() && core().sources_lent.value() == 0; });
+    for (proc_t q = 0; q < splitc::procs(); ++q) {
+      const unsigned char* got = landing[static_cast<std::size_t>(q)].data();
+      for (std::size_t i = 0; i < len; ++i)
+        CHECK_MSG(got[i] == byte_pattern(q, len, i), "lent queue: byte {} of {} from {}", i, len, q);
+    }
+    CHECK_MSG(state->copies_queued == 0, "lent queue: {} queued replies held a copy or the "
+              "wrong source", state->copies_queued);
+    const int most = splitc::reduce_to_all(state->lent_queued, splitc::ops::max{});
+    if (me == 0)
+      fmt::print("conformance: lent queue: {} replies of {} bytes per pair, at most {} waiting "
+                 "lent in one processor's queue\n", per_peer, len, most);
+    splitc::barrier();
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -645,6 +720,8 @@ int main(int argc, char** argv) {
   h_nest_reply = splitc::register_handler(on_nest_reply);
   h_composed = splitc::register_handler(on_composed);
   h_composed_reply = splitc::register_handler(on_composed_reply);
+  h_lent_get = splitc::register_handler(on_lent_get);
+  h_lent_get_reply = splitc::register_handler(on_lent_get_reply);
   if (splitc::myproc() == 0)
     fmt::print("conformance: backend {}: max_args {}, medium {}, long {}, ordered {}, direct {}, "
                "rma {}, native atomics {}, zero-copy long {}\n", B::name, caps.max_args,
@@ -659,5 +736,6 @@ int main(int argc, char** argv) {
   rma<>();
   native_atomics<>();
   composed();
+  lent_queue<>();
   return harness::pass("conformance");
 }

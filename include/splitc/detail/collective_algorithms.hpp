@@ -213,27 +213,23 @@ inline void settle_root_check(collective_group& g) {
   while (g.mail.unchecked_count != 0) settle_oldest_broadcast(g);
 }
 
-/// Whether message n + `ahead` from rank p has arrived (not consumed).
-inline bool mailbox_arrived(const collective_group& g, proc_t p, std::uint64_t ahead) {
-  return g.mail.arrived(static_cast<std::size_t>(p), ahead);
-}
-
 /// A non-root's wait for this broadcast's data from `parent`. If the announcements of this
 /// broadcast from its children (`checks`, after those of the broadcasts still unchecked) all
 /// arrive first, they are checked while it waits, so that a processor whose data never comes
 /// -- some processor named another root -- still checks them: true when it did.
 inline bool wait_for_broadcast_data(collective_group& g, proc_t parent, const tree_node& checks) {
-  if (mailbox_arrived(g, parent, 0)) [[likely]]
+  if (g.mail.arrived(static_cast<std::size_t>(parent), 0)) [[likely]]
     return false;
   auto announcements_in = [&] {
     for (const proc_t child : {checks.left, checks.right})
-      if (child >= 0 && !mailbox_arrived(g, child, g.mail.unchecked_count)) return false;
+      if (child >= 0 && !g.mail.arrived(static_cast<std::size_t>(child), g.mail.unchecked_count))
+        return false;
     return true;
   };
   for (bool checked = false;;) {
     bool check_now = false;
     wait_until(g.c, "a collective", [&] {
-      if (mailbox_arrived(g, parent, 0)) return true;
+      if (g.mail.arrived(static_cast<std::size_t>(parent), 0)) return true;
       check_now = !checked && announcements_in();
       return check_now;
     });

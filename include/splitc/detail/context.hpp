@@ -41,9 +41,18 @@ struct pending_message {
   handler_id handler;
   int nargs;
   am_word args[am_max_args];
-  std::vector<std::byte> payload;
+  std::vector<std::byte> payload;  ///< a copy of the data, unless it is lent
   void* destination_address;
   am_message token;  ///< for replies: the request's token (args/payload cleared)
+  /// A lent source (a get's reply: the owner's memory, unmodified until the get completes):
+  /// the data is read from there when the message goes, and `source_free` is counted down
+  /// then, instead of a copy of up to a long message's bytes made now.
+  const void* lent_source = nullptr;
+  std::size_t lent_bytes = 0;
+  counter* source_free = nullptr;
+
+  const void* data() const noexcept { return lent_source != nullptr ? lent_source : payload.data(); }
+  std::size_t bytes() const noexcept { return lent_source != nullptr ? lent_bytes : payload.size(); }
 };
 
 /// What the handler currently running may do.

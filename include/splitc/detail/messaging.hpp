@@ -43,10 +43,12 @@ enum class builtin : std::uint16_t {
 constexpr handler_id id(builtin b) noexcept { return static_cast<handler_id>(b); }
 
 /// Send slow path: compose what the backend cannot carry (src/compose.cpp), then
-/// wait for room (main line) or queue (inside a handler).
+/// wait for room (main line) or queue (inside a handler). With `source_free`, the source
+/// stays unmodified until that counter is zero: a queued message keeps a pointer to it
+/// (counting `source_free` up until it goes) instead of a copy.
 void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token, proc_t p,
                handler_id h, const am_word* args, int nargs, const void* src, std::size_t len,
-               void* dst);
+               void* dst, counter* source_free = nullptr);
 /// Deliver whatever has arrived and retry queued messages; returns how many
 /// messages ran (so waiting loops know to keep polling instead of backing off).
 int progress(context& c);
@@ -158,8 +160,10 @@ inline void reply(context& c, const am_message& token, am_kind kind, handler_id 
 /// A long message from a source that stays unmodified until `source_free` is
 /// zero (has_zero_copy_long): the backend may send from it in place and count
 /// `source_free` down later. Without the member, or without room for it now,
-/// the ordinary send, which is done with the source when it returns. (Templates,
-/// so that the calls of a member the backend lacks are discarded.)
+/// the ordinary send, which is done with the source when it returns -- except a
+/// reply that must be queued for want of room, which keeps the source lent
+/// (send_slow). (Templates, so that the calls of a member the backend lacks are
+/// discarded.)
 template <class B = active_backend>
 inline void request_lending_source(context& c, proc_t p, handler_id h, const am_word* args,
                                    int nargs, const void* src, std::size_t len, void* dst,
@@ -193,7 +197,16 @@ inline void reply_lending_source(context& c, const am_message& token, handler_id
       source_free.add_local(-1);
     }
   }
-  reply(c, token, am_kind::long_msg, h, args, nargs, src, len, dst);
+  // The backend's own send, which copies the source before it returns; or, with no room for
+  // it, a queued reply that keeps the source lent rather than copying it (send_slow).
+  if (!c.frame.active || !c.frame.is_request || c.frame.replied) [[unlikely]] bad_reply(c);
+  c.frame.replied = true;
+  if (fits_natively(am_kind::long_msg, nargs, len) && c.pending.empty() &&
+      reply_native(c.backend, am_kind::long_msg, token, h, args, nargs, src, len, dst) ==
+          am_status::ok)
+    return;
+  send_slow(c, am_kind::long_msg, true, &token, token.source, h, args, nargs, src, len, dst,
+            &source_free);
 }
 
 }  // namespace splitc::detail
