@@ -89,7 +89,7 @@ void read_tuning(tuning& t, int procs) {
   // 0: no limit, everything through the same-host rings.
   t.host_ring_long_max = env::mpi_host_ring_long_max.get(0);
   if (t.host_ring_long_max == 0) t.host_ring_long_max = SIZE_MAX;
-  t.host_ring_reply_max = env::mpi_host_ring_reply_max.get(t.host_ring_reply_max);
+  t.host_ring_reply_max = env::mpi_host_ring_reply_max.get(0);
   if (t.host_ring_reply_max == 0) t.host_ring_reply_max = SIZE_MAX;
   t.blocking_send_max = std::min(env::mpi_blocking_send_max.get(t.blocking_send_max), small_packet_max);
   t.compact = env::mpi_compact.get(t.compact);

@@ -111,10 +111,10 @@ struct tuning {
   /// goes in pieces through the same-host rings (two copies) below this size, and by MPI
   /// (Open MPI's vader: one copy) from it (SPLITC_MPI_HOST_RING_LONG_MAX; SIZE_MAX, the
   /// default: always the rings); a long reply likewise below host_ring_reply_max
-  /// (SPLITC_MPI_HOST_RING_REPLY_MAX): a reply cannot wait for room in a ring. Measured,
-  /// docs/mpi.md.
+  /// (SPLITC_MPI_HOST_RING_REPLY_MAX; SIZE_MAX, the default: a reply that finds the ring
+  /// full waits in the core's queue with its source lent). Measured, docs/mpi.md.
   std::size_t host_ring_long_max = SIZE_MAX;
-  std::size_t host_ring_reply_max = std::size_t{1} << 20;
+  std::size_t host_ring_reply_max = SIZE_MAX;
   std::size_t rma_min = 0;          ///< automatic: longs into a peer's segment from this size by RMA (0: never)
   std::size_t stage_limit = 64 << 20;  ///< bytes of staged sends in flight, at most
   /// Packets up to this size (at most small_packet_max) go by a blocking
