@@ -2,7 +2,7 @@
 // is made of, each taken by the bulk path its length calls for, the short remote ones
 // packed per owner into medium messages of at most medium_limit bytes; and the entry points
 // of indexed.hpp's lists (pieces_transfer: two lists cut at each other's boundaries;
-// elements_transfer: pairs made on the fly).
+// elements_transfer: pairs made on the fly) and of detail/positioned_transfer.hpp's.
 //
 // A message's payload is its pieces' addresses, then (puts, stores) their data in order.
 // Two encodings: when every piece for that owner has one length and lies within 2 GiB of
@@ -11,6 +11,7 @@
 // of length per piece. The words: (tag, pieces, common length or 0, first address), where
 // tag is the put's counter, the store's counter (0: the library's) or the get's batch.
 #include <splitc/detail/vector_transfer.hpp>
+#include <splitc/detail/positioned_transfer.hpp>
 
 #include <splitc/bulk.hpp>
 #include <splitc/detail/messaging.hpp>
@@ -56,22 +57,27 @@ struct encoding {
   std::size_t entry_bytes() const noexcept { return common_len != 0 ? 4 : 16; }
 };
 
-/// The encoding of an owner's pieces: compact when they allow it.
-template <class At>
-encoding choose_encoding(At pairs, std::span<const std::uint32_t> mine) {
+/// One owner's pieces kept for messages, and their encoding, learnt as pass 1 meets them (in
+/// the order they are sent): compact while they share one length and lie within 2 GiB of the
+/// first.
+struct owner_pieces {
+  std::uint32_t count = 0;
+  bool compact = true;
   encoding e;
-  const transfer_pair head = pairs(mine.front());
-  const auto first = reinterpret_cast<std::uintptr_t>(head.remote);
-  constexpr std::intptr_t reach = std::numeric_limits<std::int32_t>::max();
-  for (std::uint32_t k : mine) {
-    const transfer_pair t = pairs(k);
-    const auto delta = static_cast<std::intptr_t>(reinterpret_cast<std::uintptr_t>(t.remote) - first);
-    if (t.len != head.len || delta > reach || delta < -reach) return e;
+
+  void add(const transfer_pair& t) noexcept {
+    const auto at = reinterpret_cast<std::uintptr_t>(t.remote);
+    if (count++ == 0) {
+      e.common_len = t.len;
+      e.first = at;
+      return;
+    }
+    constexpr std::intptr_t reach = std::numeric_limits<std::int32_t>::max();
+    const auto delta = static_cast<std::intptr_t>(at - e.first);
+    if (t.len != e.common_len || delta > reach || delta < -reach) compact = false;
   }
-  e.common_len = head.len;
-  e.first = first;
-  return e;
-}
+  encoding chosen() const noexcept { return compact ? e : encoding{}; }
+};
 
 void put_entry(unsigned char* at, const encoding& e, const transfer_pair& t) noexcept {
   if (e.common_len != 0) {
@@ -84,7 +90,19 @@ void put_entry(unsigned char* at, const encoding& e, const transfer_pair& t) noe
   }
 }
 
-/// The pieces of a received message, in order: f(address, length).
+/// The pieces of a received message, in order: f(address, length). Pieces of one length
+/// take a loop of their own for the common element sizes, whose length the compiler knows:
+/// a handler's loop over random addresses is as many loads in flight as its loop holds
+/// iterations (a length tested in every iteration made DOLIB's gather 2x slower to pack).
+template <std::size_t Len, class F>
+void for_each_compact(const unsigned char* at, std::size_t n, std::uintptr_t first, F f) {
+  for (std::size_t k = 0; k < n; ++k, at += 4) {
+    std::int32_t delta;
+    std::memcpy(&delta, at, 4);
+    f(reinterpret_cast<unsigned char*>(first + static_cast<std::uintptr_t>(static_cast<std::intptr_t>(delta))),
+      Len);
+  }
+}
 template <class F>
 void for_each_entry(const am_message& m, F f) {
   const auto n = static_cast<std::size_t>(m.args[1]);
@@ -92,11 +110,10 @@ void for_each_entry(const am_message& m, F f) {
   const auto* at = static_cast<const unsigned char*>(m.payload);
   if (common_len != 0) {
     const auto first = static_cast<std::uintptr_t>(m.args[3]);
-    for (std::size_t k = 0; k < n; ++k, at += 4) {
-      std::int32_t delta;
-      std::memcpy(&delta, at, 4);
-      f(reinterpret_cast<unsigned char*>(first + static_cast<std::uintptr_t>(static_cast<std::intptr_t>(delta))),
-        common_len);
+    switch (common_len) {
+      case 8: for_each_compact<8>(at, n, first, f); break;
+      case 4: for_each_compact<4>(at, n, first, f); break;
+      default: for_each_compact<0>(at, n, first, [&](unsigned char* p, std::size_t) { f(p, common_len); });
     }
   } else {
     for (std::size_t k = 0; k < n; ++k, at += 16) {
@@ -125,8 +142,18 @@ std::size_t place_pieces(const am_message& m) {
 /// A get's message in flight: where its pieces' bytes go here, and the counter to count down.
 struct get_batch {
   counter* ctr;
+  std::size_t common_len;  ///< the pieces' one length, or 0
   std::vector<std::pair<void*, std::size_t>> into;
 };
+
+/// A get's bytes to their places, `Len` each (0: as each piece says).
+template <std::size_t Len>
+void place_replied(const get_batch& batch, const unsigned char* data) noexcept {
+  for (auto [dst, len] : batch.into) {
+    copy_piece(dst, data, Len != 0 ? Len : len);
+    data += Len != 0 ? Len : len;
+  }
+}
 
 /// Batches whose replies have come, kept with their lists' room for the next gets (a list of
 /// thousands of pieces would otherwise map and unmap its room for every message). Per
@@ -158,10 +185,10 @@ void on_vector_get(const am_message& m) {
   // before another starts, and a reply that must wait is copied).
   thread_local std::vector<unsigned char> out;
   out.resize(total);
-  std::size_t at = 0;
+  unsigned char* to = out.data();
   for_each_entry(m, [&](const unsigned char* src, std::size_t len) {
-    copy_piece(out.data() + at, src, len);
-    at += len;
+    copy_piece(to, src, len);
+    to += len;
   });
   reply(c, m, am_kind::medium_msg, id(builtin::vector_get_reply), &m.args[0], 1, out.data(),
         out.size());
@@ -169,9 +196,10 @@ void on_vector_get(const am_message& m) {
 void on_vector_get_reply(const am_message& m) {
   std::unique_ptr<get_batch> batch(as<get_batch>(m.args[0]));
   const auto* data = static_cast<const unsigned char*>(m.payload);
-  for (auto [dst, len] : batch->into) {
-    copy_piece(dst, data, len);
-    data += len;
+  switch (batch->common_len) {
+    case 8: place_replied<8>(*batch, data); break;
+    case 4: place_replied<4>(*batch, data); break;
+    default: place_replied<0>(*batch, data);
   }
   batch->ctr->add_local(-1);
   if (spare_batches.size() < 64) spare_batches.push_back(std::move(batch));
@@ -181,8 +209,7 @@ void on_vector_get_reply(const am_message& m) {
 /// ctr is a get's or put's counter, or a store's at the receiver.
 template <class At>
 std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
-                         std::span<const std::uint32_t> mine, counter& ctr) {
-  const encoding e = choose_encoding(pairs, mine);
+                         std::span<const std::uint32_t> mine, const encoding& e, counter& ctr) {
   std::vector<unsigned char> buf;
   const handler_id h = id(kind == vector_kind::get   ? builtin::vector_get
                           : kind == vector_kind::put ? builtin::vector_put
@@ -205,25 +232,27 @@ std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
     from += n;
     const std::size_t entries = n * e.entry_bytes();
     buf.resize(entries + (kind == vector_kind::get ? 0 : data));
-    std::size_t at = 0, data_at = entries;
+    std::unique_ptr<get_batch> batch;
+    if (kind == vector_kind::get) {
+      batch = new_batch();
+      batch->into.resize(n);
+    }
+    std::size_t at = 0, data_at = entries, i = 0;
     for (std::uint32_t k : part) {
       const transfer_pair t = pairs(k);
       put_entry(buf.data() + at, e, t);
       at += e.entry_bytes();
-      if (kind != vector_kind::get) {
+      if (kind == vector_kind::get) {
+        batch->into[i++] = {t.local, t.len};
+      } else {
         copy_piece(buf.data() + data_at, t.local, t.len);
         data_at += t.len;
       }
     }
     am_word tag = 0;
     if (kind == vector_kind::get) {
-      auto batch = new_batch();
       batch->ctr = &ctr;
-      batch->into.reserve(n);
-      for (std::uint32_t k : part) {
-        const transfer_pair t = pairs(k);
-        batch->into.emplace_back(t.local, t.len);
-      }
+      batch->common_len = e.common_len;
       tag = word(batch.release());
       ctr.add_local(1);
     } else if (kind == vector_kind::put) {
@@ -262,7 +291,7 @@ std::size_t transfer_each(context& c, vector_kind kind, std::size_t n, At at, co
   // Pass 1: pieces this processor reaches by loads and stores are copied now (an element
   // list's common case: a fixed-size copy, no call); long ones and stores to a mapped target
   // take their bulk path; the rest are kept, counted by owner.
-  std::vector<std::uint32_t> count;
+  std::vector<owner_pieces> owners;
   std::vector<std::uint32_t> rest;  // the kept pieces' numbers (at() makes them again)
   const proc_t me = c.myproc;
   const auto procs = static_cast<unsigned>(c.procs);
@@ -276,6 +305,8 @@ std::size_t transfer_each(context& c, vector_kind kind, std::size_t n, At at, co
       if (t.len > max_bulk_length) [[unlikely]] bad_length(c, t.len, op);
       if (t.len == 0) continue;
       if (t.remote == nullptr) [[unlikely]] null_target(c, t.proc, op);
+      if (t.local == nullptr) [[unlikely]]
+        fail("{}: a local piece of {} bytes at a null pointer", op, t.len);
       mapped[i] = t.proc == me ? t.remote : direct(c, t.proc, t.remote, t.len);
       if (kind == vector_kind::get && mapped[i] != nullptr) __builtin_prefetch(mapped[i]);
     }
@@ -295,25 +326,39 @@ std::size_t transfer_each(context& c, vector_kind kind, std::size_t n, At at, co
         }
         continue;
       }
-      if (count.empty()) count.assign(static_cast<std::size_t>(c.procs) + 1, 0);
-      ++count[static_cast<std::size_t>(t.proc) + 1];
+      if (owners.empty()) owners.resize(static_cast<std::size_t>(c.procs));
+      owners[static_cast<std::size_t>(t.proc)].add(t);
       rest.push_back(static_cast<std::uint32_t>(k0 + i));
       if (kind == vector_kind::store) sent->add_local(static_cast<std::int64_t>(t.len));
     }
   }
   if (rest.empty()) return 0;
-  // Pass 2: the short remote pieces grouped by owner, in the order given.
-  for (std::size_t q = 1; q < count.size(); ++q) count[q] += count[q - 1];
+  // Pass 2: the short remote pieces grouped by owner, in the order given -- already so when
+  // they all have one owner (a gather's common case on two processors).
+  std::size_t messages = 0;
+  proc_t only = -1;
+  for (proc_t q = 0; q < c.procs; ++q) {
+    if (owners[static_cast<std::size_t>(q)].count == 0) continue;
+    if (only >= 0) {
+      only = -2;
+      break;
+    }
+    only = q;
+  }
+  if (only >= 0)
+    return send_batches(c, kind, only, at, rest, owners[static_cast<std::size_t>(only)].chosen(),
+                        ctr);
+  std::vector<std::uint32_t> begin(owners.size() + 1, 0);
+  for (std::size_t q = 0; q < owners.size(); ++q) begin[q + 1] = begin[q] + owners[q].count;
   std::vector<std::uint32_t> order(rest.size());
-  std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
+  std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
   for (std::uint32_t k : rest) order[fill[static_cast<std::size_t>(at(k).proc)]++] = k;
   const std::span<const std::uint32_t> all(order);
-  std::size_t messages = 0;
   for (proc_t q = 0; q < c.procs; ++q) {
-    const std::size_t begin = count[static_cast<std::size_t>(q)];
-    const std::size_t end = count[static_cast<std::size_t>(q) + 1];
-    if (begin != end)
-      messages += send_batches(c, kind, q, at, all.subspan(begin, end - begin), ctr);
+    const owner_pieces& o = owners[static_cast<std::size_t>(q)];
+    if (o.count != 0)
+      messages += send_batches(c, kind, q, at, all.subspan(begin[static_cast<std::size_t>(q)], o.count),
+                               o.chosen(), ctr);
   }
   return messages;
 }
@@ -329,6 +374,18 @@ std::size_t vector_transfer(context& c, vector_kind kind, std::span<const transf
 std::size_t pieces_transfer(context& c, vector_kind kind, std::span<const global_piece> remote,
                      std::span<const local_piece> local, counter& ctr, counter* sent,
                      const char* op) {
+  // Lists cut alike (an element list as pieces, DOLIB's): each global piece with its local
+  // one, every check made as transfer_each meets it (equal pieces hold equal bytes).
+  bool aligned = remote.size() == local.size();
+  for (std::size_t k = 0; aligned && k < remote.size(); ++k) aligned = remote[k].len == local[k].len;
+  if (aligned)
+    return transfer_each(
+        c, kind, remote.size(),
+        [&](std::size_t k) {
+          return transfer_pair{remote[k].ptr.proc(), remote[k].ptr.address(), local[k].ptr,
+                               remote[k].len};
+        },
+        ctr, sent, op);
   std::size_t remote_bytes = 0, local_bytes = 0;
   for (const global_piece& g : remote) {
     if (g.len > max_bulk_length) bad_length(c, g.len, op);
@@ -342,17 +399,6 @@ std::size_t pieces_transfer(context& c, vector_kind kind, std::span<const global
   if (remote_bytes != local_bytes)
     fail("{}: the global pieces hold {} bytes and the local ones {}; the two lists must hold "
          "the same bytes", op, remote_bytes, local_bytes);
-  // Lists cut alike (an element list as pieces, DOLIB's): each global piece with its local one.
-  bool aligned = remote.size() == local.size();
-  for (std::size_t k = 0; aligned && k < remote.size(); ++k) aligned = remote[k].len == local[k].len;
-  if (aligned)
-    return transfer_each(
-        c, kind, remote.size(),
-        [&](std::size_t k) {
-          return transfer_pair{remote[k].ptr.proc(), remote[k].ptr.address(), local[k].ptr,
-                               remote[k].len};
-        },
-        ctr, sent, op);
   std::vector<transfer_pair> pairs;
   pairs.reserve(remote.size());
   std::size_t li = 0, lused = 0;  // the local piece being filled, and how far
@@ -388,6 +434,21 @@ std::size_t elements_transfer(context& c, vector_kind kind,
       c, kind, remote.size(),
       [&](std::size_t k) {
         return transfer_pair{remote[k].proc(), remote[k].address(), base + k * elem_size, elem_size};
+      },
+      ctr, sent, op);
+}
+
+std::size_t positioned_transfer(context& c, vector_kind kind,
+                                std::span<const positioned_element> remote, void* local,
+                                std::size_t elem_size, counter& ctr, counter* sent,
+                                const char* op) {
+  if (!remote.empty() && local == nullptr) fail("{}: the local elements are at a null pointer", op);
+  auto* base = static_cast<char*>(local);
+  return transfer_each(
+      c, kind, remote.size(),
+      [&](std::size_t k) {
+        const positioned_element& e = remote[k];
+        return transfer_pair{e.proc, e.remote, base + std::size_t{e.position} * elem_size, elem_size};
       },
       ctr, sent, op);
 }

@@ -5,9 +5,11 @@
 // flight complete on their counter, inside splitc's polls.
 #include "state.hpp"
 
+#include <splitc/detail/positioned_transfer.hpp>
 #include <splitc/errors.hpp>
 
 #include <cstring>
+#include <memory>
 #include <fmt/format.h>
 
 namespace dolib {
@@ -23,31 +25,34 @@ inline void copy_item(char* dst, const char* src) noexcept {
 void on_ack(const splitc::am_message&) { --state_of().updates_pending; }
 
 // A list gather without the cache: the caller's own items copied now (constant-size copies:
-// plain loads and stores), the others handed to splitc as one list of element pieces, which
-// it moves with one message per remote owner (copies from owners mapped here).
+// plain loads and stores), the others handed to splitc's indexed transfer as one list of
+// elements with their places in `buf` (splitc/detail/positioned_transfer.hpp: 16 bytes an
+// item, where two lists of pieces took 40 and made the gather 0.8x the speed of DOLIB's own
+// messages on a network path), which it moves with one message per remote owner (copies
+// from owners mapped here).
 template <std::size_t E>
 void issue_list(state& s, array& a, int n, const int* list, char* buf, request& r) {
-  std::vector<splitc::global_piece> remote;
-  std::vector<splitc::local_piece> into;
-  remote.reserve(static_cast<std::size_t>(n));
-  into.reserve(static_cast<std::size_t>(n));
+  // Room for every item, left unwritten until an item of another processor fills it.
+  const auto remote =
+      std::make_unique_for_overwrite<splitc::detail::positioned_element[]>(static_cast<std::size_t>(n));
+  std::size_t kept = 0;
   for (int k = 0; k < n; ++k) {
     const place w = a.locate(list[k], s.procs);
     char* item = a.local + std::size_t{w.offset} * E;
-    char* dst = buf + static_cast<std::size_t>(k) * E;
     if (w.owner == s.me) {
-      copy_item<E>(dst, item);
+      copy_item<E>(buf + static_cast<std::size_t>(k) * E, item);
     } else {
-      remote.push_back({splitc::global_ptr<void>(w.owner, item), E});
-      into.push_back({dst, E});
+      remote[kept++] = {splitc::global_ptr<void>(w.owner, item).address(), w.owner,
+                        static_cast<std::uint32_t>(k)};
     }
   }
-  if (remote.empty()) return;
+  if (kept == 0) return;
   if (!r.ctr) r.ctr = std::make_unique<splitc::counter>();
-  s.st.items += static_cast<long long>(remote.size());
-  s.st.messages += static_cast<long long>(splitc::detail::pieces_transfer(
-      splitc::detail::ctx(), splitc::detail::vector_kind::get, remote, into, *r.ctr, nullptr,
-      "do_gather"));
+  s.st.items += static_cast<long long>(kept);
+  s.st.messages += static_cast<long long>(splitc::detail::positioned_transfer(
+      splitc::detail::ctx(), splitc::detail::vector_kind::get,
+      std::span<const splitc::detail::positioned_element>(remote.get(), kept), buf, E, *r.ctr,
+      nullptr, "do_gather"));
 }
 
 // A contiguous gather without the cache: local runs copied, remote runs bulk gets.
