@@ -682,7 +682,9 @@ void lent_queue() {
     std::vector<std::vector<unsigned char>> landing(static_cast<std::size_t>(splitc::procs()),
                                                     std::vector<unsigned char>(len));
     state->lent_queued = state->copies_queued = 0;
-    constexpr int per_peer = 16;
+    // Enough replies to fill each backend's room: 8 of the large ones (up to 1 MiB each), 32
+    // of the small (2 KiB on shmem, whose queue 8 of them did not reach).
+    const int per_peer = len >= (std::size_t{256} << 10) ? 8 : 32;
     round("lent queue", per_peer, [&](proc_t q, int) {
       unsigned char* dst = landing[static_cast<std::size_t>(q)].data();
       const am_word a[2] = {reinterpret_cast<std::uintptr_t>(dst), len};
