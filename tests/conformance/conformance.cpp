@@ -253,13 +253,17 @@ void on_lent_get(const am_message& m) {
   splitc::detail::reply_lending_source(c, m, h_lent_get_reply, nullptr, 0, src, m.args[1],
                                        reinterpret_cast<void*>(static_cast<std::uintptr_t>(m.args[0])),
                                        c.sources_lent);
+  // Every reply of ours waiting in the queue must hold the source, lent: none a copy.
   int lent = 0;
   for (const splitc::detail::pending_message& q : c.pending) {
-    if (q.source_free == nullptr) continue;
+    if (q.handler != h_lent_get_reply) continue;
     ++lent;
-    if (q.lent_source != src || !q.payload.empty() || q.bytes() != m.args[1]) ++state->copies_queued;
+    if (q.source_free != &c.sources_lent || q.lent_source != src || !q.payload.empty() ||
+        q.bytes() != m.args[1])
+      ++state->copies_queued;
   }
-  CHECK_MSG(c.sources_lent.value() >= lent, "lent queue: {} lent replies queued, sources_lent {}",
+  CHECK_MSG(c.sources_lent.value() >= lent,
+            "lent queue: {} of these replies queued but sources_lent is {} (queued as copies?)",
             lent, c.sources_lent.value());
   if (lent > state->lent_queued) state->lent_queued = lent;
   leave();
