@@ -27,9 +27,9 @@ void on_ack(const splitc::am_message&) { --state_of().updates_pending; }
 // A list gather without the cache: the caller's own items copied now (constant-size copies:
 // plain loads and stores), the others handed to splitc's indexed transfer as one list of
 // elements with their places in `buf` (splitc/detail/positioned_transfer.hpp: 16 bytes an
-// item, where two lists of pieces took 40 and made the gather 0.8x the speed of DOLIB's own
-// messages on a network path), which it moves with one message per remote owner (copies
-// from owners mapped here).
+// item, where two lists of pieces took 40 and made the gather 0.6-0.8x the speed of DOLIB's
+// own messages on a network path; 0.82-0.91x now: docs/performance.md), which it moves with
+// one message per remote owner (copies from owners mapped here).
 template <std::size_t E>
 void issue_list(state& s, array& a, int n, const int* list, char* buf, request& r) {
   // Room for every item, left unwritten until an item of another processor fills it.
