@@ -1,12 +1,14 @@
 // Strided and indexed transfers (splitc/strided.hpp, splitc/indexed.hpp), processor 0 to 1:
 // a 2-D strided put of 64 rows of 1 KiB (every other KiB of the target) against the
-// contiguous put of the same 64 KiB; an element-strided get of 8,192 longs at a stride of two
-// (shmem_iget64's shape); an indexed get of 4,096 random longs against the loop of single
-// gets a program would otherwise write. Each completed by sync(), timed by the lockstep
-// method (bench/lockstep.hpp), alternated in every round, medians over the rounds. After each
-// round OpenSHMEM's equivalents (shmem_iget64; 64 shmem_putmem + shmem_quiet; one 64 KiB
-// shmem_putmem + shmem_quiet) and Open MPI's (MPI_Put of a vector datatype, and of 64 KiB
-// of bytes, + MPI_Win_flush), between two processes of this host.
+// contiguous put of the same 64 KiB, and both as plain memcpy on processor 0 (the same rows
+// into its own part of the region: what the copies themselves cost on this CPU); an
+// element-strided get of 8,192 longs at a stride of two (shmem_iget64's shape); an indexed get
+// of 4,096 random longs against the loop of single gets a program would otherwise write. Each
+// completed by sync(), timed by the lockstep method (bench/lockstep.hpp), alternated in every
+// round, medians over the rounds. After each round OpenSHMEM's equivalents (shmem_iget64; 64
+// shmem_putmem + shmem_quiet; one 64 KiB shmem_putmem + shmem_quiet) and Open MPI's (MPI_Put
+// of a vector datatype, and of 64 KiB of bytes, + MPI_Win_flush), between two processes of
+// this host.
 #include "../format.hpp"
 #include "../lockstep.hpp"
 #include "../parts.hpp"
@@ -20,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -44,7 +47,8 @@ struct area {
 };
 
 struct measured {
-  summary contiguous, strided_rows, strided_elements, indexed, single_gets;
+  summary contiguous, strided_rows, memcpy_contiguous, memcpy_rows, strided_elements, indexed,
+      single_gets;
 };
 
 measured measure_round(context& ctx, int round, splitc::spread_ptr<area> areas) {
@@ -79,6 +83,25 @@ measured measure_round(context& ctx, int round, splitc::spread_ptr<area> areas) 
       splitc::sync();
     });
   };
+  // The same bytes by memcpy into processor 0's own part of the region (the same offsets); not
+  // on a virtual clock, where a processor's own copies take no time.
+  auto memcpy_contiguous = [&] {
+    m.memcpy_contiguous = lockstep(p, barrier, [&](long) {
+      if (me != 0) return;
+      std::memcpy(mine->region, source.data(), region_bytes);
+    });
+  };
+  // The row length hidden from the compiler, so that each row is a call of the C library's
+  // memcpy, as in splitc's copy (a constant 1 KiB is inlined by GCC, 1.2-1.4x slower here).
+  auto memcpy_rows = [&] {
+    m.memcpy_rows = lockstep(p, barrier, [&](long) {
+      if (me != 0) return;
+      std::size_t run = row_bytes;
+      asm volatile("" : "+r"(run));
+      for (std::size_t r = 0; r < rows; ++r)
+        std::memcpy(mine->region + 2 * run * r, source.data() + run * r, run);
+    });
+  };
   auto strided_elements = [&] {
     m.strided_elements = lockstep(p, barrier, [&](long) {
       if (me != 0) return;
@@ -104,6 +127,10 @@ measured measure_round(context& ctx, int round, splitc::spread_ptr<area> areas) 
   if (round % 2 == 0) {
     contiguous();
     strided_rows();
+    if (!virtual_clock) {
+      memcpy_contiguous();
+      memcpy_rows();
+    }
     strided_elements();
     indexed();
     single_gets();
@@ -111,6 +138,10 @@ measured measure_round(context& ctx, int round, splitc::spread_ptr<area> areas) 
     single_gets();
     indexed();
     strided_elements();
+    if (!virtual_clock) {
+      memcpy_rows();
+      memcpy_contiguous();
+    }
     strided_rows();
     contiguous();
   }
@@ -149,6 +180,11 @@ std::vector<row> measure(context& ctx, int round, splitc::spread_ptr<area> areas
   add("put_contiguous", "splitc", region_bytes, m.contiguous, "", NAN);
   add("put_strided_rows", "splitc", region_bytes, m.strided_rows, "put_contiguous",
       m.contiguous.mean);
+  if (!virtual_clock) {
+    add("memcpy_contiguous", "memcpy", region_bytes, m.memcpy_contiguous, "", NAN);
+    add("memcpy_rows", "memcpy", region_bytes, m.memcpy_rows, "memcpy_contiguous",
+        m.memcpy_contiguous.mean);
+  }
   add("get_strided_elements", "splitc", strided_longs * 8, m.strided_elements, "shmem_iget64",
       reference(shmem, "iget64"));
   add("get_single_loop", "splitc", indexed_longs * 8, m.single_gets, "", NAN);
@@ -196,6 +232,13 @@ void print(const context& ctx) {
              format_ratio(contiguous->value / rows_put->value), format_ns(shmem_rows),
              versus(rows_put->value, shmem_rows), format_ns(mpi_vector),
              versus(rows_put->value, mpi_vector));
+  const double raw_whole = value("memcpy_contiguous", region_bytes, "memcpy");
+  const double raw_rows = value("memcpy_rows", region_bytes, "memcpy");
+  if (!std::isnan(raw_rows))
+    fmt::print("  memcpy on processor 0: 64 KiB {}   64 rows of 1 KiB {}   speed ×contiguous {}   "
+               "(the strided put ×the rows' memcpy {})\n",
+               format_ns(raw_whole), format_ns(raw_rows), versus(raw_whole, raw_rows),
+               versus(rows_put->value, raw_rows));
   const row* elements = ctx.find(part, "get_strided_elements", strided_longs * 8);
   if (elements != nullptr) {
     const double iget = value("shmem_iget64", strided_longs * 8, "shmem");

@@ -138,10 +138,13 @@ inline void request(context& c, am_kind kind, proc_t p, handler_id h, const am_w
   request_inlined(c, kind, p, h, args, nargs, src, len, dst);
 }
 
+/// With `source_free` (reply_lending_source), a reply that must be queued for want of room
+/// keeps its source lent rather than a copy of it (send_slow).
 [[gnu::always_inline]] inline void reply_inlined(context& c, const am_message& token,
                                                  am_kind kind, handler_id h, const am_word* args,
                                                  int nargs, const void* src = nullptr,
-                                                 std::size_t len = 0, void* dst = nullptr) {
+                                                 std::size_t len = 0, void* dst = nullptr,
+                                                 counter* source_free = nullptr) {
   if (!c.frame.active || !c.frame.is_request || c.frame.replied) [[unlikely]] bad_reply(c);
   c.frame.replied = true;
   if (fits_natively(kind, nargs, len) && c.pending.empty()) [[likely]] {
@@ -149,7 +152,7 @@ inline void request(context& c, am_kind kind, proc_t p, handler_id h, const am_w
         [[likely]]
       return;
   }
-  send_slow(c, kind, true, &token, token.source, h, args, nargs, src, len, dst);
+  send_slow(c, kind, true, &token, token.source, h, args, nargs, src, len, dst, source_free);
 }
 inline void reply(context& c, const am_message& token, am_kind kind, handler_id h,
                   const am_word* args, int nargs, const void* src = nullptr, std::size_t len = 0,
@@ -198,15 +201,8 @@ inline void reply_lending_source(context& c, const am_message& token, handler_id
     }
   }
   // The backend's own send, which copies the source before it returns; or, with no room for
-  // it, a queued reply that keeps the source lent rather than copying it (send_slow).
-  if (!c.frame.active || !c.frame.is_request || c.frame.replied) [[unlikely]] bad_reply(c);
-  c.frame.replied = true;
-  if (fits_natively(am_kind::long_msg, nargs, len) && c.pending.empty() &&
-      reply_native(c.backend, am_kind::long_msg, token, h, args, nargs, src, len, dst) ==
-          am_status::ok)
-    return;
-  send_slow(c, am_kind::long_msg, true, &token, token.source, h, args, nargs, src, len, dst,
-            &source_free);
+  // it, a queued reply that keeps the source lent rather than copying it.
+  reply_inlined(c, token, am_kind::long_msg, h, args, nargs, src, len, dst, &source_free);
 }
 
 }  // namespace splitc::detail
