@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -129,16 +130,85 @@ TEST(SmpRing, OneRecordRoundTrip) {
   EXPECT_EQ(ring.published_head(), cells_for(sizeof(record_header) + 8 + 100));
 }
 
-TEST(SmpRing, ConsumerZeroesTheTagOfEveryConsumedCell) {
+TEST(SmpRing, ConsumerZeroesTheTagOfEveryCellOfASmallRecord) {
   test_ring ring(16);
-  ASSERT_TRUE(produce(ring.producer, 1, 300));  // 5 cells, payload bytes everywhere
-  const std::uint64_t cells = cells_for(sizeof(record_header) + 8 + 300);
-  ASSERT_TRUE(consume(ring.consumer, 1, 300));
+  ASSERT_TRUE(produce(ring.producer, 1, 200));  // 4 cells, payload bytes everywhere
+  const std::uint64_t cells = cells_for(sizeof(record_header) + 8 + 200);
+  ASSERT_EQ(cells, small_record_cells);
+  ASSERT_TRUE(consume(ring.consumer, 1, 200));
   for (std::uint64_t i = 0; i < cells; ++i) {
     std::uint64_t tag;
     std::memcpy(&tag, ring.cell(i), 8);
     EXPECT_EQ(tag, 0u) << "cell " << i;
   }
+}
+
+TEST(SmpRing, ConsumerOnlyReadsALargeRecord) {
+  test_ring ring(16);
+  ASSERT_TRUE(produce(ring.producer, 1, 300));  // 6 cells, payload bytes everywhere
+  const std::uint64_t cells = cells_for(sizeof(record_header) + 8 + 300);
+  ASSERT_GT(cells, small_record_cells);
+  std::vector<unsigned char> before(ring.cell(0), ring.cell(cells));
+  ASSERT_TRUE(consume(ring.consumer, 1, 300));
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), ring.cell(0)))
+      << "the consumer wrote into the cells of a large record";
+  EXPECT_EQ(ring.published_head(), cells);
+}
+
+// Payload whose first word in every cell is the tag the consumer will expect there on the
+// next lap: the producer must clear each such word before a record ends in front of it, or
+// the consumer would take old payload for a record. Checked over laps of one-cell records
+// (every cell a header position) after a large record, and again after a wrap with padding.
+TEST(SmpRing, PayloadOfAnEarlierLapIsNeverTakenForAHeader) {
+  constexpr std::uint64_t n = 16;
+  test_ring ring(n);
+  auto forge = [&](std::uint64_t seq, std::uint64_t first_cell, std::uint64_t cells,
+                   std::uint64_t lap_ahead) {
+    unsigned char* r = ring.producer.reserve(cells * cell_bytes);
+    ASSERT_NE(r, nullptr);
+    ASSERT_EQ(r, ring.cell(first_cell % n));
+    auto* h = reinterpret_cast<record_header*>(r);
+    h->handler = static_cast<std::uint16_t>(seq);
+    h->nargs = 0;
+    h->flags = record_medium;
+    h->length = static_cast<std::uint32_t>(cells * cell_bytes - sizeof(record_header));
+    for (std::uint64_t c = 1; c < cells; ++c) {  // each continuation cell's first word
+      const std::uint64_t forged = first_cell + c + lap_ahead * n + 1;
+      std::memcpy(r + c * cell_bytes, &forged, 8);
+    }
+    ring.producer.publish(r);
+    record_header* got = ring.consumer.peek();
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(got->handler, static_cast<std::uint16_t>(seq));
+    ring.consumer.release(cells * cell_bytes);
+  };
+  // Lap 0: a record of 12 cells whose payload forges lap 1's tags; then 4 one-cell records.
+  forge(1, 0, 12, 1);
+  for (std::uint64_t c = 12; c < n; ++c) {
+    ASSERT_TRUE(produce(ring.producer, c, 8));
+    ASSERT_TRUE(consume(ring.consumer, c, 8));
+  }
+  // Lap 1: one-cell records land on every forged word; nothing more may be seen after each.
+  for (std::uint64_t c = 0; c < n; ++c) {
+    ASSERT_EQ(ring.consumer.peek(), nullptr) << "lap 1, cell " << c << ": old payload taken for a record";
+    ASSERT_TRUE(produce(ring.producer, 100 + c, 8));
+    ASSERT_TRUE(consume(ring.consumer, 100 + c, 8));
+  }
+  ASSERT_EQ(ring.consumer.peek(), nullptr);
+  // Lap 2: a record of 10 cells forging lap 3's tags, then one of 7 cells, which does not
+  // fit before the end: padding over cells 10..15 (whose old words stay), the record at
+  // cell 0 of lap 3, and one-cell records over the rest of lap 3.
+  forge(2, 2 * n, 10, 1);
+  unsigned char* where = nullptr;
+  ASSERT_TRUE(produce(ring.producer, 200, 7 * cell_bytes - sizeof(record_header) - 8, &where));
+  EXPECT_EQ(where, ring.cell(0));
+  ASSERT_TRUE(consume(ring.consumer, 200, 7 * cell_bytes - sizeof(record_header) - 8));
+  for (std::uint64_t c = 7; c < n; ++c) {
+    ASSERT_EQ(ring.consumer.peek(), nullptr) << "lap 3, cell " << c << ": old payload taken for a record";
+    ASSERT_TRUE(produce(ring.producer, 300 + c, 8));
+    ASSERT_TRUE(consume(ring.consumer, 300 + c, 8));
+  }
+  ASSERT_EQ(ring.consumer.peek(), nullptr);
 }
 
 TEST(SmpRing, WrapAroundInsertsPaddingAndRestartsAtCellZero) {

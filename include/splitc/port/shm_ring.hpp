@@ -7,17 +7,27 @@
 // The ring is an array of 64-byte cells. A record starts on a cell with a
 // 16-byte header whose first word is a tag = absolute cell index + 1, stored
 // last with release semantics: the consumer polls that one word, so an
-// arriving message costs one cache-line transfer, like a raw ping-pong. The
-// consumer zeroes the tag word of every cell it consumed before it publishes
-// its position, so stale payload can never look like a valid header. The
-// producer re-reads the consumer's position only when its cached copy says
-// the ring is full.
+// arriving message costs one cache-line transfer, like a raw ping-pong. Stale
+// payload must never look like a valid header (a header of an earlier lap
+// holds a tag that cannot match). The consumer zeroes the tag word of every
+// cell of a small record it consumed before it publishes its position; the
+// cells of a large record it only reads, and the producer knows them (a bit
+// per cell, in its own memory) and zeroes such a word before it publishes a
+// record that ends there, where the consumer will look next. Zeroing every
+// cell made each line of a large payload cross between the cores twice (a
+// 2 MiB bulk_put on smp 1.3-1.5x slower); leaving small records unzeroed made
+// small messages slower (docs/performance.md, "One copy on smp, off by
+// default"). The producer re-reads the consumer's position only when its
+// cached copy says the ring is full.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace splitc::port {
 
@@ -75,13 +85,16 @@ constexpr std::size_t record_prefix(int nargs, bool has_destination) noexcept {
 constexpr std::size_t cells_for(std::size_t bytes) noexcept {
   return (bytes + cell_bytes - 1) / cell_bytes;
 }
+/// A record of at most this many cells is small: its consumer zeroes its cells' tag words.
+inline constexpr std::uint64_t small_record_cells = 4;
 
 /// The producer's private view of one ring.
 class ring_producer {
  public:
   ring_producer() = default;
   /// `ncells` is a power of two (positions are masked, not divided).
-  ring_producer(ring_shared* ring, std::uint64_t ncells) : ring_(ring), ncells_(ncells) {}
+  ring_producer(ring_shared* ring, std::uint64_t ncells)
+      : ring_(ring), ncells_(ncells), payload_((ncells + 63) / 64, 0) {}
 
   /// Room for a record of `bytes`; nullptr when the ring is full (no_resource).
   /// After filling it, call publish(). The common case (room known, no wrap)
@@ -109,9 +122,12 @@ class ring_producer {
     return cached_head_ >= position;
   }
 
-  /// Make the reserved record visible to the consumer.
+  /// Make the reserved record visible to the consumer. (A small record, while no cell is
+  /// marked, stays the two stores it always was: the check is inlined into every send.)
   [[gnu::always_inline]] void publish(unsigned char* record) noexcept {
-    reinterpret_cast<record_header*>(record)->tag.store(tail_ + 1, std::memory_order_release);
+    auto* h = reinterpret_cast<record_header*>(record);
+    if (pending_cells_ > small_record_cells || marked_ != 0) [[unlikely]] return publish_marking(h);
+    h->tag.store(tail_ + 1, std::memory_order_release);
     tail_ += pending_cells_;
   }
 
@@ -129,12 +145,51 @@ class ring_producer {
       auto* h = header_at(pos);
       h->flags = record_pad;
       h->length = static_cast<std::uint32_t>(pad);
-      h->tag.store(tail_ + 1, std::memory_order_release);
-      tail_ += pad;
+      publish_cells(h, pad);  // the cells it skips keep what they held
       pos = 0;
     }
     pending_cells_ = need;
     return ring_->cells() + pos * cell_bytes;
+  }
+
+  /// Publish the record of `cells` at the tail (its cell holds no payload: it was the cell
+  /// after the record before, or the first). The consumer looks next at the cell after it:
+  /// if that cell's first word is payload of a large record of an earlier lap, it is zeroed
+  /// first. (It is free: a cell the consumer has not released is the first of its oldest
+  /// record, a header.)
+  void publish_cells(record_header* h, std::uint64_t cells) noexcept {
+    const std::uint64_t next = (tail_ + cells) & (ncells_ - 1);
+    if (marked_ != 0) {
+      std::uint64_t& word = payload_[next / 64];
+      const std::uint64_t bit = std::uint64_t{1} << (next % 64);
+      if ((word & bit) != 0) {
+        header_at(next)->tag.store(0, std::memory_order_relaxed);
+        word &= ~bit;
+        --marked_;
+      }
+    }
+    h->tag.store(tail_ + 1, std::memory_order_release);
+    tail_ += cells;
+  }
+  /// A large record, or any while cells are marked: its continuation cells are marked if it is
+  /// large (its consumer leaves them as they are), unmarked if small (its consumer zeroes them).
+  [[gnu::noinline]] void publish_marking(record_header* h) noexcept {
+    const std::uint64_t pos = tail_ & (ncells_ - 1);
+    mark(pos + 1, pos + pending_cells_, pending_cells_ > small_record_cells);
+    publish_cells(h, pending_cells_);
+  }
+  /// Set (or clear) the marks of cells [from, to) of this lap (to <= ncells_), keeping marked_.
+  void mark(std::uint64_t from, std::uint64_t to, bool set) noexcept {
+    while (from < to) {
+      const std::uint64_t in_word = std::min<std::uint64_t>(64 - from % 64, to - from);
+      const std::uint64_t bits =
+          (in_word == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << in_word) - 1)) << (from % 64);
+      std::uint64_t& word = payload_[from / 64];
+      const std::uint64_t was = word;
+      word = set ? was | bits : was & ~bits;
+      marked_ += static_cast<std::uint64_t>(std::popcount(word)) - std::popcount(was);
+      from += in_word;
+    }
   }
 
   record_header* header_at(std::uint64_t pos) noexcept {
@@ -146,6 +201,10 @@ class ring_producer {
   std::uint64_t tail_ = 0;
   std::uint64_t cached_head_ = 0;
   std::uint64_t pending_cells_ = 0;
+  /// A bit per cell: set while its first word is payload (or argument words) of a large
+  /// record of an earlier lap, which its consumer did not zero and could take for a tag.
+  std::vector<std::uint64_t> payload_;
+  std::uint64_t marked_ = 0;  ///< bits set in payload_
 };
 
 /// The consumer's private view of one ring.
@@ -169,11 +228,13 @@ class ring_consumer {
 
  private:
   void release_cells(std::uint64_t n) noexcept {
-    unsigned char* base = ring_->cells();
-    for (std::uint64_t i = 0; i < n; ++i) {
-      auto* tag = reinterpret_cast<std::atomic<std::uint64_t>*>(
-          base + ((head_ + i) & (ncells_ - 1)) * cell_bytes);
-      tag->store(0, std::memory_order_relaxed);
+    if (n <= small_record_cells) {
+      unsigned char* base = ring_->cells();
+      for (std::uint64_t i = 0; i < n; ++i) {
+        auto* tag = reinterpret_cast<std::atomic<std::uint64_t>*>(
+            base + ((head_ + i) & (ncells_ - 1)) * cell_bytes);
+        tag->store(0, std::memory_order_relaxed);
+      }
     }
     head_ += n;
     ring_->head.store(head_, std::memory_order_release);
