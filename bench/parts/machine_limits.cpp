@@ -108,7 +108,7 @@ std::vector<std::size_t> pipe_sizes(const config& cfg) {
 
 /// Every processor calls it (the barriers); processors 0 and 1 move the bytes. Rows on
 /// processor 0: the pipe's MB/s and memcpy's of the same size on processor 0, medians of
-/// `transfers` timed one by one, alternated size by size.
+/// `transfers` timed one by one, each transfer followed by one memcpy of its size.
 std::vector<row> measure_pipe(const context& ctx) {
   std::vector<row> rows;
   const int me = splitc::myproc();
