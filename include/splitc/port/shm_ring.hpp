@@ -155,8 +155,8 @@ class ring_producer {
   /// Publish the record of `cells` at the tail (its cell holds no payload: it was the cell
   /// after the record before, or the first). The consumer looks next at the cell after it:
   /// if that cell's first word is payload of a large record of an earlier lap, it is zeroed
-  /// first. (It is free: a cell the consumer has not released is the first of its oldest
-  /// record, a header.)
+  /// first. (A marked cell is free to write: the one cell past the record the consumer may
+  /// not have released yet is the first of its oldest record, a header, never marked.)
   void publish_cells(record_header* h, std::uint64_t cells) noexcept {
     const std::uint64_t next = (tail_ + cells) & (ncells_ - 1);
     if (marked_ != 0) {
