@@ -15,6 +15,7 @@
 #include "failing_watcher.hpp"
 #include "finalize_barrier.hpp"
 
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -352,7 +353,30 @@ void finalize() {
   splitc_process_context = nullptr;
 }
 
-void poll() { detail::progress(detail::ctx()); }
+namespace {
+/// Polls in a row that ran no handler on this thread, while the host is oversubscribed.
+thread_local unsigned idle_polls = 0;
+/// Empty polls in a row before each further one yields: a reply is usually a few polls away.
+constexpr unsigned idle_polls_before_yield = 16;
+}  // namespace
+
+void poll() {
+  const int ran = detail::progress(detail::ctx());
+  // A program's own polling loop (`while (!flag) poll();`, MPI_Test's or MPI_Iprobe's loop in
+  // a layer above) on a host with more of the job's processes than cores: spinning there keeps
+  // the process it waits for off the CPU, so after a few empty polls each empty poll yields, as
+  // Open MPI's progress does when it yields when idle. Never a sleep: a program that computes
+  // between polls loses nothing but the yield. Processors sharing one process (the sim) switch
+  // in their own poll.
+  if constexpr (!has_shared_process<active_backend>) {
+    if (!port::oversubscribed) return;
+    if (ran != 0) {
+      idle_polls = 0;
+    } else if (++idle_polls > idle_polls_before_yield) {
+      sched_yield();
+    }
+  }
+}
 
 namespace detail {
 void barrier_on(collective_group& g) {
