@@ -9,9 +9,11 @@
 #       configure and build the consumer project SRC in WORK against PREFIX
 #       with find_package(splitc), then run it.
 #   check_packaging.sh pkgconfig PREFIX LIBDIR SRC WORK BACKENDS DEFAULT [RUN]
-#       compile SRC/main.cpp with `c++ -std=c++20 $(pkg-config ...)` for every
-#       backend, run the one built for DEFAULT, and run those built for the
-#       backends in RUN with PREFIX/bin/splitc-run --backend NAME -n 2.
+#       compile SRC/main.cpp for every backend: for DEFAULT in one step, `c++ -std=c++20
+#       main.cpp $(pkg-config --cflags --libs ...)`, for the others compiled (`-c`, with
+#       `pkg-config --cflags`, through SPLITC_PKG_CONFIG_LAUNCHER if set: ccache) and linked
+#       (`pkg-config --libs`) apart; run the one built for DEFAULT, and run those built for
+#       the backends in RUN with PREFIX/bin/splitc-run --backend NAME -n 2.
 #   check_packaging.sh launcher  PREFIX WORK
 #       run WORK/consumer (from `cmake`) under PREFIX/bin/splitc-run -n 2.
 #   check_packaging.sh cprograms PREFIX LIBDIR SRC WORK BACKEND [link-only]
@@ -148,6 +150,8 @@ cmd_pkgconfig() {
   rm -rf -- "$work"
   mkdir -p "$work"
   local b flags upper
+  # ccache with the paths made relative (CCACHE_BASEDIR=/), as for the out-of-tree template.
+  [[ -n ${SPLITC_PKG_CONFIG_LAUNCHER:-} ]] && export CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=1
   for b in $(split_list "$backends"); do
     run "$PKG_CONFIG" --exists --print-errors "splitc-$b" || die "pkg-config cannot use splitc-$b"
     flags=$("$PKG_CONFIG" --cflags --libs "splitc-$b")
@@ -156,8 +160,18 @@ cmd_pkgconfig() {
     for want in "-DSPLITC_BACKEND_${upper}=1" "-I$prefix/include" "-lsplitc-$b" "-lfmt" "-pthread"; do
       [[ " $flags " == *" $want "* ]] || die "splitc-$b.pc: '$want' missing from: $flags"
     done
-    # shellcheck disable=SC2086  # the flags are meant to be split
-    run "$cxx" -std=c++20 "$src/main.cpp" $flags -o "$work/consumer-$b"
+    if [[ $b == "$default" ]]; then
+      # shellcheck disable=SC2086  # the flags are meant to be split
+      run "$cxx" -std=c++20 "$src/main.cpp" $flags -o "$work/consumer-$b"
+    else
+      # Compiled and linked apart, the compile through the build's compiler launcher if it has
+      # one (ccache: the same source and flags give the same object; the link is always done).
+      # shellcheck disable=SC2086
+      run ${SPLITC_PKG_CONFIG_LAUNCHER:-} "$cxx" -std=c++20 -c "$src/main.cpp" \
+        $("$PKG_CONFIG" --cflags "splitc-$b") -o "$work/consumer-$b.o"
+      # shellcheck disable=SC2086
+      run "$cxx" "$work/consumer-$b.o" $("$PKG_CONFIG" --libs "splitc-$b") -o "$work/consumer-$b"
+    fi
   done
   run "$work/consumer-$default" | tee "$work/run.log"
   expect_consumer_ok "$work/run.log"
