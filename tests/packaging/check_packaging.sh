@@ -150,8 +150,8 @@ cmd_pkgconfig() {
   rm -rf -- "$work"
   mkdir -p "$work"
   local b flags upper
-  # ccache with the paths made relative (CCACHE_BASEDIR=/), as for the out-of-tree template.
-  [[ -n ${SPLITC_PKG_CONFIG_LAUNCHER:-} ]] && export CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=1
+  # ccache with the paths under CCACHE_BASEDIR made relative (the build's: its source tree).
+  [[ -n ${SPLITC_PKG_CONFIG_LAUNCHER:-} ]] && export CCACHE_BASEDIR=${CCACHE_BASEDIR:-/} CCACHE_NOHASHDIR=1
   for b in $(split_list "$backends"); do
     run "$PKG_CONFIG" --exists --print-errors "splitc-$b" || die "pkg-config cannot use splitc-$b"
     flags=$("$PKG_CONFIG" --cflags --libs "splitc-$b")
