@@ -131,11 +131,13 @@ TEST(SmpRing, OneRecordRoundTrip) {
 }
 
 TEST(SmpRing, ConsumerZeroesTheTagOfEveryCellOfASmallRecord) {
-  test_ring ring(16);
-  ASSERT_TRUE(produce(ring.producer, 1, 200));  // 4 cells, payload bytes everywhere
-  const std::uint64_t cells = cells_for(sizeof(record_header) + 8 + 200);
+  test_ring ring(4 * small_record_cells);
+  // The largest small record: payload bytes everywhere.
+  const std::size_t len = small_record_cells * cell_bytes - sizeof(record_header) - 8;
+  ASSERT_TRUE(produce(ring.producer, 1, len));
+  const std::uint64_t cells = cells_for(sizeof(record_header) + 8 + len);
   ASSERT_EQ(cells, small_record_cells);
-  ASSERT_TRUE(consume(ring.consumer, 1, 200));
+  ASSERT_TRUE(consume(ring.consumer, 1, len));
   for (std::uint64_t i = 0; i < cells; ++i) {
     std::uint64_t tag;
     std::memcpy(&tag, ring.cell(i), 8);
@@ -144,12 +146,14 @@ TEST(SmpRing, ConsumerZeroesTheTagOfEveryCellOfASmallRecord) {
 }
 
 TEST(SmpRing, ConsumerOnlyReadsALargeRecord) {
-  test_ring ring(16);
-  ASSERT_TRUE(produce(ring.producer, 1, 300));  // 6 cells, payload bytes everywhere
-  const std::uint64_t cells = cells_for(sizeof(record_header) + 8 + 300);
-  ASSERT_GT(cells, small_record_cells);
+  test_ring ring(4 * small_record_cells);
+  // The smallest large record: payload bytes everywhere.
+  const std::size_t len = small_record_cells * cell_bytes - sizeof(record_header) - 8 + 1;
+  ASSERT_TRUE(produce(ring.producer, 1, len));
+  const std::uint64_t cells = cells_for(sizeof(record_header) + 8 + len);
+  ASSERT_EQ(cells, small_record_cells + 1);
   std::vector<unsigned char> before(ring.cell(0), ring.cell(cells));
-  ASSERT_TRUE(consume(ring.consumer, 1, 300));
+  ASSERT_TRUE(consume(ring.consumer, 1, len));
   EXPECT_TRUE(std::equal(before.begin(), before.end(), ring.cell(0)))
       << "the consumer wrote into the cells of a large record";
   EXPECT_EQ(ring.published_head(), cells);
@@ -160,7 +164,7 @@ TEST(SmpRing, ConsumerOnlyReadsALargeRecord) {
 // the consumer would take old payload for a record. Checked over laps of one-cell records
 // (every cell a header position) after a large record, and again after a wrap with padding.
 TEST(SmpRing, PayloadOfAnEarlierLapIsNeverTakenForAHeader) {
-  constexpr std::uint64_t n = 16;
+  constexpr std::uint64_t s = small_record_cells, n = 4 * s;
   test_ring ring(n);
   auto forge = [&](std::uint64_t seq, std::uint64_t first_cell, std::uint64_t cells,
                    std::uint64_t lap_ahead) {
@@ -182,9 +186,9 @@ TEST(SmpRing, PayloadOfAnEarlierLapIsNeverTakenForAHeader) {
     EXPECT_EQ(got->handler, static_cast<std::uint16_t>(seq));
     ring.consumer.release(cells * cell_bytes);
   };
-  // Lap 0: a record of 12 cells whose payload forges lap 1's tags; then 4 one-cell records.
-  forge(1, 0, 12, 1);
-  for (std::uint64_t c = 12; c < n; ++c) {
+  // Lap 0: a large record of 2s cells whose payload forges lap 1's tags; then one-cell records.
+  forge(1, 0, 2 * s, 1);
+  for (std::uint64_t c = 2 * s; c < n; ++c) {
     ASSERT_TRUE(produce(ring.producer, c, 8));
     ASSERT_TRUE(consume(ring.consumer, c, 8));
   }
@@ -195,15 +199,17 @@ TEST(SmpRing, PayloadOfAnEarlierLapIsNeverTakenForAHeader) {
     ASSERT_TRUE(consume(ring.consumer, 100 + c, 8));
   }
   ASSERT_EQ(ring.consumer.peek(), nullptr);
-  // Lap 2: a record of 10 cells forging lap 3's tags, then one of 7 cells, which does not
-  // fit before the end: padding over cells 10..15 (whose old words stay), the record at
-  // cell 0 of lap 3, and one-cell records over the rest of lap 3.
-  forge(2, 2 * n, 10, 1);
+  // Lap 2: a record of 2s + 2 cells forging lap 3's tags, then one of 2s - 1 cells, which
+  // does not fit before the end: padding over cells 2s + 2 .. n - 1 (whose old words stay),
+  // the record at cell 0 of lap 3, and one-cell records over the rest of lap 3 (the first
+  // three on forged words).
+  forge(2, 2 * n, 2 * s + 2, 1);
   unsigned char* where = nullptr;
-  ASSERT_TRUE(produce(ring.producer, 200, 7 * cell_bytes - sizeof(record_header) - 8, &where));
+  const std::size_t len = (2 * s - 1) * cell_bytes - sizeof(record_header) - 8;
+  ASSERT_TRUE(produce(ring.producer, 200, len, &where));
   EXPECT_EQ(where, ring.cell(0));
-  ASSERT_TRUE(consume(ring.consumer, 200, 7 * cell_bytes - sizeof(record_header) - 8));
-  for (std::uint64_t c = 7; c < n; ++c) {
+  ASSERT_TRUE(consume(ring.consumer, 200, len));
+  for (std::uint64_t c = 2 * s - 1; c < n; ++c) {
     ASSERT_EQ(ring.consumer.peek(), nullptr) << "lap 3, cell " << c << ": old payload taken for a record";
     ASSERT_TRUE(produce(ring.producer, 300 + c, 8));
     ASSERT_TRUE(consume(ring.consumer, 300 + c, 8));

@@ -86,7 +86,7 @@ constexpr std::size_t cells_for(std::size_t bytes) noexcept {
   return (bytes + cell_bytes - 1) / cell_bytes;
 }
 /// A record of at most this many cells is small: its consumer zeroes its cells' tag words.
-inline constexpr std::uint64_t small_record_cells = 4;
+inline constexpr std::uint64_t small_record_cells = 64;
 
 /// The producer's private view of one ring.
 class ring_producer {
@@ -101,10 +101,13 @@ class ring_producer {
   /// is inlined into every sender: left to the compiler, the call stayed in
   /// some senders (store's path) and not in others; inlined, a send costs
   /// ~0.4 ns less (docs/performance.md "The store bar").
+  /// The fast path takes a small record while no cell is marked (`need` is a constant in most
+  /// callers, so that test is one load); the rest is reserve_slow's.
   [[gnu::always_inline]] unsigned char* reserve(std::size_t bytes) noexcept {
     const std::uint64_t need = cells_for(bytes);
     const std::uint64_t pos = tail_ & (ncells_ - 1);
-    if (pos + need <= ncells_ && tail_ + need - cached_head_ <= ncells_) [[likely]] {
+    if (need <= small_record_cells && marked_ == 0 && pos + need <= ncells_ &&
+        tail_ + need - cached_head_ <= ncells_) [[likely]] {
       pending_cells_ = need;
       return ring_->cells() + pos * cell_bytes;
     }
@@ -122,18 +125,17 @@ class ring_producer {
     return cached_head_ >= position;
   }
 
-  /// Make the reserved record visible to the consumer. (A small record, while no cell is
-  /// marked, stays the two stores it always was: the check is inlined into every send.)
+  /// Make the reserved record visible to the consumer: two stores (reserve did the marking).
   [[gnu::always_inline]] void publish(unsigned char* record) noexcept {
-    auto* h = reinterpret_cast<record_header*>(record);
-    if (pending_cells_ > small_record_cells || marked_ != 0) [[unlikely]] return publish_marking(h);
-    h->tag.store(tail_ + 1, std::memory_order_release);
+    reinterpret_cast<record_header*>(record)->tag.store(tail_ + 1, std::memory_order_release);
     tail_ += pending_cells_;
   }
 
  private:
-  /// reserve() when the cached head says full or the record would wrap:
-  /// look at the consumer's head again, pad to the ring's end.
+  /// reserve() for a large record, any record while cells are marked, or when the cached head
+  /// says full or the record would wrap: look at the consumer's head again, pad to the ring's
+  /// end; then mark the record's continuation cells if it is large (its consumer leaves them as
+  /// they are), unmark them if small (its consumer zeroes them), and clear the cell after it.
   [[gnu::noinline]] unsigned char* reserve_slow(std::uint64_t need) noexcept {
     std::uint64_t pos = tail_ & (ncells_ - 1);
     const std::uint64_t pad = pos + need > ncells_ ? ncells_ - pos : 0;
@@ -145,38 +147,35 @@ class ring_producer {
       auto* h = header_at(pos);
       h->flags = record_pad;
       h->length = static_cast<std::uint32_t>(pad);
-      publish_cells(h, pad);  // the cells it skips keep what they held
+      clear_after(pad);  // the cells it skips keep what they held
+      h->tag.store(tail_ + 1, std::memory_order_release);
+      tail_ += pad;
       pos = 0;
+    }
+    if (need > small_record_cells || marked_ != 0) {
+      mark(pos + 1, pos + need, need > small_record_cells);
+      clear_after(need);
     }
     pending_cells_ = need;
     return ring_->cells() + pos * cell_bytes;
   }
 
-  /// Publish the record of `cells` at the tail (its cell holds no payload: it was the cell
-  /// after the record before, or the first). The consumer looks next at the cell after it:
-  /// if that cell's first word is payload of a large record of an earlier lap, it is zeroed
-  /// first. (A marked cell is free to write: the one cell past the record the consumer may
-  /// not have released yet is the first of its oldest record, a header, never marked.)
-  void publish_cells(record_header* h, std::uint64_t cells) noexcept {
+  /// Before publishing a record of `cells` at the tail (its cell holds no payload: it was the
+  /// cell after the record before, or the first): the consumer looks next at the cell after
+  /// it, so if that cell's first word is payload of a large record of an earlier lap, it is
+  /// zeroed first (ordered before the consumer can see this record by the publish's release
+  /// store). A marked cell is free to write: the one cell past the record the consumer may not
+  /// have released yet is the first of its oldest record, a header, never marked.
+  void clear_after(std::uint64_t cells) noexcept {
+    if (marked_ == 0) return;
     const std::uint64_t next = (tail_ + cells) & (ncells_ - 1);
-    if (marked_ != 0) {
-      std::uint64_t& word = payload_[next / 64];
-      const std::uint64_t bit = std::uint64_t{1} << (next % 64);
-      if ((word & bit) != 0) {
-        header_at(next)->tag.store(0, std::memory_order_relaxed);
-        word &= ~bit;
-        --marked_;
-      }
+    std::uint64_t& word = payload_[next / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (next % 64);
+    if ((word & bit) != 0) {
+      header_at(next)->tag.store(0, std::memory_order_relaxed);
+      word &= ~bit;
+      --marked_;
     }
-    h->tag.store(tail_ + 1, std::memory_order_release);
-    tail_ += cells;
-  }
-  /// A large record, or any while cells are marked: its continuation cells are marked if it is
-  /// large (its consumer leaves them as they are), unmarked if small (its consumer zeroes them).
-  [[gnu::noinline]] void publish_marking(record_header* h) noexcept {
-    const std::uint64_t pos = tail_ & (ncells_ - 1);
-    mark(pos + 1, pos + pending_cells_, pending_cells_ > small_record_cells);
-    publish_cells(h, pending_cells_);
   }
   /// Set (or clear) the marks of cells [from, to) of this lap (to <= ncells_), keeping marked_.
   void mark(std::uint64_t from, std::uint64_t to, bool set) noexcept {
