@@ -78,6 +78,7 @@ inline byte_pieces<Byte> one_piece(Byte* data, std::size_t len) {
 inline void copy_into_pieces(const receive_pieces& r, std::size_t at, const unsigned char* d,
                              std::size_t len) {
   for (const std::span<unsigned char> part : r.parts(at, len)) {
+    if (part.empty()) continue;  // an absent piece's pointer is null: no memcpy of it, even of 0
     std::memcpy(part.data(), d, part.size());
     d += part.size();
   }
