@@ -192,7 +192,11 @@ function(splitc_backend_pkg_config name)
   endforeach()
   get_target_property(incs splitc-${name} INTERFACE_INCLUDE_DIRECTORIES)
   if(SPLITC_INSTALLED_PACKAGE)
-    list(APPEND incs "${splitc_INCLUDE_DIR}")
+    # By its real path: the core is inlined into this backend's library, so its programs must
+    # compile against the very headers it was built with, not whatever a link (a "current"
+    # prefix, a temporary name) points at later.
+    file(REAL_PATH "${splitc_INCLUDE_DIR}" splitc_real_include_dir)
+    list(APPEND incs "${splitc_real_include_dir}")
   endif()
   get_target_property(source_dir splitc-${name} SOURCE_DIR)
   set(tree "${PROJECT_SOURCE_DIR}")  # this tree's own directories are installed under includedir

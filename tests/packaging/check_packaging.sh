@@ -296,15 +296,19 @@ cmd_outoftree() {
   rm -rf -- "$work"
   mkdir -p "$work"
 
-  # Through the launcher of splitc's own build, if it has one (ccache): the copy's paths are
-  # made relative (CCACHE_BASEDIR=/), so the temporary directory's name does not matter.
-  local launcher=()
+  # Through the launcher of splitc's own build, if it has one (ccache). Every path a compile
+  # names must then be the same from one run to the next, wherever this tree was cloned: the
+  # package is reached through a link in the temporary directory, which is ccache's base
+  # directory, so the copy, its build and the package's headers are all named relative to it.
+  local launcher=() package=$prefix
   if [[ -n ${SPLITC_OUTOFTREE_LAUNCHER:-} ]]; then
     launcher=(-DCMAKE_C_COMPILER_LAUNCHER="$SPLITC_OUTOFTREE_LAUNCHER"
               -DCMAKE_CXX_COMPILER_LAUNCHER="$SPLITC_OUTOFTREE_LAUNCHER")
-    export CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=1
+    package=$tmp/package
+    ln -s -- "$prefix" "$package"
+    export CCACHE_BASEDIR=$tmp CCACHE_NOHASHDIR=1
   fi
-  configure_against "$prefix" "$libdir" "$src" "$build" "$config" "$generator" \
+  configure_against "$package" "$libdir" "$src" "$build" "$config" "$generator" \
     -DCMAKE_INSTALL_PREFIX="$own" -DCMAKE_C_COMPILER="${CC:-cc}" "${launcher[@]}"
   run "$CMAKE" --build "$build" --config "$config" -j 2
   local f
