@@ -1,6 +1,7 @@
 // The mpi backend's native atomics (mpi.hpp, native_atomic_reaches): the start-up decision
 // -- argv[1] says what this run expects: "mpi" (MPI_Fetch_and_op on the window) or "cpu"
-// (CPU atomics and active messages) -- and, whichever path, different operations from every
+// (CPU atomics and active messages); argv[2], if given, the rounds (default 200) -- and,
+// whichever path, different operations from every
 // processor on one word of the spread heap, its owner's among them, staying atomic with
 // respect to each other: fetch-add, compare-and-swap increments and non-fetching adds on one
 // word; fetch-xor, fetch-or and fetch-and of every processor's own bits on another; swaps
@@ -9,6 +10,7 @@
 #include "mpi_test.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -29,8 +31,9 @@ int main(int argc, char** argv) {
   auto& b = mpitest::backend();
   const int me = splitc::myproc(), P = splitc::procs();
   const std::string_view expect = argc > 1 ? argv[1] : "";
-  const int rounds = 200;
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 200;
   CHECK_MSG(expect == "mpi" || expect == "cpu", "argument: mpi or cpu, not '{}'", expect);
+  CHECK_MSG(rounds > 0, "rounds: a positive number, not '{}'", argc > 2 ? argv[2] : "");
   CHECK_MSG(b.native_atomics() == (expect == "mpi" && P > 1),
             "native atomics {}, expected {}", b.native_atomics(), expect);
 
