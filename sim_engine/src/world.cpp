@@ -147,15 +147,16 @@ void world::start_fiber(proc_t p) {
 
 void world::set_ready(proc_t p, double key) {
   processor& q = procs_state_[p];
-  if (q.key >= 0) ready_.erase({q.key, p});
+  if (q.key == key) return;  // already there
+  if (q.key >= 0) ready_.erase(q.ready_entry);
   q.key = key;
-  ready_.insert({key, p});
+  q.ready_entry = ready_.insert({key, p}).first;
 }
 
 void world::unset_ready(proc_t p) {
   processor& q = procs_state_[p];
   if (q.key < 0) return;
-  ready_.erase({q.key, p});
+  ready_.erase(q.ready_entry);
   q.key = -1;
 }
 

@@ -95,6 +95,9 @@ enum class run_state : std::uint8_t {
   finished,          ///< returned from main
 };
 
+/// The processors that may run, earliest key (virtual time) first, then by number.
+using ready_set = std::set<std::pair<double, proc_t>>;
+
 struct processor {
   boost::context::fiber fiber;      ///< the suspended processor (empty while it runs)
   boost::context::fiber scheduler;  ///< while it runs: where a yield returns to
@@ -114,6 +117,7 @@ struct processor {
   int received_on = -1;
   std::uint64_t cpu_mark_ns = 0;  ///< measured mode: CPU time at the last charge
   double key = -1;                ///< its entry in the ready set, or -1
+  ready_set::iterator ready_entry;  ///< that entry, while key >= 0 (erased without a search)
   std::vector<std::string> arguments;
   std::vector<char*> argv;
 };
@@ -218,7 +222,7 @@ class world {
   segment_arena segments_;
   std::size_t stack_size_;
   std::vector<processor> procs_state_;
-  std::set<std::pair<double, proc_t>> ready_;
+  ready_set ready_;
   proc_t running_ = -1;
   std::mt19937_64 random_;
   std::uint64_t sequence_ = 0;
