@@ -39,8 +39,6 @@ void spend_alarms(processor& p) {
 /// machine of cheap polls), and only this much virtual time of it is stuck.
 constexpr std::uint64_t stuck_polls = 20'000'000;
 constexpr double stuck_timed_ns = 60e9;
-/// Processors the scheduler chooses among, at most (the earliest ones).
-constexpr int max_choices = 16;
 
 std::uint64_t thread_cpu_ns() noexcept {
   timespec t;
@@ -148,16 +146,50 @@ void world::start_fiber(proc_t p) {
 void world::set_ready(proc_t p, double key) {
   processor& q = procs_state_[p];
   if (q.key == key) return;  // already there
-  if (q.key >= 0) ready_.erase(q.ready_entry);
+  if (q.key >= 0) ready_erase(q.ready_entry);
   q.key = key;
-  q.ready_entry = ready_.insert({key, p}).first;
+  q.ready_entry = ready_insert(key, p);
 }
 
 void world::unset_ready(proc_t p) {
   processor& q = procs_state_[p];
   if (q.key < 0) return;
-  ready_.erase(q.ready_entry);
+  ready_erase(q.ready_entry);
   q.key = -1;
+}
+
+ready_set::iterator world::ready_insert(double key, proc_t p) {
+  const auto entry = ready_.insert({key, p}).first;
+  const std::pair<double, proc_t> value{key, p};
+  // Below max_choices entries the front is the whole set; beyond, the new entry enters it only
+  // ahead of its last entry, which then leaves it.
+  int j;
+  if (front_size_ < max_choices) {
+    j = front_size_++;
+  } else if (value < std::pair{front_[max_choices - 1].key, front_[max_choices - 1].proc}) {
+    j = max_choices - 1;
+  } else {
+    return entry;
+  }
+  for (; j > 0 && value < std::pair{front_[j - 1].key, front_[j - 1].proc}; --j)
+    front_[j] = front_[j - 1];
+  front_[j] = {entry, key, p};
+  return entry;
+}
+
+void world::ready_erase(ready_set::iterator entry) {
+  const int last = front_size_ - 1;
+  if (last < 0 || std::pair{front_[last].key, front_[last].proc} < *entry) {
+    ready_.erase(entry);  // beyond the front
+    return;
+  }
+  int j = 0;
+  while (front_[j].entry != entry) ++j;
+  const auto after = std::next(front_[last].entry);  // the set's next entry beyond the front
+  for (; j < last; ++j) front_[j] = front_[j + 1];
+  --front_size_;
+  ready_.erase(entry);
+  if (after != ready_.end()) front_[front_size_++] = {after, after->first, after->second};
 }
 
 double world::wake_time(const processor& p) const noexcept {
@@ -174,12 +206,12 @@ void world::schedule() {
     if (ready_.empty()) report_deadlock(false);
     // Everyone within one latency of the earliest may run: nothing can
     // reach them in their past. The seed picks among them.
-    const double limit = ready_.begin()->first + lookahead_ns_;
+    const double limit = front_[0].key + lookahead_ns_;
     proc_t choices[max_choices];
     int n = 0;
-    for (auto it = ready_.begin(); it != ready_.end() && n < max_choices; ++it) {
-      if (n > 0 && it->first >= limit) break;
-      choices[n++] = it->second;
+    for (; n < front_size_; ++n) {
+      if (n > 0 && front_[n].key >= limit) break;
+      choices[n] = front_[n].proc;
     }
     resume(choices[n == 1 ? 0 : random_() % static_cast<std::uint64_t>(n)]);
   }

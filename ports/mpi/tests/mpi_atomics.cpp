@@ -1,12 +1,12 @@
 // The mpi backend's native atomics (mpi.hpp, native_atomic_reaches): the start-up decision
 // -- argv[1] says what this run expects: "mpi" (MPI_Fetch_and_op on the window) or "cpu"
 // (CPU atomics and active messages); argv[2], if given, the rounds (default 200) -- and,
-// whichever path, different operations from every
-// processor on one word of the spread heap, its owner's among them, staying atomic with
-// respect to each other: fetch-add, compare-and-swap increments and non-fetching adds on one
-// word; fetch-xor, fetch-or and fetch-and of every processor's own bits on another; swaps
-// that hand one token round on a third. The generic atomic_operations program covers every
-// operation and word type on this path too (its network flavour, SPLITC_SAME_HOST=0).
+// whichever path, different operations from every processor on one word of the spread heap,
+// its owner's among them, staying atomic with respect to each other: fetch-add,
+// compare-and-swap increments and non-fetching adds on one word; fetch-xor, fetch-or and
+// fetch-and of every processor's own bits on another; swaps that hand one token round on a
+// third. The generic atomic_operations program covers every operation and word type on this
+// path too (its network flavour, SPLITC_SAME_HOST=0).
 #include "mpi_test.hpp"
 
 #include <cstdint>

@@ -184,6 +184,9 @@ class world {
   void charge_computation(bool library_call = true);
   void set_ready(proc_t p, double key);
   void unset_ready(proc_t p);
+  /// The ready set's changes, which keep front_ its first entries.
+  ready_set::iterator ready_insert(double key, proc_t p);
+  void ready_erase(ready_set::iterator entry);
   bool ahead_of_others() const noexcept;
   double wake_time(const processor& p) const noexcept;
   bool arrived(const processor& p) const noexcept;
@@ -223,6 +226,17 @@ class world {
   std::size_t stack_size_;
   std::vector<processor> procs_state_;
   ready_set ready_;
+  /// Processors the scheduler chooses among, at most (the earliest ones).
+  static constexpr int max_choices = 16;
+  /// The ready set's first min(max_choices, size) entries in order, with their keys and
+  /// processors beside them: a scheduling decision reads these, not the tree.
+  struct front_entry {
+    ready_set::iterator entry;
+    double key;
+    proc_t proc;
+  };
+  front_entry front_[max_choices];
+  int front_size_ = 0;
   proc_t running_ = -1;
   std::mt19937_64 random_;
   std::uint64_t sequence_ = 0;
