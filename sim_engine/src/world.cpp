@@ -159,27 +159,26 @@ void world::unset_ready(proc_t p) {
 }
 
 ready_set::iterator world::ready_insert(double key, proc_t p) {
-  const auto entry = ready_.insert({key, p}).first;
-  const std::pair<double, proc_t> value{key, p};
+  const ready_set::value_type value{key, p};
+  const auto entry = ready_.insert(value).first;
   // Below max_choices entries the front is the whole set; beyond, the new entry enters it only
   // ahead of its last entry, which then leaves it.
   int j;
   if (front_size_ < max_choices) {
     j = front_size_++;
-  } else if (value < std::pair{front_[max_choices - 1].key, front_[max_choices - 1].proc}) {
+  } else if (value < front_[max_choices - 1].value) {
     j = max_choices - 1;
   } else {
     return entry;
   }
-  for (; j > 0 && value < std::pair{front_[j - 1].key, front_[j - 1].proc}; --j)
-    front_[j] = front_[j - 1];
-  front_[j] = {entry, key, p};
+  for (; j > 0 && value < front_[j - 1].value; --j) front_[j] = front_[j - 1];
+  front_[j] = {value, entry};
   return entry;
 }
 
 void world::ready_erase(ready_set::iterator entry) {
   const int last = front_size_ - 1;
-  if (last < 0 || std::pair{front_[last].key, front_[last].proc} < *entry) {
+  if (last < 0 || front_[last].value < *entry) {
     ready_.erase(entry);  // beyond the front
     return;
   }
@@ -189,7 +188,7 @@ void world::ready_erase(ready_set::iterator entry) {
   for (; j < last; ++j) front_[j] = front_[j + 1];
   --front_size_;
   ready_.erase(entry);
-  if (after != ready_.end()) front_[front_size_++] = {after, after->first, after->second};
+  if (after != ready_.end()) front_[front_size_++] = {*after, after};
 }
 
 double world::wake_time(const processor& p) const noexcept {
@@ -206,12 +205,12 @@ void world::schedule() {
     if (ready_.empty()) report_deadlock(false);
     // Everyone within one latency of the earliest may run: nothing can
     // reach them in their past. The seed picks among them.
-    const double limit = front_[0].key + lookahead_ns_;
+    const double limit = front_[0].value.first + lookahead_ns_;
     proc_t choices[max_choices];
     int n = 0;
     for (; n < front_size_; ++n) {
-      if (n > 0 && front_[n].key >= limit) break;
-      choices[n] = front_[n].proc;
+      if (n > 0 && front_[n].value.first >= limit) break;
+      choices[n] = front_[n].value.second;
     }
     resume(choices[n == 1 ? 0 : random_() % static_cast<std::uint64_t>(n)]);
   }

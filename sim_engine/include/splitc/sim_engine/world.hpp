@@ -228,12 +228,11 @@ class world {
   ready_set ready_;
   /// Processors the scheduler chooses among, at most (the earliest ones).
   static constexpr int max_choices = 16;
-  /// The ready set's first min(max_choices, size) entries in order, with their keys and
-  /// processors beside them: a scheduling decision reads these, not the tree.
+  /// The ready set's first min(max_choices, size) entries in order, each value copied beside
+  /// its position: a scheduling decision reads these, not the tree.
   struct front_entry {
+    ready_set::value_type value;  ///< (key, processor)
     ready_set::iterator entry;
-    double key;
-    proc_t proc;
   };
   front_entry front_[max_choices];
   int front_size_ = 0;
