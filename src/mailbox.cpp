@@ -125,8 +125,45 @@ struct staged_piece {
   std::uint64_t length;
 };
 
+/// Staging space this processor may hold: mailbox_staging_budget, but never more than an
+/// eighth of its segment's private part, which is the program's global_malloc space too (the
+/// sim at P = 1024 gives each processor 64 MiB of segment).
+std::size_t staging_budget(const context& c) noexcept {
+  return std::min(mailbox_staging_budget, c.private_heap.capacity() / 8);
+}
+
+/// Give back the staging buffers of these channels that no message in flight still needs:
+/// those of every receiver but `keep` whose last possible use (the latest message sent to it
+/// with the buffer's ring index) that receiver has acknowledged. A processor that stages to
+/// many receivers in turn (a gather's parent changes with the root) would otherwise keep
+/// buffers for each of them up to the budget.
+void reclaim_staging(collective_group& g, std::size_t keep) {
+  context& c = g.c;
+  mailbox_state& m = g.mail;
+  for (std::size_t q = 0; q < m.procs; ++q) {
+    if (q == keep) continue;
+    const std::uint64_t sent = m.sent[q];
+    staging_buffer* ring = &m.staging[q * mailbox_staging_ring];
+    bool held = false;
+    for (std::size_t k = 0; k < mailbox_staging_ring; ++k) held = held || ring[k].at != nullptr;
+    if (!held) continue;
+    m.acked_seen[q] = m.ack_word(q)->load(std::memory_order_acquire);
+    for (std::size_t k = 0; k < mailbox_staging_ring; ++k) {
+      staging_buffer& s = ring[k];
+      if (s.at == nullptr) continue;
+      // The latest message to q that could have used ring entry k, plus one.
+      const std::uint64_t last_use_end = sent - (sent + mailbox_staging_ring - 1 - k) % mailbox_staging_ring;
+      if (m.acked_seen[q] < last_use_end) continue;
+      global_free(global_ptr<void>(c.myproc, s.at));
+      c.staging_bytes -= s.bytes;
+      s = {};
+    }
+  }
+}
+
 /// The staging buffer for message `n` to rank q (one of mailbox_staging_ring per receiver), at
-/// least `len` bytes; nullptr past the budget or when the segment's private part is full.
+/// least `len` bytes; nullptr when, even after reclaim_staging, it would pass the budget or the
+/// segment's private part is full.
 unsigned char* staging_for(collective_group& g, std::size_t q, std::uint64_t n, std::size_t len) {
   context& c = g.c;
   mailbox_state& m = g.mail;
@@ -134,8 +171,16 @@ unsigned char* staging_for(collective_group& g, std::size_t q, std::uint64_t n, 
   staging_buffer& s = m.staging[q * mailbox_staging_ring + n % mailbox_staging_ring];
   if (s.bytes >= len) return s.at;
   const std::size_t bytes = std::max<std::size_t>(std::bit_ceil(len), 64 * 1024);
-  if (c.staging_bytes - s.bytes + bytes > mailbox_staging_budget) return nullptr;
-  const global_ptr<void> fresh = global_malloc(bytes);
+  const std::size_t budget = staging_budget(c);
+  if (c.staging_bytes - s.bytes + bytes > budget) {
+    reclaim_staging(g, q);
+    if (c.staging_bytes - s.bytes + bytes > budget) return nullptr;
+  }
+  global_ptr<void> fresh = global_malloc(bytes);
+  if (fresh == nullptr) {
+    reclaim_staging(g, q);
+    fresh = global_malloc(bytes);
+  }
   if (fresh == nullptr) return nullptr;
   if (s.at != nullptr) global_free(global_ptr<void>(c.myproc, s.at));
   c.staging_bytes = c.staging_bytes - s.bytes + bytes;

@@ -4,6 +4,7 @@
 // with blocking collectives on the same teams; progress driven by polling alone; results
 // checked against the sequential answers. Argument: the largest element count per member.
 #include "harness.hpp"
+#include "per_pair.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -30,7 +31,7 @@ std::int64_t team_sum(const team& t, std::size_t i, int salt, int upto = -1) {
 void every_collective(const team& t, int salt) {
   const int n = t.size(), r = t.rank();
   const auto un = static_cast<std::size_t>(n);
-  for (std::size_t count : {std::size_t{1}, std::size_t{300}, max_count}) {
+  for (std::size_t count : {std::size_t{1}, splitc_tests::per_pair(n, 300), splitc_tests::per_pair(n, max_count)}) {
     splitc::counter done;
     std::vector<std::int64_t> mine(count), bc(count), all_sum(count), one(count), inc(count),
         exc(count), gathered(count * un, -1), all(count * un, -1), scattered(count, -1),
@@ -82,7 +83,8 @@ void every_collective(const team& t, int salt) {
   }
   // Vector forms.
   std::vector<std::size_t> counts(un);
-  for (int q = 0; q < n; ++q) counts[static_cast<std::size_t>(q)] = static_cast<std::size_t>(q * 53 + salt) % 400;
+  const std::size_t most = splitc_tests::per_pair(n, 400);  // 400 up to 128 members
+  for (int q = 0; q < n; ++q) counts[static_cast<std::size_t>(q)] = static_cast<std::size_t>(q * 53 + salt) % most;
   const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
   std::vector<std::size_t> at(un + 1, 0);
   std::partial_sum(counts.begin(), counts.end(), at.begin() + 1);
