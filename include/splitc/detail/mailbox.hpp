@@ -73,7 +73,7 @@ inline constexpr std::uint64_t mailbox_staged_mark = 0x9E3779B97F4A7C15ULL;
 /// Staging buffers per receiver: a staged piece waits until the one this many messages before
 /// it has been consumed, and reuses its buffer.
 inline constexpr std::size_t mailbox_staging_ring = 4;
-/// Staging space one processor keeps at most, and never over 1/8 of its segment's private part;
+/// Staging space one processor keeps at most, and never over 1/2 of its segment's private part;
 /// beyond, acknowledged buffers are given back, else a piece goes in mailbox messages after all.
 inline constexpr std::size_t mailbox_staging_budget = std::size_t{64} << 20;
 
