@@ -1,17 +1,38 @@
 // The C interface (splitc.h), part 2: the seed's named collectives, each an
-// instance of the C++ templates in collectives.hpp.
+// instance of the C++ templates in collectives.hpp (the reductions and scans through
+// c_reductions.hpp: one instance per element size).
 #include <splitc.h>
 
 #include <splitc/collectives.hpp>
 
+#include "c_reductions.hpp"
+
 namespace {
 namespace ops = splitc::ops;
+namespace cr = splitc::c_reductions;
+using kind = splitc::detail::collective_kind;
+
+/// The world's group for a reduction or scan of the C++ call `what`, with its typed signature.
+template <kind K, class T, class Op>
+splitc::detail::collective_group world(const char* what) {
+  return splitc::detail::world_group(what, cr::signature<K, T, Op>);
+}
 }  // namespace
 
+// The reductions and scans: one instance of each algorithm per element size (c_reductions.hpp).
 #define SPLITC_DEFINE_(NAME, T, OP)                                                      \
-  T all_reduce_to_one_##NAME(T val) { return splitc::reduce_to_one(val, OP{}); }         \
-  T all_reduce_to_all_##NAME(T val) { return splitc::reduce_to_all(val, OP{}); }         \
-  T all_scan_##NAME(T val) { return splitc::scan(val, OP{}); }
+  T all_reduce_to_one_##NAME(T val) {                                                    \
+    cr::reduce_to_one<T, OP>(world<kind::reduce_to_one, T, OP>("reduce_to_one"), &val, 1); \
+    return val;                                                                          \
+  }                                                                                      \
+  T all_reduce_to_all_##NAME(T val) {                                                    \
+    cr::reduce_to_all<T, OP>(world<kind::reduce_to_all, T, OP>("reduce_to_all"), &val, 1); \
+    return val;                                                                          \
+  }                                                                                      \
+  T all_scan_##NAME(T val) {                                                             \
+    cr::scan<T, OP>(world<kind::scan, T, OP>("scan"), &val, 1);                          \
+    return val;                                                                          \
+  }
 
 extern "C" {
 

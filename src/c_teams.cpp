@@ -1,5 +1,6 @@
 // The C interface (splitc.h), part 4: teams and their collectives, each an instance of the
-// C++ templates of team.hpp, collectives.hpp and exchanges.hpp. A splitc_team_t owns a
+// C++ templates of team.hpp, collectives.hpp and exchanges.hpp (the reductions and scans through
+// c_reductions.hpp: one instance per element size). A splitc_team_t owns a
 // splitc::team; the world's handle is one shared object (the world team holds no state).
 #include <splitc.h>
 
@@ -7,6 +8,8 @@
 #include <splitc/grid_teams.hpp>
 #include <splitc/split_phase_collectives.hpp>
 #include <splitc/port/fail.hpp>
+
+#include "c_reductions.hpp"
 
 #include <limits>
 #include <memory>
@@ -68,6 +71,21 @@ std::size_t sum(const std::vector<std::size_t>& v) {
   std::size_t s = 0;
   for (auto n : v) s += n;
   return s;
+}
+
+namespace cr = splitc::c_reductions;
+using kind = splitc::detail::collective_kind;
+
+/// The group of a blocking reduction or scan named `name` in C: the C++ call's (`what`), with
+/// its typed signature.
+template <kind K, class T, class Op>
+splitc::detail::collective_group blocking(splitc_team_t t, const char* name, const char* what) {
+  return of(t, name).group(what, cr::signature<K, T, Op>);
+}
+/// The same for its split-phase form.
+template <kind K, class T, class Op>
+splitc::detail::collective_group split(splitc_team_t t, const char* name, const char* what) {
+  return cr::split_group<K, T, Op>(of(t, name), what);
 }
 
 using bytes = std::span<unsigned char>;
@@ -196,68 +214,83 @@ void team_all_to_all_ctr(splitc_team_t t, const void* send, void* receive, int n
   splitc::all_to_all(tm, in(send, b), out(receive, b), cpp(ctr, "team_all_to_all_ctr"));
 }
 
+// The reductions and scans: one instance of each algorithm per element size (c_reductions.hpp).
 #define SPLITC_TEAM_CTR_DEFINE_(NAME, T, OP)                                                      \
   void team_reduce_to_one_##NAME##_v_ctr(splitc_team_t t, T* data, int n, splitc_counter_t* c) {  \
     const char* what = "team_reduce_to_one_" #NAME "_v_ctr";                                      \
-    splitc::reduce_to_one(of(t, what), std::span<T>(data, bytes_of(n, what)), OP{}, cpp(c, what)); \
+    cr::start_reduce_to_one(split<kind::reduce_to_one, T, OP>(t, what, "reduce_to_one"),          \
+                            cr::cells(data, bytes_of(n, what)), cr::erased<T, OP>(), cpp(c, what)); \
   }                                                                                               \
   void team_reduce_to_all_##NAME##_v_ctr(splitc_team_t t, T* data, int n, splitc_counter_t* c) {  \
     const char* what = "team_reduce_to_all_" #NAME "_v_ctr";                                      \
-    splitc::reduce_to_all(of(t, what), std::span<T>(data, bytes_of(n, what)), OP{}, cpp(c, what)); \
+    cr::start_reduce_to_all(split<kind::reduce_to_all, T, OP>(t, what, "reduce_to_all"),          \
+                            cr::cells(data, bytes_of(n, what)), cr::erased<T, OP>(), cpp(c, what)); \
   }                                                                                               \
   void team_scan_##NAME##_v_ctr(splitc_team_t t, T* data, int n, splitc_counter_t* c) {           \
     const char* what = "team_scan_" #NAME "_v_ctr";                                               \
-    splitc::scan(of(t, what), std::span<T>(data, bytes_of(n, what)), OP{}, cpp(c, what));         \
+    cr::start_scan(split<kind::scan, T, OP>(t, what, "scan"), cr::cells(data, bytes_of(n, what)), \
+                   cr::erased<T, OP>(), cpp(c, what));                                            \
   }                                                                                               \
   void team_exclusive_scan_##NAME##_v_ctr(splitc_team_t t, T* data, int n, splitc_counter_t* c) { \
     const char* what = "team_exclusive_scan_" #NAME "_v_ctr";                                     \
-    splitc::exclusive_scan(of(t, what), std::span<T>(data, bytes_of(n, what)), OP{},              \
-                           identity<T, OP>(), cpp(c, what));                                      \
+    cr::start_exclusive_scan(split<kind::exclusive_scan, T, OP>(t, what, "exclusive_scan"),       \
+                             cr::cells(data, bytes_of(n, what)), cr::erased<T, OP>(),             \
+                             cr::cell_of(identity<T, OP>()), cpp(c, what));                       \
   }                                                                                               \
   void team_reduce_scatter_##NAME##_ctr(splitc_team_t t, const T* in, T* out, int n,              \
                                         splitc_counter_t* c) {                                    \
     const char* what = "team_reduce_scatter_" #NAME "_ctr";                                       \
     const team& tm = of(t, what);                                                                 \
     const std::size_t count = bytes_of(n, what);                                                  \
-    splitc::reduce_scatter(tm, std::span<const T>(in, count * static_cast<std::size_t>(tm.size())), \
-                           std::span<T>(out, count), OP{}, cpp(c, what));                         \
+    cr::start_reduce_scatter(                                                                     \
+        cr::split_group<kind::reduce_scatter, T, OP>(tm, "reduce_scatter"),                       \
+        cr::cells(in, count * static_cast<std::size_t>(tm.size())), cr::cells(out, count),        \
+        cr::erased<T, OP>(), cpp(c, what));                                                       \
   }
 
 #define SPLITC_TEAM_DEFINE_(NAME, T, OP)                                                          \
   T team_reduce_to_one_##NAME(splitc_team_t t, T val) {                                          \
-    return splitc::reduce_to_one(of(t, "team_reduce_to_one_" #NAME), val, OP{});                  \
+    cr::reduce_to_one<T, OP>(                                                                     \
+        blocking<kind::reduce_to_one, T, OP>(t, "team_reduce_to_one_" #NAME, "reduce_to_one"), &val, 1); \
+    return val;                                                                                   \
   }                                                                                               \
   T team_reduce_to_all_##NAME(splitc_team_t t, T val) {                                          \
-    return splitc::reduce_to_all(of(t, "team_reduce_to_all_" #NAME), val, OP{});                  \
+    cr::reduce_to_all<T, OP>(                                                                     \
+        blocking<kind::reduce_to_all, T, OP>(t, "team_reduce_to_all_" #NAME, "reduce_to_all"), &val, 1); \
+    return val;                                                                                   \
   }                                                                                               \
   T team_scan_##NAME(splitc_team_t t, T val) {                                                   \
-    return splitc::scan(of(t, "team_scan_" #NAME), val, OP{});                                    \
+    cr::scan<T, OP>(blocking<kind::scan, T, OP>(t, "team_scan_" #NAME, "scan"), &val, 1);        \
+    return val;                                                                                   \
   }                                                                                               \
   T team_exclusive_scan_##NAME(splitc_team_t t, T val) {                                         \
-    return splitc::exclusive_scan(of(t, "team_exclusive_scan_" #NAME), val, OP{}, identity<T, OP>());           \
+    cr::exclusive_scan<T, OP>(blocking<kind::exclusive_scan, T, OP>(                              \
+                                  t, "team_exclusive_scan_" #NAME, "exclusive_scan"),             \
+                              &val, 1, identity<T, OP>());                                        \
+    return val;                                                                                   \
   }                                                                                               \
   void team_reduce_to_one_##NAME##_v(splitc_team_t t, T* data, int n) {                          \
-    splitc::reduce_to_one(of(t, "team_reduce_to_one_" #NAME "_v"),                                \
-                          std::span<T>(data, bytes_of(n, "team_reduce_to_one_" #NAME "_v")), OP{}); \
+    const char* what = "team_reduce_to_one_" #NAME "_v";                                          \
+    cr::reduce_to_one<T, OP>(blocking<kind::reduce_to_one, T, OP>(t, what, "reduce_to_one"), data, \
+                             bytes_of(n, what));                                                  \
   }                                                                                               \
   void team_reduce_to_all_##NAME##_v(splitc_team_t t, T* data, int n) {                          \
-    splitc::reduce_to_all(of(t, "team_reduce_to_all_" #NAME "_v"),                                \
-                          std::span<T>(data, bytes_of(n, "team_reduce_to_all_" #NAME "_v")), OP{}); \
+    const char* what = "team_reduce_to_all_" #NAME "_v";                                          \
+    cr::reduce_to_all<T, OP>(blocking<kind::reduce_to_all, T, OP>(t, what, "reduce_to_all"), data, \
+                             bytes_of(n, what));                                                  \
   }                                                                                               \
   void team_scan_##NAME##_v(splitc_team_t t, T* data, int n) {                                   \
-    splitc::scan(of(t, "team_scan_" #NAME "_v"),                                                  \
-                 std::span<T>(data, bytes_of(n, "team_scan_" #NAME "_v")), OP{});                 \
+    const char* what = "team_scan_" #NAME "_v";                                                   \
+    cr::scan<T, OP>(blocking<kind::scan, T, OP>(t, what, "scan"), data, bytes_of(n, what));       \
   }                                                                                               \
   void team_exclusive_scan_##NAME##_v(splitc_team_t t, T* data, int n) {                         \
-    splitc::exclusive_scan(of(t, "team_exclusive_scan_" #NAME "_v"),                              \
-                           std::span<T>(data, bytes_of(n, "team_exclusive_scan_" #NAME "_v")),    \
-                           OP{}, identity<T, OP>());                                                            \
+    const char* what = "team_exclusive_scan_" #NAME "_v";                                         \
+    cr::exclusive_scan<T, OP>(blocking<kind::exclusive_scan, T, OP>(t, what, "exclusive_scan"),   \
+                              data, bytes_of(n, what), identity<T, OP>());                        \
   }                                                                                               \
   void team_reduce_scatter_##NAME(splitc_team_t t, const T* in, T* out, int n) {                 \
-    const team& tm = of(t, "team_reduce_scatter_" #NAME);                                         \
-    const std::size_t count = bytes_of(n, "team_reduce_scatter_" #NAME);                          \
-    splitc::reduce_scatter(tm, std::span<const T>(in, count * static_cast<std::size_t>(tm.size())), \
-                           std::span<T>(out, count), OP{});                                       \
+    const char* what = "team_reduce_scatter_" #NAME;                                              \
+    cr::reduce_scatter<T, OP>(of(t, what), in, out, bytes_of(n, what));                           \
   }
 
 SPLITC_TEAM_DEFINE_(add, int, ops::add)

@@ -170,12 +170,7 @@ inline void ring_reduce_scatter(collective_group& g, T* acc, const block_layout&
     T* target = acc + layout.at(in) / sizeof(T);
     shift_stream(g, (me + 1) % n, send, (me - 1 + n) % n, layout.bytes(in),
                  [&](std::size_t at, const unsigned char* d, std::size_t len) {
-                   for (std::size_t i = 0; i < len / sizeof(T); ++i) {
-                     T v;
-                     std::memcpy(&v, d + i * sizeof(T), sizeof(T));
-                     T& a = target[at / sizeof(T) + i];
-                     a = op(a, v);
-                   }
+                   combine_elements(target + at / sizeof(T), d, len / sizeof(T), op);
                  },
                  sizeof(T));
   }

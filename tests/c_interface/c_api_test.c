@@ -348,6 +348,50 @@ static void collectives(void) {
     free(incs);                                                                            \
   }
 
+/* Vectors long enough for every algorithm of the reductions and scans on team `t`: many
+ * mailbox messages each (the chunked tree, scans, butterfly) and past 16 KiB (binary swap, the
+ * ring reduce-scatter), blocking and split-phase, against the sequential answers. */
+static void long_vectors(splitc_team_t t) {
+  enum { LEN = 5000 }; /* 40,000 bytes of doubles, 20,000 of ints */
+  const int n = splitc_team_size(t), r = splitc_team_rank(t);
+  double *d = malloc(sizeof(double) * LEN);
+  int *v = malloc(sizeof(int) * LEN), *w = malloc(sizeof(int) * LEN), *out = malloc(sizeof(int) * LEN);
+  int *in = malloc(sizeof(int) * LEN * (size_t)n);
+  long long *ll = malloc(sizeof(long long) * LEN);
+  int i, bad = 0;
+  for (i = 0; i < LEN; ++i) d[i] = r + 1 + 0.5 * i;
+  team_reduce_to_all_dadd_v(t, d, LEN);
+  for (i = 0; i < LEN; ++i) bad += d[i] != n * (n + 1) / 2 + 0.5 * i * n;
+  for (i = 0; i < LEN; ++i) v[i] = r * LEN + i;
+  team_reduce_to_all_max_v(t, v, LEN);
+  for (i = 0; i < LEN; ++i) bad += v[i] != (n - 1) * LEN + i;
+  for (i = 0; i < LEN; ++i) ll[i] = (long long)i * (r + 1);
+  team_reduce_to_one_lladd_v(t, ll, LEN);
+  if (r == 0)
+    for (i = 0; i < LEN; ++i) bad += ll[i] != (long long)i * n * (n + 1) / 2;
+  for (i = 0; i < LEN; ++i) v[i] = w[i] = i + r;
+  team_scan_add_v(t, v, LEN);
+  team_exclusive_scan_add_v(t, w, LEN);
+  for (i = 0; i < LEN; ++i) bad += v[i] != (r + 1) * i + r * (r + 1) / 2;
+  for (i = 0; i < LEN; ++i) bad += w[i] != r * i + r * (r - 1) / 2;
+  for (i = 0; i < LEN * n; ++i) in[i] = i + r;
+  team_reduce_scatter_add(t, in, out, LEN);
+  for (i = 0; i < LEN; ++i) bad += out[i] != n * (r * LEN + i) + n * (n - 1) / 2;
+  {
+    splitc_counter_t ctr = SPLITC_COUNTER_INIT;
+    for (i = 0; i < LEN; ++i) d[i] = r + 1 + 0.5 * i, v[i] = i + r;
+    team_reduce_to_all_dadd_v_ctr(t, d, LEN, &ctr);
+    team_scan_add_v_ctr(t, v, LEN, &ctr);
+    team_reduce_scatter_add_ctr(t, in, out, LEN, &ctr);
+    sync_ctr(&ctr);
+    for (i = 0; i < LEN; ++i) bad += d[i] != n * (n + 1) / 2 + 0.5 * i * n;
+    for (i = 0; i < LEN; ++i) bad += v[i] != (r + 1) * i + r * (r + 1) / 2;
+    for (i = 0; i < LEN; ++i) bad += out[i] != n * (r * LEN + i) + n * (n - 1) / 2;
+  }
+  CHECK(bad == 0);
+  free(d), free(v), free(w), free(out), free(in), free(ll);
+}
+
 static void teams(void) {
   const int me = MYPROC, p = PROCS;
   splitc_team_t world = splitc_team_world();
@@ -358,6 +402,8 @@ static void teams(void) {
 
   /* Even and odd processors, ranked backwards. */
   splitc_team_t half = splitc_team_split(world, me % 2, -me);
+  long_vectors(world);
+  long_vectors(half);
   const int n = splitc_team_size(half), r = splitc_team_rank(half);
   CHECK(n == (p + 1 - me % 2) / 2);
   CHECK(splitc_team_proc(half, r) == me && splitc_team_rank_of(half, me) == r);

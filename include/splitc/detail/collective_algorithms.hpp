@@ -125,16 +125,37 @@ inline void broadcast_finished(collective_group& g) {
 template <class T>
 constexpr std::size_t chunk_elements = mailbox_payload_bytes / sizeof(T);
 
+/// acc[i] = acc[i] op in[i] for `count` elements, `in` being a message's bytes; with
+/// `in_first`, acc[i] = in[i] op acc[i]. Every algorithm combines through here. An operator
+/// may combine a whole run itself, with a member
+/// `combine_run(T* acc, const unsigned char* in, std::size_t count, bool in_first)`: the C
+/// interface's operators do, so that one instance of each algorithm per element size serves
+/// all its typed names (src/c_reductions.hpp).
+template <class T, class Op>
+inline void combine_elements(T* acc, const unsigned char* in, std::size_t count, Op& op,
+                             bool in_first = false) {
+  if constexpr (requires { op.combine_run(acc, in, count, in_first); }) {
+    op.combine_run(acc, in, count, in_first);
+  } else if (in_first) {
+    for (std::size_t i = 0; i < count; ++i) {
+      T v;
+      std::memcpy(&v, in + i * sizeof(T), sizeof(T));
+      acc[i] = op(v, acc[i]);
+    }
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      T v;
+      std::memcpy(&v, in + i * sizeof(T), sizeof(T));
+      acc[i] = op(acc[i], v);
+    }
+  }
+}
+
 /// Combine each element of a chunk from p into acc (acc = acc op incoming).
 template <class T, class Op>
 inline void combine_from(collective_group& g, proc_t p, T* acc, std::size_t count, Op& op) {
-  receive_chunk<T>(g, p, count, [&](const unsigned char* data) {
-    for (std::size_t i = 0; i < count; ++i) {
-      T in;
-      std::memcpy(&in, data + i * sizeof(T), sizeof(T));
-      acc[i] = op(acc[i], in);
-    }
-  });
+  receive_chunk<T>(g, p, count,
+                   [&](const unsigned char* data) { combine_elements(acc, data, count, op); });
 }
 
 template <class T>
@@ -324,11 +345,7 @@ inline void binary_swap_reduce_to_all(collective_group& g, std::span<T> data, Op
   while (pow2 * 2 <= nprocs) pow2 *= 2;
   auto combine_into = [&](T* acc) {
     return [&, acc](std::size_t at, std::size_t count, const unsigned char* d) {
-      for (std::size_t i = 0; i < count; ++i) {
-        T in;
-        std::memcpy(&in, d + i * sizeof(T), sizeof(T));
-        acc[at + i] = op(acc[at + i], in);
-      }
+      combine_elements(acc + at, d, count, op);
     };
   };
   auto copy_into = [&](T* out) {
@@ -394,12 +411,11 @@ inline void scan_chunks(collective_group& g, std::span<T> data, Op& op, std::spa
       if (me + distance < g.size) mailbox_send(g, me + distance, inclusive, count * sizeof(T));
       if (me - distance < 0) continue;
       receive_chunk<T>(g, me - distance, count, [&](const unsigned char* d) {
-        for (std::size_t i = 0; i < count; ++i) {
-          T earlier;
-          std::memcpy(&earlier, d + i * sizeof(T), sizeof(T));
-          if (before != nullptr) before[i] = have_before ? op(earlier, before[i]) : earlier;
-          inclusive[i] = op(earlier, inclusive[i]);
+        if (before != nullptr) {  // what came from below: earlier op before
+          if (have_before) combine_elements(before, d, count, op, true);
+          else std::memcpy(before, d, count * sizeof(T));
         }
+        combine_elements(inclusive, d, count, op, true);
       });
       have_before = true;
     }
@@ -429,11 +445,7 @@ inline void butterfly_reduce_to_all(collective_group& g, std::span<T> data, Op& 
   }
   auto combine = [&](bool partner_first) {
     return [&, partner_first](std::size_t at, std::size_t count, const unsigned char* d) {
-      for (std::size_t i = 0; i < count; ++i) {
-        T other;
-        std::memcpy(&other, d + i * sizeof(T), sizeof(T));
-        acc[at + i] = partner_first ? op(other, acc[at + i]) : op(acc[at + i], other);
-      }
+      combine_elements(acc + at, d, count, op, partner_first);
     };
   };
   if (me + pow2 < g.size) exchange_chunks(g, me + pow2, acc, 0, data.size(), combine(false));

@@ -1,0 +1,209 @@
+// The C interface's reductions and scans (c_collectives.cpp, c_teams.cpp) on one instance of
+// each algorithm per element size. A C name such as team_reduce_to_all_dadd_v stands for a
+// type and an operator: it makes its collective's group with the typed signature (members
+// calling different names are still told apart, as in C++), tries the layer's own reduction
+// with the real type (the CM-5's control network, world only), and otherwise runs the generic
+// algorithm on elements that are only bytes of the type's size, with an operator that combines
+// a whole run of them through one function of the real type (combine_elements in
+// detail/collective_algorithms.hpp). So the 29 typed names of a collective compile its
+// algorithms twice, for 4- and 8-byte elements, instead of 29 times (issue 37: c_teams.cpp was
+// a third of the core's compile on every backend), with the same algorithm, the same order of
+// combining and so the same results as the C++ calls.
+#pragma once
+
+#include <splitc/exchanges.hpp>
+#include <splitc/split_phase_collectives.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace splitc::c_reductions {
+
+/// An element of N bytes.
+template <std::size_t N>
+struct cell {
+  unsigned char bytes[N];
+};
+
+/// acc = acc op in (in op acc with `in_first`) over `count` elements of one type.
+using combine_fn = void (*)(void* acc, const unsigned char* in, std::size_t count, bool in_first);
+
+/// An operator on N-byte elements that combines through a function of the real type. Only for
+/// commutative operators: every operator of the C interface is (is_commutative below).
+template <std::size_t N>
+struct erased_op {
+  combine_fn fn;
+  void combine_run(cell<N>* acc, const unsigned char* in, std::size_t count, bool in_first) const {
+    fn(acc, in, count, in_first);
+  }
+  cell<N> operator()(cell<N> a, cell<N> b) const {
+    fn(&a, b.bytes, 1, false);
+    return a;
+  }
+};
+
+}  // namespace splitc::c_reductions
+
+namespace splitc {
+template <std::size_t N>
+inline constexpr bool is_commutative<c_reductions::erased_op<N>> = true;
+}  // namespace splitc
+
+namespace splitc::c_reductions {
+
+template <class T, class Op>
+void combine_typed(void* acc, const unsigned char* in, std::size_t count, bool in_first) {
+  Op op;
+  detail::combine_elements(static_cast<T*>(acc), in, count, op, in_first);
+}
+
+template <class T, class Op>
+erased_op<sizeof(T)> erased() {
+  return {&combine_typed<T, Op>};
+}
+template <class T>
+std::span<cell<sizeof(T)>> cells(T* data, std::size_t n) {
+  return {reinterpret_cast<cell<sizeof(T)>*>(data), n};
+}
+template <class T>
+std::span<const cell<sizeof(T)>> cells(const T* data, std::size_t n) {
+  return {reinterpret_cast<const cell<sizeof(T)>*>(data), n};
+}
+template <class T>
+cell<sizeof(T)> cell_of(T value) {
+  cell<sizeof(T)> c;
+  std::memcpy(c.bytes, &value, sizeof(T));
+  return c;
+}
+
+template <detail::collective_kind Kind, class T, class Op>
+inline constexpr std::uint64_t signature = detail::collective_signature<Kind, T, Op>;
+
+/// The layer's own reduction, tried with the real type as the C++ calls try it (collectives.hpp);
+/// when it does not serve, the generic algorithm runs on the mailboxes.
+template <native_collective What, class T, class Op>
+bool native(detail::collective_group& g, std::span<T> in, T* out) {
+  if (!g.native) return false;
+  if (detail::native_try<What, T, Op>(g.c, g.signature, in, out)) return true;
+  g.native = false;
+  return false;
+}
+
+// ---- blocking, on a group made by the caller (world_group or team::group) ------------------
+
+// The algorithms once per element size, out of line: the typed names only call them.
+template <std::size_t N>
+[[gnu::noinline]] void reduce_to_one_cells(detail::collective_group& g, std::span<cell<N>> data,
+                                           erased_op<N> op) {
+  detail::reduce_to_one_on(g, data, op);
+}
+template <std::size_t N>
+[[gnu::noinline]] void reduce_to_all_cells(detail::collective_group& g, std::span<cell<N>> data,
+                                           erased_op<N> op) {
+  detail::reduce_to_all_on(g, data, op);
+}
+template <std::size_t N>
+[[gnu::noinline]] void scan_cells(detail::collective_group& g, std::span<cell<N>> data,
+                                  erased_op<N> op) {
+  detail::scan_on(g, data, op);
+}
+
+template <class T, class Op>
+void reduce_to_one(detail::collective_group g, T* data, std::size_t n) {
+  if (native<native_collective::reduce_to_all, T, Op>(g, std::span<T>(data, n), data)) return;
+  reduce_to_one_cells(g, cells(data, n), erased<T, Op>());
+}
+
+template <class T, class Op>
+void reduce_to_all(detail::collective_group g, T* data, std::size_t n) {
+  if (g.size == 1) return;
+  if (native<native_collective::reduce_to_all, T, Op>(g, std::span<T>(data, n), data)) return;
+  reduce_to_all_cells(g, cells(data, n), erased<T, Op>());
+}
+
+template <class T, class Op>
+void scan(detail::collective_group g, T* data, std::size_t n) {
+  if (native<native_collective::scan, T, Op>(g, std::span<T>(data, n), data)) return;
+  scan_cells(g, cells(data, n), erased<T, Op>());
+}
+
+template <std::size_t N>
+[[gnu::noinline]] void exclusive_scan_cells(detail::collective_group& g, std::span<cell<N>> data, erased_op<N> op,
+                          cell<N> identity) {
+  std::vector<cell<N>> before(data.size(), identity);
+  detail::exclusive_scan_on(g, data, op, std::span<cell<N>>(before));
+  if (g.rank == 0) std::fill(before.begin(), before.end(), identity);
+  std::copy(before.begin(), before.end(), data.begin());
+}
+
+/// rank i gets a0 op ... op a(i-1); rank 0 gets `identity`.
+template <class T, class Op>
+void exclusive_scan(detail::collective_group g, T* data, std::size_t n, T identity) {
+  if (n == 1) {
+    T before = identity;
+    if (native<native_collective::exclusive_scan, T, Op>(g, std::span<T>(data, 1), &before)) {
+      *data = g.rank > 0 ? before : identity;
+      return;
+    }
+  }
+  exclusive_scan_cells(g, cells(data, n), erased<T, Op>(), cell_of(identity));
+}
+
+template <class T, class Op>
+void reduce_scatter(const team& t, const T* in, T* out, std::size_t count) {
+  auto g = t.group("reduce_scatter", signature<detail::collective_kind::reduce_scatter, T, Op>);
+  const std::size_t total = count * static_cast<std::size_t>(g.size);
+  const auto counts = detail::equal_counts(g, detail::block_count(g, "reduce_scatter", "the data", total));
+  auto op = erased<T, Op>();
+  detail::reduce_scatter_on(g, cells(in, total), cells(out, count),
+                            std::span<const std::size_t>(counts), op);
+}
+
+// ---- split-phase, completing on a counter ----------------------------------------------
+
+template <std::size_t N>
+void start_reduce_to_one(const detail::collective_group& g, std::span<cell<N>> data,
+                         erased_op<N> op, counter& done) {
+  detail::start_split_phase(g, done, [data, op](detail::collective_group& g) mutable {
+    detail::reduce_to_one_on(g, data, op);
+  });
+}
+template <std::size_t N>
+void start_reduce_to_all(const detail::collective_group& g, std::span<cell<N>> data,
+                         erased_op<N> op, counter& done) {
+  detail::start_split_phase(g, done, [data, op](detail::collective_group& g) mutable {
+    detail::reduce_to_all_on(g, data, op);
+  });
+}
+template <std::size_t N>
+void start_scan(const detail::collective_group& g, std::span<cell<N>> data, erased_op<N> op,
+                counter& done) {
+  detail::start_split_phase(g, done, [data, op](detail::collective_group& g) mutable {
+    detail::scan_on(g, data, op);
+  });
+}
+template <std::size_t N>
+void start_exclusive_scan(const detail::collective_group& g, std::span<cell<N>> data,
+                          erased_op<N> op, cell<N> identity, counter& done) {
+  detail::start_split_phase(g, done, [data, op, identity](detail::collective_group& g) {
+    exclusive_scan_cells(g, data, op, identity);
+  });
+}
+template <std::size_t N>
+void start_reduce_scatter(const detail::collective_group& g, std::span<const cell<N>> in,
+                          std::span<cell<N>> out, erased_op<N> op, counter& done) {
+  detail::start_split_phase(g, done, [in, out, op](detail::collective_group& g) mutable {
+    const auto counts =
+        detail::equal_counts(g, detail::block_count(g, "reduce_scatter", "the data", in.size()));
+    detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(counts), op);
+  });
+}
+
+template <detail::collective_kind Kind, class T, class Op>
+detail::collective_group split_group(const team& t, const char* what) {
+  return t.group(what, signature<Kind, T, Op>, true);
+}
+
+}  // namespace splitc::c_reductions
