@@ -68,20 +68,6 @@ include(GNUInstallDirs)
 
 set(_SPLITC_BACKEND_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
-# The headers nearly every C++ source of a backend's library includes, precompiled once per
-# backend (the core's ~40 sources are compiled for every backend: smp's took 74.5 s of CPU
-# parsing them each time, 36.2 s + 3.9 s for the header with it; docs/running.md). C sources
-# (the emulations') get none.
-set(_SPLITC_LIBRARY_PRECOMPILED
-  <algorithm> <atomic> <cstdint> <cstring> <functional> <memory> <span> <string> <vector>
-  <fmt/format.h>
-  <splitc/errors.hpp> <splitc/port/env.hpp> <splitc/global_memory.hpp> <splitc/bulk.hpp>
-  <splitc/atomics.hpp> <splitc/spread_heap.hpp> <splitc/collectives.hpp> <splitc/exchanges.hpp>
-  <splitc/split_phase_collectives.hpp>)
-list(TRANSFORM _SPLITC_LIBRARY_PRECOMPILED REPLACE ">$" "$<ANGLE-R>")
-list(TRANSFORM _SPLITC_LIBRARY_PRECOMPILED PREPEND "$<$<COMPILE_LANGUAGE:CXX>:")
-list(TRANSFORM _SPLITC_LIBRARY_PRECOMPILED APPEND ">")
-
 function(splitc_add_backend)
   cmake_parse_arguments(B "SINGLE_PROCESS;TEST_VEHICLE;SEED_PORT"
     "NAME;HEADER;CLASS;SUBSTRATE;LAYER;SEED_MACHINE;LAUNCH"
@@ -152,7 +138,6 @@ function(splitc_add_backend)
   target_link_libraries(splitc-${name} PUBLIC splitc::headers ${B_LIBRARIES} ${substrate_libraries}
                         sodium)
   target_compile_options(splitc-${name} PRIVATE -Wall -Wextra)
-  target_precompile_headers(splitc-${name} PRIVATE ${_SPLITC_LIBRARY_PRECOMPILED})
   if(NOT B_TEST_PROCS)
     set(B_TEST_PROCS 1 2 3 4)
   endif()
