@@ -38,10 +38,6 @@ struct erased_op {
   void combine_run(cell<N>* acc, const unsigned char* in, std::size_t count, bool in_first) const {
     fn(acc, in, count, in_first);
   }
-  cell<N> operator()(cell<N> a, cell<N> b) const {
-    fn(&a, b.bytes, 1, false);
-    return a;
-  }
 };
 
 }  // namespace splitc::c_reductions
