@@ -216,16 +216,25 @@ std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
   std::size_t from = 0, messages = 0;
   while (from < mine.size()) {
     // As many pieces as the message holds: entries (and, for puts and stores, data) within
-    // message_bytes; a get's reply data too.
+    // message_bytes; a get's reply data too. Pieces of one length: counted at once.
     std::size_t n = 0, data = 0;
-    while (from + n < mine.size()) {
-      const std::size_t len = pairs(mine[from + n]).len;
-      const std::size_t entries = (n + 1) * e.entry_bytes();
-      const bool fits = kind == vector_kind::get ? entries <= message_bytes && data + len <= message_bytes
-                                                 : entries + data + len <= message_bytes;
-      if (!fits) break;
-      data += len;
-      ++n;
+    if (e.common_len != 0) {
+      const std::size_t len = e.common_len;
+      n = std::min(mine.size() - from, kind == vector_kind::get
+                                           ? std::min(message_bytes / 4, message_bytes / len)
+                                           : message_bytes / (4 + len));
+      data = n * len;
+    } else {
+      while (from + n < mine.size()) {
+        const std::size_t len = pairs(mine[from + n]).len;
+        const std::size_t entries = (n + 1) * e.entry_bytes();
+        const bool fits = kind == vector_kind::get
+                              ? entries <= message_bytes && data + len <= message_bytes
+                              : entries + data + len <= message_bytes;
+        if (!fits) break;
+        data += len;
+        ++n;
+      }
     }
     const std::span<const std::uint32_t> part = mine.subspan(from, n);
     from += n;
@@ -234,15 +243,15 @@ std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
     std::unique_ptr<get_batch> batch;
     if (kind == vector_kind::get) {
       batch = new_batch();
-      batch->into.resize(n);
+      batch->into.reserve(n);
     }
-    std::size_t at = 0, data_at = entries, i = 0;
+    std::size_t at = 0, data_at = entries;
     for (std::uint32_t k : part) {
       const transfer_pair t = pairs(k);
       put_entry(buf.data() + at, e, t);
       at += e.entry_bytes();
       if (kind == vector_kind::get) {
-        batch->into[i++] = {t.local, t.len};
+        batch->into.emplace_back(t.local, t.len);
       } else {
         copy_piece(buf.data() + data_at, t.local, t.len);
         data_at += t.len;
