@@ -1,4 +1,5 @@
-// Scatter and axpby: the caller's own items are updated directly. A scatter's others are
+// Scatter and axpby: the caller's own items are updated directly, in a loop of their own
+// after the list has been filed (apply_own). A scatter's others are
 // puts, handed to splitc's indexed transfer (one message per remote owner, or copies into an
 // owner mapped here). An axpby's others are bucketed by owner and sent in one medium request
 // per owner (per chunk), whose handler applies them at the owner. Handlers run one at a time
@@ -10,6 +11,8 @@
 
 #include <bit>
 #include <cstring>
+#include <memory>
+#include <span>
 
 namespace dolib {
 namespace {
@@ -38,11 +41,47 @@ inline void apply(char* y, const char* x, const coefficients& c) noexcept {
   std::memcpy(y, &v, sizeof(T));
 }
 
-void apply_any(elem t, char* y, const char* x, const coefficients& c) noexcept {
+/// Items of this processor, filed by a list call's first pass: where each lives in the local
+/// part of the array, and where its value is in the caller's values.
+struct own_item {
+  std::uint32_t offset;    // in the local part, in items
+  std::uint32_t position;  // in the values, in items
+};
+
+/// Applies n values to the local items named by offset(k), with the element type and the
+/// kind decided once for the whole run, not per item.
+template <class T, class Offset>
+void apply_run(char* local, const char* values, std::size_t n, Offset offset, const coefficients& c) noexcept {
+  for (std::size_t k = 0; k < n; ++k)
+    apply<T>(local + std::size_t{offset(k)} * sizeof(T), values + k * sizeof(T), c);
+}
+template <class Offset>
+void apply_run_any(elem t, char* local, const char* values, std::size_t n, Offset offset,
+                   const coefficients& c) noexcept {
   switch (t) {
-    case elem::float64: apply<double>(y, x, c); break;
-    case elem::int32: apply<std::int32_t>(y, x, c); break;
-    case elem::byte: apply<char>(y, x, c); break;
+    case elem::float64: apply_run<double>(local, values, n, offset, c); break;
+    case elem::int32: apply_run<std::int32_t>(local, values, n, offset, c); break;
+    case elem::byte: apply_run<char>(local, values, n, offset, c); break;
+  }
+}
+
+/// The caller's own items of a list call, in list order: their values applied (or, for a
+/// scatter, written). A loop of its own, after the list was filed without a branch on the
+/// owner (a random list would mispredict it every other item and stall the loads behind it):
+/// here the items' loads are independent and overlap.
+template <class T>
+void apply_own(char* local, const char* x, const own_item* own, std::size_t n,
+               const coefficients& c) noexcept {
+  for (std::size_t j = 0; j < n; ++j)
+    apply<T>(local + std::size_t{own[j].offset} * sizeof(T),
+             x + std::size_t{own[j].position} * sizeof(T), c);
+}
+void apply_own_any(elem t, char* local, const char* x, const own_item* own, std::size_t n,
+                   const coefficients& c) noexcept {
+  switch (t) {
+    case elem::float64: apply_own<double>(local, x, own, n, c); break;
+    case elem::int32: apply_own<std::int32_t>(local, x, own, n, c); break;
+    case elem::byte: apply_own<char>(local, x, own, n, c); break;
   }
 }
 
@@ -57,43 +96,47 @@ void on_update(const splitc::am_message& m) {
   const coefficients c{static_cast<update_kind>(m.args[2]), std::bit_cast<double>(m.args[3]),
                        std::bit_cast<double>(m.args[4])};
   const char* p = static_cast<const char*>(m.payload);
-  const char* values = p + offsets_bytes(n);
-  const std::size_t e = a.esize;
-  for (std::size_t k = 0; k < n; ++k) {
-    std::uint32_t off;
-    std::memcpy(&off, p + k * sizeof off, sizeof off);
-    apply_any(a.type, a.local + off * e, values + k * e, c);
-  }
+  apply_run_any(a.type, a.local, p + offsets_bytes(n), n,
+                [p](std::size_t k) {
+                  std::uint32_t off;
+                  std::memcpy(&off, p + k * sizeof off, sizeof off);
+                  return off;
+                },
+                c);
   splitc::am_reply(m, s.h_ack);
 }
 
 // A scatter: the caller's own items written in place, the others handed to splitc as one
 // list of element pieces (one message per remote owner, or copies into owners mapped here),
-// complete on s.scatters (do_gsync).
+// complete on s.scatters (do_gsync). The list is filed first, without a branch on the owner,
+// then the own items are written (apply_own).
 void scatter(state& s, array& a, int n, const int* list, int start, const void* values) {
   const std::size_t e = a.esize;
   const char* x = static_cast<const char*>(values);
-  std::vector<splitc::global_piece> remote;
-  std::vector<splitc::local_piece> from;
-  remote.reserve(static_cast<std::size_t>(n));
-  from.reserve(static_cast<std::size_t>(n));
+  const auto count = static_cast<std::size_t>(n);
+  // Room for every item in each list; each is written up to its own count.
+  const auto remote = std::make_unique_for_overwrite<splitc::global_piece[]>(count);
+  const auto from = std::make_unique_for_overwrite<splitc::local_piece[]>(count);
+  const auto own = std::make_unique_for_overwrite<own_item[]>(count);
+  std::size_t kept = 0, mine = 0;
   for (int k = 0; k < n; ++k) {
     const std::int64_t i = list != nullptr ? list[k] : static_cast<std::int64_t>(start) + k;
     const place w = a.locate(i, s.procs);
-    char* item = a.local + std::size_t{w.offset} * e;
-    const char* value = x + static_cast<std::size_t>(k) * e;
-    if (w.owner == s.me) {
-      std::memcpy(item, value, e);
-    } else {
-      remote.push_back({splitc::global_ptr<void>(w.owner, item), e});
-      from.push_back({const_cast<char*>(value), e});
-    }
+    remote[kept] = {splitc::global_ptr<void>(w.owner, a.local + std::size_t{w.offset} * e), e};
+    from[kept] = {const_cast<char*>(x + static_cast<std::size_t>(k) * e), e};
+    own[mine] = {w.offset, static_cast<std::uint32_t>(k)};
+    const std::size_t is_mine = w.owner == s.me;
+    mine += is_mine;
+    kept += 1 - is_mine;
   }
-  if (remote.empty()) return;
-  s.st.items += static_cast<long long>(remote.size());
+  apply_own_any(a.type, a.local, x, own.get(), mine, coefficients{update_kind::scatter, 0, 0});
+  if (kept == 0) return;
+  s.st.items += static_cast<long long>(kept);
   s.st.messages += static_cast<long long>(splitc::detail::pieces_transfer(
-      splitc::detail::ctx(), splitc::detail::vector_kind::put, remote, from, s.scatters,
-      nullptr, "do_scatter"));
+      splitc::detail::ctx(), splitc::detail::vector_kind::put,
+      std::span<const splitc::global_piece>(remote.get(), kept),
+      std::span<const splitc::local_piece>(from.get(), kept), s.scatters, nullptr,
+      "do_scatter"));
 }
 
 }  // namespace
@@ -111,16 +154,19 @@ void update(state& s, const call_info& ci, array& a, update_kind kind, int n, co
   const char* x = static_cast<const char*>(values);
   std::vector<place> where(static_cast<std::size_t>(n));
   std::vector<std::size_t> count(static_cast<std::size_t>(P) + 1, 0);
+  // The list filed without a branch on the owner (apply_own), the own items applied after.
+  const auto own = std::make_unique_for_overwrite<own_item[]>(static_cast<std::size_t>(n));
+  std::size_t mine = 0;
   for (int k = 0; k < n; ++k) {
     const std::int64_t i = list != nullptr ? list[k] : static_cast<std::int64_t>(start) + k;
     const place w = a.locate(i, P);
     where[static_cast<std::size_t>(k)] = w;
-    if (w.owner == s.me) {
-      apply_any(a.type, a.local + w.offset * e, x + static_cast<std::size_t>(k) * e, c);
-    } else {
-      ++count[static_cast<std::size_t>(w.owner) + 1];
-    }
+    ++count[static_cast<std::size_t>(w.owner) + 1];
+    own[mine] = {w.offset, static_cast<std::uint32_t>(k)};
+    mine += static_cast<std::size_t>(w.owner == s.me);
   }
+  apply_own_any(a.type, a.local, x, own.get(), mine, c);
+  count[static_cast<std::size_t>(s.me) + 1] = 0;
   for (int q = 0; q < P; ++q) count[static_cast<std::size_t>(q) + 1] += count[static_cast<std::size_t>(q)];
   const std::size_t remote = count[static_cast<std::size_t>(P)];
   if (remote == 0) return;
