@@ -30,6 +30,7 @@
 #pragma once
 
 #include <splitc/collectives.hpp>
+#include <splitc/detail/rank_table.hpp>
 
 #include <algorithm>
 #include <array>
@@ -61,11 +62,12 @@ inline void shift_into(collective_group& g, proc_t to, const send_pieces& send, 
                });
 }
 
-/// Where each rank's block sits in a packed buffer of `bytes[r]` bytes per rank.
+/// Where each rank's block sits in a packed buffer of `counts[r]` elements of `size` bytes per
+/// rank.
 struct block_layout {
-  std::vector<std::size_t> offset;  ///< size + 1 entries
-  explicit block_layout(std::span<const std::size_t> bytes) : offset(bytes.size() + 1, 0) {
-    std::partial_sum(bytes.begin(), bytes.end(), offset.begin() + 1);
+  rank_table offset;  ///< size + 1 entries, in bytes
+  block_layout(std::span<const std::size_t> counts, std::size_t size) : offset(counts.size() + 1) {
+    for (std::size_t r = 0; r < counts.size(); ++r) offset[r + 1] = offset[r] + counts[r] * size;
   }
   std::size_t at(proc_t r) const noexcept { return offset[static_cast<std::size_t>(r)]; }
   std::size_t bytes(proc_t r) const noexcept {
@@ -87,12 +89,6 @@ struct block_layout {
     return p;
   }
 };
-
-inline std::vector<std::size_t> scaled(std::span<const std::size_t> counts, std::size_t size) {
-  std::vector<std::size_t> bytes(counts.begin(), counts.end());
-  for (auto& b : bytes) b *= size;
-  return bytes;
-}
 
 /// Root receives every member's block; the others send theirs.
 inline void gather_bytes(collective_group& g, const unsigned char* mine, std::size_t mine_bytes,
@@ -179,7 +175,7 @@ inline void ring_reduce_scatter(collective_group& g, T* acc, const block_layout&
 template <class T, class Op>
 inline void reduce_scatter_on(collective_group& g, std::span<const T> in, std::span<T> out,
                               std::span<const std::size_t> counts, Op& op) {
-  const block_layout layout(scaled(counts, sizeof(T)));
+  const block_layout layout(counts, sizeof(T));
   const auto mine = counts[static_cast<std::size_t>(g.rank)];
   if (out.size() != mine) [[unlikely]] bad_collective_size(g, "reduce_scatter", "the result", out.size(), mine);
   std::vector<T> acc(in.begin(), in.end());
@@ -221,7 +217,7 @@ inline void gather_on(collective_group& g, std::span<const T> mine, std::span<T>
     return;
   }
   check_counts(g, what, counts);
-  const block_layout layout(scaled(counts, sizeof(T)));
+  const block_layout layout(counts, sizeof(T));
   if (all.size_bytes() < layout.total()) [[unlikely]]
     bad_collective_size(g, what, "the result", all.size(), layout.total() / sizeof(T));
   gather_bytes(g, bytes_of(mine), mine.size_bytes(), bytes_of(all), &layout, root);
@@ -237,7 +233,7 @@ inline void scatter_on(collective_group& g, std::span<const T> all,
     return;
   }
   check_counts(g, what, counts);
-  const block_layout layout(scaled(counts, sizeof(T)));
+  const block_layout layout(counts, sizeof(T));
   if (all.size_bytes() < layout.total()) [[unlikely]]
     bad_collective_size(g, what, "the data", all.size(), layout.total() / sizeof(T));
   scatter_bytes(g, bytes_of(all), &layout, bytes_of(mine), mine.size_bytes(), root);
@@ -247,7 +243,7 @@ template <class T>
 inline void all_gather_on(collective_group& g, std::span<const T> mine, std::span<T> all,
                           std::span<const std::size_t> counts, const char* what) {
   check_counts(g, what, counts);
-  const block_layout layout(scaled(counts, sizeof(T)));
+  const block_layout layout(counts, sizeof(T));
   if (all.size_bytes() < layout.total()) [[unlikely]]
     bad_collective_size(g, what, "the result", all.size(), layout.total() / sizeof(T));
   if (mine.size() != counts[static_cast<std::size_t>(g.rank)]) [[unlikely]]
@@ -262,7 +258,7 @@ inline void all_to_all_on(collective_group& g, std::span<const T> send,
                           std::span<const std::size_t> receive_counts, const char* what) {
   check_counts(g, what, send_counts);
   check_counts(g, what, receive_counts);
-  const block_layout out(scaled(send_counts, sizeof(T))), in(scaled(receive_counts, sizeof(T)));
+  const block_layout out(send_counts, sizeof(T)), in(receive_counts, sizeof(T));
   if (send.size_bytes() < out.total()) [[unlikely]]
     bad_collective_size(g, what, "the data sent", send.size(), out.total() / sizeof(T));
   if (receive.size_bytes() < in.total()) [[unlikely]]
@@ -271,8 +267,8 @@ inline void all_to_all_on(collective_group& g, std::span<const T> send,
 }
 
 /// n equal counts, for the forms without counts.
-inline std::vector<std::size_t> equal_counts(const collective_group& g, std::size_t count) {
-  return std::vector<std::size_t>(static_cast<std::size_t>(g.size), count);
+inline rank_table equal_counts(const collective_group& g, std::size_t count) {
+  return rank_table(static_cast<std::size_t>(g.size), count);
 }
 /// The block size of a buffer of n equal blocks.
 inline std::size_t block_count(collective_group& g, const char* what, const char* which,

@@ -1,0 +1,44 @@
+// A table of one std::size_t per rank of a collective (its counts, or its blocks' offsets),
+// held inside the object for teams of up to rank_table::inline_entries entries and on the heap
+// beyond: a collective on a team of that size builds its tables with no allocation (three
+// malloc/free pairs at a gather's or scatter's root before, a third of an 8-byte scatter's
+// time on one host). Neither copied nor moved: spans of it stay valid while it lives.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+
+namespace splitc::detail {
+
+class rank_table {
+ public:
+  static constexpr std::size_t inline_entries = 65;  ///< counts of 64 ranks and one offset more
+
+  /// n entries, each `value`.
+  explicit rank_table(std::size_t n, std::size_t value = 0) : size_(n) {
+    if (n > inline_entries) heap_ = std::make_unique_for_overwrite<std::size_t[]>(n);
+    std::size_t* d = data();
+    for (std::size_t k = 0; k < n; ++k) d[k] = value;
+  }
+  rank_table(const rank_table&) = delete;
+  rank_table& operator=(const rank_table&) = delete;
+
+  std::size_t* data() noexcept { return heap_ ? heap_.get() : inline_.data(); }
+  const std::size_t* data() const noexcept { return heap_ ? heap_.get() : inline_.data(); }
+  std::size_t size() const noexcept { return size_; }
+  std::size_t* begin() noexcept { return data(); }
+  std::size_t* end() noexcept { return data() + size_; }
+  const std::size_t* begin() const noexcept { return data(); }
+  const std::size_t* end() const noexcept { return data() + size_; }
+  std::size_t& operator[](std::size_t k) noexcept { return data()[k]; }
+  std::size_t operator[](std::size_t k) const noexcept { return data()[k]; }
+  std::size_t back() const noexcept { return data()[size_ - 1]; }
+
+ private:
+  std::size_t size_;
+  std::array<std::size_t, inline_entries> inline_;  // left unwritten beyond size_
+  std::unique_ptr<std::size_t[]> heap_;
+};
+
+}  // namespace splitc::detail
