@@ -38,10 +38,6 @@ void on_ack(const splitc::am_message&) { --state_of().updates_pending; }
 // with the branch: docs/performance.md, "Strided and indexed transfers").
 template <std::size_t E>
 void issue_list(state& s, array& a, int n, const int* list, char* buf, request& r) {
-  struct own_item {
-    std::uint32_t offset;    // in the local part of the array, in items
-    std::uint32_t position;  // in buf, in items
-  };
   // Room for every item in both lists; each is written up to its own count.
   const auto count = static_cast<std::size_t>(n);
   const auto remote = std::make_unique_for_overwrite<splitc::detail::positioned_element[]>(count);

@@ -34,6 +34,14 @@ struct place {
   std::uint32_t offset;
 };
 
+/// An item of this processor in a list call, filed by the call's first pass (gather.cpp,
+/// update.cpp) for a loop of its own: where it lives in the local part of the array and its
+/// place in the caller's buffer, both in items.
+struct own_item {
+  std::uint32_t offset;
+  std::uint32_t position;
+};
+
 /// One global array: gsize items, pages of pagesize, blocks of blocksize pages; block b on
 /// processor b mod P at local block b div P (the seed's wrap mapping, section 4).
 struct array {

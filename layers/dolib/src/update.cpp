@@ -41,13 +41,6 @@ inline void apply(char* y, const char* x, const coefficients& c) noexcept {
   std::memcpy(y, &v, sizeof(T));
 }
 
-/// Items of this processor, filed by a list call's first pass: where each lives in the local
-/// part of the array, and where its value is in the caller's values.
-struct own_item {
-  std::uint32_t offset;    // in the local part, in items
-  std::uint32_t position;  // in the values, in items
-};
-
 /// Applies n values to the local items named by offset(k), with the element type and the
 /// kind decided once for the whole run, not per item.
 template <class T, class Offset>
