@@ -220,9 +220,10 @@ std::size_t send_batches(context& c, vector_kind kind, proc_t p, At pairs,
     std::size_t n = 0, data = 0;
     if (e.common_len != 0) {
       const std::size_t len = e.common_len;
+      const std::size_t entry = e.entry_bytes();
       n = std::min(mine.size() - from, kind == vector_kind::get
-                                           ? std::min(message_bytes / 4, message_bytes / len)
-                                           : message_bytes / (4 + len));
+                                           ? std::min(message_bytes / entry, message_bytes / len)
+                                           : message_bytes / (entry + len));
       data = n * len;
     } else {
       while (from + n < mine.size()) {
