@@ -5,7 +5,6 @@
 // flight complete on their counter, inside splitc's polls.
 #include "state.hpp"
 
-#include <splitc/detail/positioned_transfer.hpp>
 #include <splitc/errors.hpp>
 
 #include <cstring>
@@ -24,45 +23,28 @@ inline void copy_item(char* dst, const char* src) noexcept {
 
 void on_ack(const splitc::am_message&) { --state_of().updates_pending; }
 
-// A list gather without the cache: the caller's own items copied here, the others handed to
-// splitc's indexed transfer as one list of elements with their places in `buf`
-// (splitc/detail/positioned_transfer.hpp: 16 bytes an item, where two lists of pieces took 40
-// and made the gather 0.6-0.8x the speed of DOLIB's own messages on a network path), which it
-// moves with one message per remote owner (copies from owners mapped here).
-//
-// Two passes. The first finds each item's place and files it, without a branch, with the
-// own items or with the others: a branch on the owner, taken at random for a random list,
-// would be mispredicted every other item, and each misprediction would throw away the
-// loads of own items in flight behind it. The second copies the own items: independent
-// loads, many misses of a large array overlapping (random gathers 1.26-1.58x as fast as
-// with the branch: docs/performance.md, "Strided and indexed transfers").
+// A list gather without the cache: the list filed (file_items), the caller's own items
+// copied in a loop of their own, whose loads overlap (random gathers 1.26-1.58x as fast as
+// with a branch on the owner in one loop: docs/performance.md, "Strided and indexed
+// transfers"); the others handed to splitc's indexed transfer as one list of elements with
+// their places in `buf` (splitc/detail/positioned_transfer.hpp: 16 bytes an item, where two
+// lists of pieces took 40), which it moves with one message per remote owner (copies from
+// owners mapped here).
 template <std::size_t E>
 void issue_list(state& s, array& a, int n, const int* list, char* buf, request& r) {
-  // Room for every item in both lists; each is written up to its own count.
   const auto count = static_cast<std::size_t>(n);
-  const auto remote = std::make_unique_for_overwrite<splitc::detail::positioned_element[]>(count);
+  const auto others = std::make_unique_for_overwrite<splitc::detail::positioned_element[]>(count);
   const auto own = std::make_unique_for_overwrite<own_item[]>(count);
-  std::size_t kept = 0, mine = 0;
-  for (int k = 0; k < n; ++k) {
-    const place w = a.locate(list[k], s.procs);
-    const auto position = static_cast<std::uint32_t>(k);
-    // The owner's copy of the place (on the sim, processors' segments lie apart).
-    remote[kept] = {splitc::global_ptr<void>(w.owner, a.local + std::size_t{w.offset} * E).address(),
-                    w.owner, position};
-    own[mine] = {w.offset, position};
-    const std::size_t is_mine = w.owner == s.me;
-    mine += is_mine;
-    kept += 1 - is_mine;
-  }
-  for (std::size_t j = 0; j < mine; ++j)
+  const filed_items f = file_items(s, a, n, list, 0, others.get(), own.get());
+  for (std::size_t j = 0; j < f.own; ++j)
     copy_item<E>(buf + std::size_t{own[j].position} * E, a.local + std::size_t{own[j].offset} * E);
-  if (kept == 0) return;
+  if (f.others == 0) return;
   if (!r.ctr) r.ctr = std::make_unique<splitc::counter>();
-  s.st.items += static_cast<long long>(kept);
+  s.st.items += static_cast<long long>(f.others);
   s.st.messages += static_cast<long long>(splitc::detail::positioned_transfer(
       splitc::detail::ctx(), splitc::detail::vector_kind::get,
-      std::span<const splitc::detail::positioned_element>(remote.get(), kept), buf, E, *r.ctr,
-      nullptr, "do_gather"));
+      std::span<const splitc::detail::positioned_element>(others.get(), f.others), buf, E,
+      *r.ctr, nullptr, "do_gather"));
 }
 
 // A contiguous gather without the cache: local runs copied, remote runs bulk gets.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <splitc/detail/compose.hpp>
+#include <splitc/detail/positioned_transfer.hpp>
 #include <splitc/detail/wait.hpp>
 #include <splitc/splitc.hpp>
 
@@ -34,9 +35,9 @@ struct place {
   std::uint32_t offset;
 };
 
-/// An item of this processor in a list call, filed by the call's first pass (gather.cpp,
-/// update.cpp) for a loop of its own: where it lives in the local part of the array and its
-/// place in the caller's buffer, both in items.
+/// An item of this processor in a list call, filed by the call's first pass (file_items) for
+/// a loop of its own: where it lives in the local part of the array and its place in the
+/// caller's buffer, both in items.
 struct own_item {
   std::uint32_t offset;
   std::uint32_t position;
@@ -169,6 +170,17 @@ int gather_async(state& s, const call_info& c, array& a, int n, const int* list,
 bool request_test(state& s, std::string_view call, int id);
 void request_wait(state& s, std::string_view call, int id);
 void wait_all_requests(state& s);
+/// How many items file_items filed as other processors' and as the caller's own.
+struct filed_items {
+  std::size_t others = 0;
+  std::size_t own = 0;
+};
+/// A list call's first pass (list_filing.cpp): item k (list[k], or start + k without a
+/// list) filed, without a branch on its owner, into others (the owner's address, the owner,
+/// position k) or own; each array has room for n.
+filed_items file_items(const state& s, const array& a, int n, const int* list, int start,
+                       splitc::detail::positioned_element* others, own_item* own);
+
 enum class update_kind : int { scatter = 0, axpby = 1 };
 void update(state& s, const call_info& c, array& a, update_kind k, int n, const int* list,
             int start, const void* values, double alpha, double beta);

@@ -1,6 +1,6 @@
 // Scatter and axpby: the caller's own items are updated directly, in a loop of their own
-// after the list has been filed (apply_own). A scatter's others are
-// puts, handed to splitc's indexed transfer (one message per remote owner, or copies into an
+// after the list has been filed (apply_own). A scatter's others are puts, handed to splitc's
+// indexed transfer as positioned elements (one message per remote owner, or copies into an
 // owner mapped here). An axpby's others are bucketed by owner and sent in one medium request
 // per owner (per chunk), whose handler applies them at the owner. Handlers run one at a time
 // and the owner's own updates run outside handlers, so each element's read-modify-write is
@@ -41,41 +41,31 @@ inline void apply(char* y, const char* x, const coefficients& c) noexcept {
   std::memcpy(y, &v, sizeof(T));
 }
 
-/// Applies n values to the local items named by offset(k), with the element type and the
-/// kind decided once for the whole run, not per item.
-template <class T, class Offset>
-void apply_run(char* local, const char* values, std::size_t n, Offset offset, const coefficients& c) noexcept {
-  for (std::size_t k = 0; k < n; ++k)
-    apply<T>(local + std::size_t{offset(k)} * sizeof(T), values + k * sizeof(T), c);
-}
-template <class Offset>
-void apply_run_any(elem t, char* local, const char* values, std::size_t n, Offset offset,
-                   const coefficients& c) noexcept {
-  switch (t) {
-    case elem::float64: apply_run<double>(local, values, n, offset, c); break;
-    case elem::int32: apply_run<std::int32_t>(local, values, n, offset, c); break;
-    case elem::byte: apply_run<char>(local, values, n, offset, c); break;
+/// Applies the values of n items to their places in the local part of the array: item(k)
+/// gives item k's offset there and its position among the values (both in items). The element
+/// type and the kind are decided once for the whole run, not per item. It serves the owner's
+/// handler (items in message order) and a list call's own items (file_items), whose loads,
+/// with no branch between them, overlap.
+template <class T, class Item>
+void apply_items(char* local, const char* values, std::size_t n, Item item,
+                 const coefficients& c) noexcept {
+  for (std::size_t k = 0; k < n; ++k) {
+    const own_item it = item(k);
+    apply<T>(local + std::size_t{it.offset} * sizeof(T), values + std::size_t{it.position} * sizeof(T), c);
   }
 }
-
-/// The caller's own items of a list call, in list order: their values applied (or, for a
-/// scatter, written). A loop of its own, after the list was filed without a branch on the
-/// owner (a random list would mispredict it every other item and stall the loads behind it):
-/// here the items' loads are independent and overlap.
-template <class T>
-void apply_own(char* local, const char* x, const own_item* own, std::size_t n,
+template <class Item>
+void apply_items_any(elem t, char* local, const char* values, std::size_t n, Item item,
+                     const coefficients& c) noexcept {
+  switch (t) {
+    case elem::float64: apply_items<double>(local, values, n, item, c); break;
+    case elem::int32: apply_items<std::int32_t>(local, values, n, item, c); break;
+    case elem::byte: apply_items<char>(local, values, n, item, c); break;
+  }
+}
+void apply_own(const array& a, const char* values, const own_item* own, std::size_t n,
                const coefficients& c) noexcept {
-  for (std::size_t j = 0; j < n; ++j)
-    apply<T>(local + std::size_t{own[j].offset} * sizeof(T),
-             x + std::size_t{own[j].position} * sizeof(T), c);
-}
-void apply_own_any(elem t, char* local, const char* x, const own_item* own, std::size_t n,
-                   const coefficients& c) noexcept {
-  switch (t) {
-    case elem::float64: apply_own<double>(local, x, own, n, c); break;
-    case elem::int32: apply_own<std::int32_t>(local, x, own, n, c); break;
-    case elem::byte: apply_own<char>(local, x, own, n, c); break;
-  }
+  apply_items_any(a.type, a.local, values, n, [own](std::size_t j) { return own[j]; }, c);
 }
 
 std::size_t offsets_bytes(std::size_t n) { return (n * sizeof(std::uint32_t) + 7) / 8 * 8; }
@@ -89,47 +79,33 @@ void on_update(const splitc::am_message& m) {
   const coefficients c{static_cast<update_kind>(m.args[2]), std::bit_cast<double>(m.args[3]),
                        std::bit_cast<double>(m.args[4])};
   const char* p = static_cast<const char*>(m.payload);
-  apply_run_any(a.type, a.local, p + offsets_bytes(n), n,
-                [p](std::size_t k) {
-                  std::uint32_t off;
-                  std::memcpy(&off, p + k * sizeof off, sizeof off);
-                  return off;
-                },
-                c);
+  apply_items_any(a.type, a.local, p + offsets_bytes(n), n,
+                  [p](std::size_t k) {
+                    own_item it{0, static_cast<std::uint32_t>(k)};
+                    std::memcpy(&it.offset, p + k * sizeof it.offset, sizeof it.offset);
+                    return it;
+                  },
+                  c);
   splitc::am_reply(m, s.h_ack);
 }
 
-// A scatter: the caller's own items written in place, the others handed to splitc as one
-// list of element pieces (one message per remote owner, or copies into owners mapped here),
-// complete on s.scatters (do_gsync). The list is filed first, without a branch on the owner,
-// then the own items are written (apply_own).
+// A scatter: the list filed (file_items), the caller's own items written in a loop of their
+// own (apply_own), the others handed to splitc's indexed transfer as one list of elements with
+// their values' places in `values` (one message per remote owner, or copies into owners
+// mapped here), complete on s.scatters (do_gsync).
 void scatter(state& s, array& a, int n, const int* list, int start, const void* values) {
-  const std::size_t e = a.esize;
   const char* x = static_cast<const char*>(values);
   const auto count = static_cast<std::size_t>(n);
-  // Room for every item in each list; each is written up to its own count.
-  const auto remote = std::make_unique_for_overwrite<splitc::global_piece[]>(count);
-  const auto from = std::make_unique_for_overwrite<splitc::local_piece[]>(count);
+  const auto others = std::make_unique_for_overwrite<splitc::detail::positioned_element[]>(count);
   const auto own = std::make_unique_for_overwrite<own_item[]>(count);
-  std::size_t kept = 0, mine = 0;
-  for (int k = 0; k < n; ++k) {
-    const std::int64_t i = list != nullptr ? list[k] : static_cast<std::int64_t>(start) + k;
-    const place w = a.locate(i, s.procs);
-    remote[kept] = {splitc::global_ptr<void>(w.owner, a.local + std::size_t{w.offset} * e), e};
-    from[kept] = {const_cast<char*>(x + static_cast<std::size_t>(k) * e), e};
-    own[mine] = {w.offset, static_cast<std::uint32_t>(k)};
-    const std::size_t is_mine = w.owner == s.me;
-    mine += is_mine;
-    kept += 1 - is_mine;
-  }
-  apply_own_any(a.type, a.local, x, own.get(), mine, coefficients{update_kind::scatter, 0, 0});
-  if (kept == 0) return;
-  s.st.items += static_cast<long long>(kept);
-  s.st.messages += static_cast<long long>(splitc::detail::pieces_transfer(
+  const filed_items f = file_items(s, a, n, list, start, others.get(), own.get());
+  apply_own(a, x, own.get(), f.own, coefficients{update_kind::scatter, 0, 0});
+  if (f.others == 0) return;
+  s.st.items += static_cast<long long>(f.others);
+  s.st.messages += static_cast<long long>(splitc::detail::positioned_transfer(
       splitc::detail::ctx(), splitc::detail::vector_kind::put,
-      std::span<const splitc::global_piece>(remote.get(), kept),
-      std::span<const splitc::local_piece>(from.get(), kept), s.scatters, nullptr,
-      "do_scatter"));
+      std::span<const splitc::detail::positioned_element>(others.get(), f.others),
+      const_cast<char*>(x), a.esize, s.scatters, nullptr, "do_scatter"));
 }
 
 }  // namespace
@@ -158,7 +134,7 @@ void update(state& s, const call_info& ci, array& a, update_kind kind, int n, co
     own[mine] = {w.offset, static_cast<std::uint32_t>(k)};
     mine += static_cast<std::size_t>(w.owner == s.me);
   }
-  apply_own_any(a.type, a.local, x, own.get(), mine, c);
+  apply_own(a, x, own.get(), mine, c);
   count[static_cast<std::size_t>(s.me) + 1] = 0;
   for (int q = 0; q < P; ++q) count[static_cast<std::size_t>(q) + 1] += count[static_cast<std::size_t>(q)];
   const std::size_t remote = count[static_cast<std::size_t>(P)];
