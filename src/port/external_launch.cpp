@@ -136,7 +136,7 @@ int start_janitor(pid_t launcher, const std::string& dir) {
     if (fd != gone[0]) close(fd);
   char byte = 0;
   ssize_t n;
-  while ((n = read(gone[0], &byte, 1)) < 0 && errno == EINTR) {
+  while ((n = ::read(gone[0], &byte, 1)) < 0 && errno == EINTR) {
   }
   if (n == 1) _exit(0);  // splitc-run removed it
   // The launcher had PR_SET_PDEATHSIG: it is ending the job's processes. Wait for it (60 s at
@@ -224,7 +224,7 @@ void supervise_rank_if_asked(bool may_fork, bool whole_job) {
   }
   const int code = WEXITSTATUS(status);
   char byte = 0;
-  if (code == 0 && read(told[0], &byte, 1) != 1) {
+  if (code == 0 && ::read(told[0], &byte, 1) != 1) {
     // Left without finalize (_exit(0), or past the exit handlers): the others would wait.
     say(fmt::format("splitc-run: {} exited before {} finalize(); ending the job\n", who,
                     whole_job ? "every processor reached" : "reaching"));
@@ -239,7 +239,7 @@ void tell_supervisor_finalized() noexcept {
   if (!env::supervisor_fd.is_set()) return;
   const int n = static_cast<int>(env::supervisor_fd.get());
   const char byte = 1;
-  [[maybe_unused]] auto w = write(n, &byte, 1);
+  [[maybe_unused]] auto w = ::write(n, &byte, 1);
   close(n);
   unsetenv(finalized_fd_variable);
 }
@@ -337,7 +337,7 @@ int run_external_launcher(const std::vector<std::string>& command,
   std::filesystem::remove_all(dir, ignored);  // and the MPI library's files in it
   if (janitor >= 0) {
     const char done = 1;
-    [[maybe_unused]] auto w = write(janitor, &done, 1);
+    [[maybe_unused]] auto w = ::write(janitor, &done, 1);
     close(janitor);
   }
   if (interrupted != 0) return 128 + interrupted;

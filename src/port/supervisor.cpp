@@ -158,7 +158,7 @@ void pump_output(std::vector<process>& procs, bool label, int timeout_ms) {
     std::string& buf = is_err ? p.err_buf : p.out_buf;
     FILE* to = is_err ? stderr : stdout;
     char chunk[65536];
-    const ssize_t n = read(fds[i].fd, chunk, sizeof chunk);
+    const ssize_t n = ::read(fds[i].fd, chunk, sizeof chunk);
     if (n > 0) {
       buf.append(chunk, static_cast<std::size_t>(n));
       forward(buf, to, rank, label, false);

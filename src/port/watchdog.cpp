@@ -340,7 +340,7 @@ watchdog::watchdog(int myproc, int procs, const exchange_fn& exchange)
 
 watchdog::~watchdog() {
   const std::uint64_t one = 1;
-  [[maybe_unused]] auto n = write(s_->wake, &one, sizeof one);
+  [[maybe_unused]] auto n = ::write(s_->wake, &one, sizeof one);
   s_->thread.join();
 }
 

@@ -1,7 +1,7 @@
 // Element lists whose local side is a position in one buffer: element i of the list moves
 // between its remote place and local + position * elem_size. The same engine, messages
 // and handlers as indexed.hpp's lists (src/vector_transfer.cpp), for a caller that has its
-// items' owners, places and positions at hand -- DOLIB's list gathers -- and
+// items' owners, places and positions at hand -- DOLIB's list gathers and scatters -- and
 // would otherwise build two lists of pieces (40 bytes an item, read four times) to say it.
 // Not included by splitc.hpp: a detail for the layers built on splitc.
 #pragma once

@@ -99,7 +99,7 @@ t3d_backend::t3d_backend(start_arguments args) {
   // Our bases, in the barrier words' last two, for PE 0's check.
   barrier_[barrier_words - 2] = segment_base_;
   barrier_[barrier_words - 1] = reinterpret_cast<std::uintptr_t>(mailbox_area_);
-  barrier();  // the layer's: nothing travels yet, so it need not poll
+  ::barrier();  // the layer's: nothing travels yet, so it need not poll
   long zero_bases[2];
   shmem_get(zero_bases, words(barrier_ + barrier_words - 2), 2, 0);
   // On the engine every PE's heap has its own address (docs/sim.md, "P segments, P
@@ -115,7 +115,7 @@ t3d_backend::t3d_backend(start_arguments args) {
                  "here, {:#x} on PE 0); splitc's global pointers need one address",
                  name, segment_base_, static_cast<std::uintptr_t>(zero_bases[0]));
   }
-  barrier();
+  ::barrier();
 
   sent_.assign(static_cast<std::size_t>(procs_), 0);
   received_.assign(static_cast<std::size_t>(procs_), 0);
@@ -377,7 +377,7 @@ void t3d_backend::finish(int) {
   finished_ = true;
   if (put_count_ != 0) complete_puts();
   shmem_quiet();
-  barrier();  // everybody is past the core's last bootstrap barrier: nothing is in flight
+  ::barrier();  // everybody is past the core's last bootstrap barrier: nothing is in flight
   set_layer_up(false);
   shmem_finalize();
 }

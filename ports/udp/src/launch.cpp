@@ -71,7 +71,7 @@ class rendezvous {
     abort_.store(abort);
     stop_.store(true);
     const std::uint64_t one = 1;
-    [[maybe_unused]] auto w = write(wake_, &one, sizeof one);
+    [[maybe_unused]] auto w = ::write(wake_, &one, sizeof one);
     thread_.join();
     for (int fd : conns_)
       if (fd >= 0) close(fd);

@@ -273,7 +273,7 @@ udp_backend::~udp_backend() {
   if (helper_.joinable()) {
     stopping_.store(true);
     const std::uint64_t one = 1;
-    [[maybe_unused]] auto w = write(wake_, &one, sizeof one);
+    [[maybe_unused]] auto w = ::write(wake_, &one, sizeof one);
     helper_.join();
   }
   engine_.reset();
