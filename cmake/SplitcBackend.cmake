@@ -68,22 +68,6 @@ include(GNUInstallDirs)
 
 set(_SPLITC_BACKEND_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
-# The headers nearly every core source includes, precompiled once per backend for the core's
-# and the substrate's sources, which every backend compiles again (smp's took 74.5 s of CPU
-# parsing them each time, 36.2 s + 3.9 s for the header with it; docs/running.md). The port's
-# own sources (SOURCES) get none: the header declares splitc::barrier, read, write, ..., which
-# would silently hide a vendor layer's function of that name from an unqualified call inside
-# namespace splitc. C sources (the emulations') get none either.
-set(_SPLITC_LIBRARY_PRECOMPILED
-  <algorithm> <atomic> <cstdint> <cstring> <functional> <memory> <span> <string> <vector>
-  <fmt/format.h>
-  <splitc/errors.hpp> <splitc/port/env.hpp> <splitc/global_memory.hpp> <splitc/bulk.hpp>
-  <splitc/atomics.hpp> <splitc/spread_heap.hpp> <splitc/collectives.hpp> <splitc/exchanges.hpp>
-  <splitc/split_phase_collectives.hpp>)
-list(TRANSFORM _SPLITC_LIBRARY_PRECOMPILED REPLACE ">$" "$<ANGLE-R>")
-list(TRANSFORM _SPLITC_LIBRARY_PRECOMPILED PREPEND "$<$<COMPILE_LANGUAGE:CXX>:")
-list(TRANSFORM _SPLITC_LIBRARY_PRECOMPILED APPEND ">")
-
 function(splitc_add_backend)
   cmake_parse_arguments(B "SINGLE_PROCESS;TEST_VEHICLE;SEED_PORT"
     "NAME;HEADER;CLASS;SUBSTRATE;LAYER;SEED_MACHINE;LAUNCH"
@@ -154,10 +138,6 @@ function(splitc_add_backend)
   target_link_libraries(splitc-${name} PUBLIC splitc::headers ${B_LIBRARIES} ${substrate_libraries}
                         sodium)
   target_compile_options(splitc-${name} PRIVATE -Wall -Wextra)
-  target_precompile_headers(splitc-${name} PRIVATE ${_SPLITC_LIBRARY_PRECOMPILED})
-  if(B_SOURCES)
-    set_source_files_properties(${B_SOURCES} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
-  endif()
   if(NOT B_TEST_PROCS)
     set(B_TEST_PROCS 1 2 3 4)
   endif()
