@@ -63,6 +63,14 @@ int launch_with_mpirun(const launch_options& options, char** argv, const mpirun_
     if (!oversubscribed) cmd.insert(cmd.end(), {"-bind-to", "core"});
     if (options.label_output) cmd.emplace_back("-prepend-rank");
   }
+  if (job.family == mpirun_family::open_mpi) {
+    // When a process fails, Open MPI's daemon sends the others SIGTERM, sleeps
+    // odls_base_sigkill_timeout (1 s) whether or not they have ended, then sends SIGKILL, and
+    // does so again when the job is terminated: a job ended 1-2 s after one of its processes
+    // died. splitc's processors do nothing on SIGTERM that needs the grace (the launcher
+    // removes the job's files), so none is given unless the user sets one.
+    setenv("OMPI_MCA_odls_base_sigkill_timeout", "0", 0);
+  }
   cmd.insert(cmd.end(), job.extra_args.begin(), job.extra_args.end());
   cmd.push_back(resolve_program(argv[0]));
   for (char** a = argv + 1; *a != nullptr; ++a) cmd.emplace_back(*a);

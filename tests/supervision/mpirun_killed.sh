@@ -4,6 +4,9 @@
 # the job's private directory, which must exist with segments in it while the job runs and be
 # gone afterwards; splitc-run exits 128 + 9 and no process of the job is left. Then the same
 # with splitc-run killed: mpirun ends the job, and the rank supervisors remove the directory.
+# splitc-run gives Open MPI's daemon no SIGTERM grace before its SIGKILL
+# (OMPI_MCA_odls_base_sigkill_timeout=0, so that a job ends at once when one process dies)
+# unless the user set one: the second job runs with the user's 2, which mpirun must see.
 #   mpirun_killed.sh SPLITC_RUN_MPI SV_PROBE   (sv_probe hold waits to be killed)
 set -u
 run=$1 prog=$2
@@ -17,7 +20,13 @@ for victim in mpirun splitc-run; do
   out=$(mktemp)
   outs+=("$out")
   tag="mpirun-killed-$$-$RANDOM$RANDOM"
-  SPLITC_TEST_TAG=$tag timeout --kill-after=5 60 "$run" -n 3 "$prog" hold > "$out" 2>&1 &
+  grace=()
+  expect_grace=0
+  if [[ $victim == splitc-run ]]; then
+    grace=(OMPI_MCA_odls_base_sigkill_timeout=2)
+    expect_grace=2
+  fi
+  env "${grace[@]}" SPLITC_TEST_TAG=$tag timeout --kill-after=5 60 "$run" -n 3 "$prog" hold > "$out" 2>&1 &
   job=$!
   for _ in $(seq 600); do
     grep -q "job ready" "$out" && break
@@ -37,6 +46,9 @@ for victim in mpirun splitc-run; do
   dir=$(tr '\0' '\n' < "/proc/$mpirun/environ" | sed -n 's/^OMPI_MCA_btl_vader_backing_directory=//p')
   [[ -n $dir && -d $dir ]] || fail "mpirun has no private vader directory ('$dir')"
   ls "$dir" | grep -q vader_segment || fail "no vader segment in $dir: $(ls "$dir")"
+  given=$(tr '\0' '\n' < "/proc/$mpirun/environ" | sed -n 's/^OMPI_MCA_odls_base_sigkill_timeout=//p')
+  [[ $given == "$expect_grace" ]] ||
+    fail "mpirun's SIGTERM grace is '$given', expected $expect_grace"
   if [[ $victim == mpirun ]]; then
     echo "mpirun_killed: kill -9 mpirun ($mpirun); its segments are in $dir"
     kill -9 "$mpirun"
