@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The functions each object of every backend's library defines and calls, one file per object,
-# to tell whether a build change altered what any call binds to: a header added to the
-# libraries' precompiled header (cmake/SplitcBackend.cmake) declares its names in every core
-# source, and an unqualified call inside namespace splitc may then bind to splitc's function of
-# that name instead of the system's or the layer's (docs/running.md). Run it before and after
-# the change, then `diff -r BEFORE AFTER`: every difference needs a reason.
+# to tell whether a build change altered what any call binds to: a precompiled header (tried
+# for the libraries and taken back, docs/running.md) declares its names in every source, and
+# an unqualified call inside namespace splitc may then bind to splitc's function of that name
+# instead of the system's or the layer's. Run it before and after the change, then
+# `diff -r BEFORE AFTER`: every difference needs a reason.
 #   scripts/library_symbols.sh OUT [BUILD_DIR]    (default build)
 set -euo pipefail
 [[ $# -ge 1 ]] || { echo "usage: scripts/library_symbols.sh OUT [BUILD_DIR]" >&2; exit 2; }
@@ -13,8 +13,8 @@ out=$1 build=${2:-build}
 rm -rf -- "$out"
 mkdir -p -- "$out"
 count=0
-# A backend's library target is splitc-<name> for each registered backend (CMakeCache lists
-# none of them, so the directories are read: a library's has a cmake_pch.hxx or a runtime.cpp.o).
+# A backend's library target is splitc-<name>; its object directory is the one that holds the
+# core's runtime.cpp.o (the build lists its backends nowhere this script can read simply).
 while IFS= read -r dir; do
   lib=$(basename "$dir" .dir)
   while IFS= read -r object; do

@@ -57,9 +57,11 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
             -- ${env} ${run} -n 4 ${exe} stop 1)
   # _exit(0) of processor 3 at P = 4, past every exit handler: processor 0 (its watcher) names
   # it; under the backends mpirun or oshrun starts its rank supervisor does (and is usually
-  # first; on Open MPI, whose daemon gives no SIGTERM grace under splitc-run, it may be alone).
+  # first; under Open MPI's daemon, which gives no SIGTERM grace under splitc-run, it may be
+  # alone).
   set(early "splitc: processor 0 of 4: processor 3 \\(pid [0-9]+\\) ended before reaching finalize\\(\\)")
-  if(backend MATCHES "^(mpi|mpich|nx|nx_mpich|mpl|mpl_mpich|shmem)$")  # started by mpirun, oshrun
+  # Started by mpirun or oshrun:
+  if(backend MATCHES "^(mpi|mpich|nx|nx_mpich|mpl|mpl_mpich|shmem)$")
     set(early "${early}|splitc-run: processor 3 \\(pid [0-9]+\\) exited before reaching finalize\\(\\)")
   endif()
   add_test(NAME ${backend}.supervision.exit0.p4

@@ -26,7 +26,8 @@ for victim in mpirun splitc-run; do
     grace=(OMPI_MCA_odls_base_sigkill_timeout=2)
     expect_grace=2
   fi
-  env "${grace[@]}" SPLITC_TEST_TAG=$tag timeout --kill-after=5 60 "$run" -n 3 "$prog" hold > "$out" 2>&1 &
+  env "${grace[@]}" SPLITC_TEST_TAG=$tag timeout --kill-after=5 60 "$run" -n 3 "$prog" hold \
+    > "$out" 2>&1 &
   job=$!
   for _ in $(seq 600); do
     grep -q "job ready" "$out" && break
@@ -46,7 +47,8 @@ for victim in mpirun splitc-run; do
   dir=$(tr '\0' '\n' < "/proc/$mpirun/environ" | sed -n 's/^OMPI_MCA_btl_vader_backing_directory=//p')
   [[ -n $dir && -d $dir ]] || fail "mpirun has no private vader directory ('$dir')"
   ls "$dir" | grep -q vader_segment || fail "no vader segment in $dir: $(ls "$dir")"
-  given=$(tr '\0' '\n' < "/proc/$mpirun/environ" | sed -n 's/^OMPI_MCA_odls_base_sigkill_timeout=//p')
+  given=$(tr '\0' '\n' < "/proc/$mpirun/environ" |
+             sed -n 's/^OMPI_MCA_odls_base_sigkill_timeout=//p')
   [[ $given == "$expect_grace" ]] ||
     fail "mpirun's SIGTERM grace is '$given', expected $expect_grace"
   if [[ $victim == mpirun ]]; then
