@@ -6,12 +6,14 @@
 # when System V memory refuses one), so that the job can be killed in the middle.
 #   killed_mid_allocation.sh SPLITC_RUN_SHMEM PROGRAM
 # Passes when, after splitc-run is killed with SIGKILL mid-allocation, the directory and every
-# process of the job are gone within 10 s.
+# process of the job are gone within 10 s. On the way it checks that oshrun, like mpirun, got
+# no SIGTERM grace from splitc-run (OMPI_MCA_odls_base_sigkill_timeout=0: docs/running.md).
 set -u
 run=$1 program=$2
-fail() { echo "FAIL: $*"; exit 1; }
+# A failure ends the job too (its janitor then removes the directory).
+fail() { kill -KILL "${job:-0}" 2>/dev/null; echo "FAIL: $*"; exit 1; }
 export UCX_ALLOC_PRIO=md:posix SPLITC_SEGMENT_SIZE=2G
-unset UCX_POSIX_DIR OMPI_MCA_btl_vader_backing_directory
+unset UCX_POSIX_DIR OMPI_MCA_btl_vader_backing_directory OMPI_MCA_odls_base_sigkill_timeout
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 "$run" -n 2 "$program" > "$log" 2>&1 &
@@ -30,6 +32,9 @@ for _ in $(seq 1 400); do
 done
 [[ -n $dir ]] || fail "no UCX_POSIX_DIR in the environment of splitc-run's launcher; output: $(cat "$log")"
 [[ $dir == /dev/shm/splitc-job-* ]] || fail "UCX_POSIX_DIR=$dir is not the job's directory"
+grace=$(tr '\0' '\n' < "/proc/$launcher/environ" 2>/dev/null |
+          sed -n 's/^OMPI_MCA_odls_base_sigkill_timeout=//p')
+[[ $grace == 0 ]] || fail "oshrun's SIGTERM grace is '$grace', expected 0"
 compgen -G "$dir/ucx_shm_posix_*" > /dev/null ||
   fail "UCX wrote no heap file into the job's directory $dir; output: $(cat "$log")"
 sleep 0.3  # well into the writing (2 GiB per PE take seconds)
