@@ -221,6 +221,13 @@ struct watchdog::state {
       }
       const auto now = clock::now();
       if (now < next_tick) continue;
+      // Silence counts only while this watcher could listen. Waking well past its tick, it
+      // was itself off the CPU -- the whole job frozen (a virtual machine paused, the job
+      // stopped with SIGSTOP and continued, a loaded host) -- and its predecessor, frozen
+      // too, could not have spoken: the time it missed is not the predecessor's silence.
+      // (Beats sent meanwhile were drained above; a predecessor that is really stopped is
+      // still named once this watcher runs on time.)
+      if (const auto late = now - next_tick; late > tick / 2) last_heard += late;
       send(beat_alive);
       next_tick = now + tick;
       if (now - last_heard > limit) {

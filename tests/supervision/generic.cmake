@@ -72,8 +72,13 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   # heartbeats are a thread's, not its loop's): the job passes.
   add_test(NAME ${backend}.supervision.compute.p3
     COMMAND ${SPLITC_TEST_BASH} ${_expect_pass} sv_probe ${env} ${run} -n 3 ${exe} compute 4)
+  # The whole job stopped for 4 s (twice the limit) and continued, as a paused virtual machine
+  # or a suspended job is: no processor was silent; the job goes on and passes.
+  add_test(NAME ${backend}.supervision.frozen_whole.p3
+    COMMAND ${SPLITC_TEST_BASH} ${SPLITC_TESTS_DIR}/supervision/frozen_job.sh 4
+            ${env} ${run} -n 3 ${exe} hold_until)
   set_tests_properties(${backend}.supervision.stop.p4 ${backend}.supervision.exit0.p4
-                       ${backend}.supervision.compute.p3
+                       ${backend}.supervision.compute.p3 ${backend}.supervision.frozen_whole.p3
     PROPERTIES LABELS "supervision;${backend}" TIMEOUT 120)
 endforeach()
 

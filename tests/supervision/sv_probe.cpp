@@ -14,7 +14,9 @@
 //               limit): that is not silence; the job passes;
 //   ok          a plain job that passes (for the launcher checks);
 //   hold        processor 0 prints "job ready", then the job waits in barriers until it is
-//               ended from outside.
+//               ended from outside;
+//   hold_until F  as hold, but the job passes once the file F exists (processor 0 looks, every
+//               processor learns it by a reduction): frozen_job.sh freezes such a job whole.
 #include "harness.hpp"
 
 #include <signal.h>
@@ -41,13 +43,18 @@ int main(int argc, char** argv) {
     volatile std::uint64_t x = 1;
     while (std::chrono::steady_clock::now() < until) x = x * 6364136223846793005ULL + 1;
   }
-  if (mode == "hold") {
+  if (mode == "hold" || mode == "hold_until") {
     if (splitc::myproc() == 0) {
       std::printf("job ready\n");
       std::fflush(stdout);
     }
     for (;;) {
-      splitc::barrier();
+      if (mode == "hold_until") {
+        const int found = splitc::myproc() == 0 && argc > 2 && access(argv[2], F_OK) == 0;
+        if (splitc::reduce_to_all(found, splitc::ops::max{}) != 0) return harness::pass("sv_probe");
+      } else {
+        splitc::barrier();
+      }
       usleep(1000);
     }
   }
