@@ -252,13 +252,16 @@ endfunction()
 
 # splitc_add_failure_test(NAME PROCS P REGEX re [STATUS n] [ARGS ...] [OPTIONS ...] [TEST t]
 #                         [BACKENDS b...] [REGEX_<backend> re] [STATUS_<backend> n|any]
-#                         [OPTIONS_<backend> ...] [REGEX_shared_process re])
+#                         [OPTIONS_<backend> ...] [REGEX_shared_process re]
+#                         [ENVIRONMENT v=x...] [PROCESSES_ONLY])
 # builds xf_NAME's program NAME.cpp (beside the calling file) and registers
 # <backend>.errors.TEST for every backend (BACKENDS, default all being tested). A backend
 # whose launcher reports the same failure in its own words (mpirun) gets its own
 # REGEX_<backend> and STATUS_<backend> ("any": any non-zero status). REGEX_shared_process
 # is the words of every backend whose processors share one process (the sim and the seed
 # ports' _sim variants: target property SPLITC_SHARED_PROCESS), unless it has its own.
+# ENVIRONMENT is the job's (a test property); PROCESSES_ONLY leaves out those backends (a
+# program that gives its processes different environments).
 function(splitc_add_failure_test name)
   if(NOT SPLITC_TEST_ERROR_PATHS OR (SPLITC_TEST_FLAVOUR AND NOT SPLITC_TEST_FLAVOUR_FAILURES))
     return()
@@ -272,8 +275,8 @@ function(splitc_add_failure_test name)
     list(APPEND per_backend REGEX_${b} STATUS_${b})
     list(APPEND per_backend_lists OPTIONS_${b})
   endforeach()
-  cmake_parse_arguments(F "" "PROCS;REGEX;STATUS;TEST;REGEX_shared_process;${per_backend}"
-                        "ARGS;OPTIONS;BACKENDS;${per_backend_lists}" ${ARGN})
+  cmake_parse_arguments(F "PROCESSES_ONLY" "PROCS;REGEX;STATUS;TEST;REGEX_shared_process;${per_backend}"
+                        "ARGS;OPTIONS;BACKENDS;ENVIRONMENT;${per_backend_lists}" ${ARGN})
   if(NOT F_TEST)
     set(F_TEST ${name})
   endif()
@@ -283,6 +286,9 @@ function(splitc_add_failure_test name)
     splitc_test_launcher(${backend} run)
     set(regex "${F_REGEX}")
     get_target_property(shared_process splitc-${backend} SPLITC_SHARED_PROCESS)
+    if(shared_process AND F_PROCESSES_ONLY)
+      continue()
+    endif()
     if(DEFINED F_REGEX_${backend})
       set(regex "${F_REGEX_${backend}}")
     elseif(shared_process AND DEFINED F_REGEX_shared_process)
@@ -309,6 +315,9 @@ function(splitc_add_failure_test name)
     # tests that run one program (two TESTs of it, or a flavour) take turns.
     set_tests_properties(${test} PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120
                                             RESOURCE_LOCK ${name}_${backend})
+    if(F_ENVIRONMENT)
+      set_tests_properties(${test} PROPERTIES ENVIRONMENT "${F_ENVIRONMENT}")
+    endif()
     splitc_test_flavour_properties(${test})
   endforeach()
 endfunction()

@@ -166,6 +166,12 @@ bool broadcast_root_of(const collective_group& g, std::uint64_t got, std::uint64
 
 void collective_kind_mismatch(collective_group& g, proc_t from, std::uint64_t got) {
   proc_t theirs = -1;
+  // The same broadcast, checked before returning on one side only.
+  if (g.root >= 0 && (got ^ g.signature) == agreed_broadcast_mark)
+    fail("collective mismatch: {} checks broadcasts {}, {} {} (SPLITC_BROADCAST_CHECK must be "
+         "the same on every processor)",
+         who(g, from), g.c.broadcast_agreed ? "pipelined" : "before_return", who(g, g.rank),
+         g.c.broadcast_agreed ? "before_return" : "pipelined");
   // The same broadcast with another root differs only in the root's part.
   if (g.root >= 0 && broadcast_root_of(g, got, g.signature ^ root_mix(g.root), &theirs))
     roots_differ(g, from, theirs, g.root);

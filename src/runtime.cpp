@@ -303,6 +303,7 @@ void init(int& argc, char**& argv) {
   // Everyone attached before anyone sends.
   auto& c = detail::ctx();
   if (c.myproc == 0) port::warn_unknown_variables();  // a misspelt SPLITC_* name, once per job
+  c.broadcast_agreed = port::env::broadcast_check.get() == "before_return";
   c.backend.bootstrap_barrier(c.sink());
   detail::learn_host_groups(c, c.backend);
   if constexpr (!has_shared_process<active_backend>) detail::learn_oversubscription(c);

@@ -4,6 +4,10 @@
 # On the network backends, fewer collectives back to back (collectives) and fewer operations
 # per contended target (atomics): every kind still runs.
 splitc_add_program_test(collectives collectives_test.cpp LABELS collectives NETWORK_ARGS 200)
+# Again with every broadcast agreeing on its root before anyone returns (world, team and
+# split-phase broadcasts; docs/decisions.md, "Broadcast roots are checked").
+splitc_add_program_test(collectives collectives_test.cpp LABELS collectives NETWORK_ARGS 200
+  PROCS 3 4 VARIANT agreed_broadcast ENVIRONMENT SPLITC_BROADCAST_CHECK=before_return)
 splitc_add_program_test(heap heap_test.cpp LABELS collectives)
 splitc_add_program_test(atomics atomics_test.cpp LABELS collectives NETWORK_ARGS 50)
 # Atomics again through udp's impairment layer (loss, duplication, reordering, delay) on the

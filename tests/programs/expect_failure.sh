@@ -8,7 +8,8 @@
 #                      --signal-launcher SIG] [--ready REGEX]
 #                     -- COMMAND [ARGS...]
 #
-#   --absent REGEX   no line of the output may match it (a second, misleading account)
+#   --absent REGEX   no line of the output may match it (a second, misleading account);
+#                    given twice, neither may match
 #   --program NAME   the job's program, a name used by no other test: afterwards
 #                    no live process may run NAME (its comm and /proc/PID/exe)
 #   --kill-rank R    once the output matches --ready, `kill -9` the job's processor R (found
@@ -31,7 +32,7 @@ kill_printed=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --regex) regex=$2; shift 2 ;;
-    --absent) absent=$2; shift 2 ;;
+    --absent) absent=${absent:+$absent|}$2; shift 2 ;;
     --status) status=$2; shift 2 ;;
     --within) within=$2; shift 2 ;;
     --timeout) hard=$2; shift 2 ;;

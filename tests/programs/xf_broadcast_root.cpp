@@ -10,16 +10,40 @@
 // "loop", everyone broadcasts from root 0 back to back, but processor 2 names root 1 in the
 // sixth: it waits for data from processor 1 that never comes, while processors 0 and 1, who
 // leave their children's announcements unchecked for up to 8 broadcasts, go on -- and
-// processor 0 must still find processor 2's announcement and report it.
+// processor 0 must still find processor 2's announcement and report it. Each processor says
+// when it has returned from the sixth and later broadcasts ("returned from broadcast"): under
+// SPLITC_BROADCAST_CHECK=before_return none may. With "mixed", processor 2 alone (its rank from
+// its launcher's environment) sets SPLITC_BROADCAST_CHECK=before_return before init, and
+// everyone broadcasts from root 0: the two ways of checking are a mismatch, reported as such.
 #include "harness.hpp"
 
 #include <splitc/wait.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
+namespace {
+/// This process's rank as its launcher gave it, before init: splitc-run's own, Open MPI's or
+/// MPICH's variable; -1 when none is set.
+int launcher_rank() {
+  for (const char* name : {"SPLITC_MYPROC", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
+    if (const char* v = std::getenv(name)) return std::atoi(v);
+  return -1;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+  const bool mixed = argc > 1 && std::strcmp(argv[1], "mixed") == 0;
+  if (mixed && launcher_rank() == 2) setenv("SPLITC_BROADCAST_CHECK", "before_return", 1);
   splitc::init(argc, argv);
+  if (mixed) {
+    int value = splitc::myproc();
+    splitc::broadcast(std::span<int>(&value, 1), 0);
+    std::printf("processor %d got %d\n", splitc::myproc(), value);
+    splitc::barrier();
+    return harness::pass("xf_broadcast_root");
+  }
   const splitc::proc_t root = splitc::myproc() == 1 ? 1 : 0;
   const bool long_vector = argc > 1 && std::strcmp(argv[1], "long") == 0;
   const bool last = argc > 1 && std::strcmp(argv[1], "last") == 0;
@@ -28,6 +52,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 40; ++i) {
       int value = i;
       splitc::broadcast(std::span<int>(&value, 1), i == 5 && splitc::myproc() == 2 ? 1 : 0);
+      if (i >= 5) std::printf("processor %d returned from broadcast %d\n", splitc::myproc(), i);
     }
     return harness::pass("xf_broadcast_root");
   }

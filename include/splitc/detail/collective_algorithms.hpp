@@ -101,6 +101,10 @@ constexpr std::uint64_t root_unmix(std::uint64_t mixed) noexcept {
   return mixed * inverse - 1;
 }
 static_assert(root_unmix(root_mix(0)) == 0 && root_unmix(root_mix(4095)) == 4095);
+/// A broadcast checked before anyone returns (agreed_broadcast) is signed with this mark too:
+/// a processor that checks that way and one that does not see each other's messages as
+/// mismatched, and the report says so.
+inline constexpr std::uint64_t agreed_broadcast_mark = 0xA24BAED4963EE407ULL;
 
 /// Operators with a `truth` (the logical ones) see every value as 1 or 0
 /// before anything is combined.
@@ -261,6 +265,27 @@ inline bool wait_for_broadcast_data(collective_group& g, proc_t parent, const tr
   }
 }
 
+/// SPLITC_BROADCAST_CHECK=before_return: nobody leaves a broadcast before every processor is
+/// known to name the same root. The announcements travel up the tree rooted at 0 as an
+/// agreement -- a processor announces itself only once its children's announcements agree
+/// with its own -- and only then does processor 0 tell the root (an empty message: the only
+/// one on that channel in a broadcast, since nobody sends to the root), which sends the data
+/// only then. A mismatch stops the agreement on its edge, whose parent reports it while every
+/// processor still waits: none has returned. The price is the agreement's depth, twice
+/// log2(P) messages, before the data leaves the root.
+template <class T>
+inline void agreed_broadcast(collective_group& g, std::span<T> data, proc_t root) {
+  settle_root_check(g);
+  check_children_roots(g);
+  announce_root(g);
+  if (root != 0) {
+    static constexpr unsigned char nothing = 0;
+    if (g.rank == 0) mailbox_send(g, root, &nothing, 0);
+    if (g.rank == root) receive_chunk<unsigned char>(g, 0, 0, [](const unsigned char*) {});
+  }
+  broadcast_down(g, data, root);
+}
+
 /// A broadcast with the root check overlapped with the data. The check waits only for
 /// announcements, which everyone sends first, so it always completes.
 ///
@@ -279,6 +304,11 @@ inline bool wait_for_broadcast_data(collective_group& g, proc_t parent, const tr
 template <class T>
 inline void checked_broadcast(collective_group& g, std::span<T> data, proc_t root) {
   if (g.size == 1) return;
+  if (g.c.broadcast_agreed) [[unlikely]] {
+    g.signature ^= agreed_broadcast_mark;
+    agreed_broadcast(g, data, root);
+    return;
+  }
   const bool one_chunk = data.size() <= chunk_elements<T>;
   if (g.split_phase) {
     announce_root(g);

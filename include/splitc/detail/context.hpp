@@ -120,6 +120,9 @@ struct context : splitc_context_prefix {
   std::vector<proc_t> group_leaders;
   int leader_index = -1;  ///< this processor's place in group_leaders, if it leads its group
   bool hierarchical = false;
+  /// SPLITC_BROADCAST_CHECK=before_return: every broadcast agrees on its root before anyone
+  /// returns (agreed_broadcast), rather than checking later (set by init).
+  bool broadcast_agreed = false;
   compose_state composed;      ///< composed messages being reassembled (detail/compose.hpp)
   std::size_t reserved_bytes;  ///< the segment's first bytes, kept for the runtime part
   range_allocator symmetric_heap;  ///< job-wide spread heap (used on processor 0)
