@@ -238,9 +238,9 @@ splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS loop
 set(_mailbox_broadcasts ${SPLITC_TEST_BACKENDS})
 list(REMOVE_ITEM _mailbox_broadcasts cmaml)
 if(_mailbox_broadcasts)
-splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS mixed PROCESSES_ONLY
-  BACKENDS ${_mailbox_broadcasts} TEST xf_broadcast_check_mixed
-  REGEX "collective mismatch: processor [0-2] checks broadcasts (pipelined|before_return), processor [0-2] (before_return|pipelined) \\(SPLITC_BROADCAST_CHECK must be the same on every processor\\)")
+  splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS mixed PROCESSES_ONLY
+    BACKENDS ${_mailbox_broadcasts} TEST xf_broadcast_check_mixed
+    REGEX "collective mismatch: processor [0-2] checks broadcasts (pipelined|before_return), processor [0-2] (before_return|pipelined) \\(SPLITC_BROADCAST_CHECK must be the same on every processor\\)")
 endif()
 # Misuse of teams (issue 41): members of one team in different collectives, counts they
 # disagree on (also where one member's block travels staged and the other's does not), a result too small, a collective on an empty team, destroying the world.
