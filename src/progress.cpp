@@ -107,7 +107,7 @@ void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token,
     // Inside a request handler: never wait, queue (order kept by the queue) -- after one try
     // from the source itself, when nothing queued must go first.
     pending_message m{kind, is_reply, p, h, nargs, {}, {}, dst, {}};
-    std::memcpy(m.args, args, sizeof(am_word) * static_cast<std::size_t>(nargs));
+    if (nargs != 0) std::memcpy(m.args, args, sizeof(am_word) * static_cast<std::size_t>(nargs));
     if (token != nullptr) {
       m.token = *token;
       m.token.args = nullptr;
