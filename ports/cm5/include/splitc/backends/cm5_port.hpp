@@ -8,14 +8,16 @@
 // of the first three words when they fit in 48 bits (every address and count
 // the core sends), else it is the first word and a fourth argument rides in
 // its spare bits when small; else two packets reassembled in either order.
-// Long messages (bulk data) go through a landing area the receiver opens (a receive port on CMAML, a
-// segment on CMAM) with a round trip before the data is copied (Luna 1994
-// §4.2.1). Replies use the layer's reply only from the request handler that
-// is running; otherwise (a message delivered later, a long reply) they travel
-// as requests marked as replies.
+// Long messages (bulk data) go through a landing area the receiver opens (a receive port on
+// CMAML, a segment on CMAM) with a round trip before the data is copied (Luna 1994 §4.2.1);
+// one-sided gets, puts and stores land at their destinations, a get with no set-up (the
+// requester opens the area at its own memory). Replies use the layer's reply only from the
+// request handler that is running; otherwise (a message delivered later, a long reply) they
+// travel as requests marked as replies.
 #pragma once
 
 #include <splitc/port/am.hpp>
+#include <splitc/port/segment_places.hpp>
 #ifdef SPLITC_SIM_SUBSTRATE
 #include <splitc/port/on_sim.hpp>
 #endif
@@ -71,13 +73,13 @@ class cm5_backend : public substrate_members {
   /// announce: packets stored during a send after the last poll (the
   /// landing-area round trip of a long message the core retried), a send
   /// refused since then (no landing area free at the receiver; the core's
-  /// next poll retries it), or packets the layer took off the network into
-  /// its receive window while a handler's send was blocked (a layer poll
-  /// here moves them to the store). The engine's wait would sleep past all
-  /// three for ever ("deadlock ... no message is in flight", "no progress");
-  /// a poll lets the others run.
+  /// next poll retries it), gets that came during a send, or packets the
+  /// layer took off the network into its receive window while a handler's
+  /// send was blocked (a layer poll here moves them to the store). The
+  /// engine's wait would sleep past them for ever ("deadlock ... no message
+  /// is in flight", "no progress"); a poll lets the others run.
   void wait_idle(am_sink sink, const char* what) {
-    if (!stored_.empty() || refused_since_poll_) return;
+    if (!stored_.empty() || refused_since_poll_ || !queued_gets_.empty()) return;
     if (Layer::poll() != 0) return;
     substrate_members::wait_idle(sink, what);
   }
@@ -100,6 +102,31 @@ class cm5_backend : public substrate_members {
   void native_broadcast(am_sink sink, am_progress progress, void* data, std::size_t len,
                         proc_t root)
     requires Layer::control_reductions;
+  // One-sided transfers the seed's way (Luna 1994 §4.2.1; am.hpp, has_rma, has_rma_store), for
+  // more than the 8 bytes a short message carries: a get opens a landing area at its own
+  // destination -- no communication -- and asks the owner to send the data there; a put or a
+  // store asks the owner to open one at the target (a round trip) and sends the data straight
+  // into it, without the staging buffer a long message lands in. A put's completion is a
+  // reply from the owner's landing handler; a store's, bytes added to the owner's count.
+  // Shorter transfers stay active messages (rma_min_bytes: a get or put of a word is one
+  // packet each way there, as the seed's were).
+  bool rma_reaches(proc_t, const void* addr, std::size_t len) const noexcept {
+    const auto mine = reinterpret_cast<std::uintptr_t>(port::same_place_on(myproc_, addr));
+    const std::uintptr_t off = mine - reinterpret_cast<std::uintptr_t>(segment_.base);
+    return len >= rma_min_bytes && len <= rma_max && off < segment_.size &&
+           len <= segment_.size - off && get_landings_ < max_get_landings;
+  }
+  /// The fewest bytes rma_reaches accepts: more than the word a short message carries.
+  static constexpr std::size_t rma_min_bytes = sizeof(am_word) + 1;
+  am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter& done);
+  am_status rma_put(proc_t p, void* dst, const void* src, std::size_t len, counter& done);
+  am_status rma_store(proc_t p, void* dst, const void* src, std::size_t len);
+  std::int64_t rma_stored_bytes() noexcept {
+    const std::int64_t bytes = stored_bytes_;
+    stored_bytes_ = 0;
+    return bytes;
+  }
+
   segment_info segment() const noexcept { return segment_; }
   void* direct_address(proc_t, const void*) const noexcept { return nullptr; }
   void finish(int code);
@@ -113,6 +140,9 @@ class cm5_backend : public substrate_members {
   static void on_second_reply(long key, long arg3, long, long);
   static void on_open(long ticket, long dst, long len, long meta);
   static void on_opened(long ticket, long port, long, long);
+  static void on_open_target(long ticket, long dst, long len, long done);
+  static void on_get(long source_and_port, long src, long len, long);
+  static void on_put_done(long done, long, long, long);
   /// A landing area is full: deliver its long message (record: a landing*).
   static void landed(void* record);
 
@@ -126,7 +156,12 @@ class cm5_backend : public substrate_members {
     am_word args[4] = {};
     bool first = false, second = false;
   };
+  /// What a landing area is for: a long message (the data behind its arguments, in a staging
+  /// buffer), or the destination itself of an RMA get, put or store.
+  enum class landing_kind : unsigned char { message, get, put, store };
   struct landing {
+    landing_kind kind = landing_kind::message;
+    counter* done = nullptr;  // get: this processor's counter; put: the requester's
     proc_t source;
     handler_id handler;
     bool is_request;
@@ -137,7 +172,37 @@ class cm5_backend : public substrate_members {
     int port;
   };
 
+  /// A get to serve: its data, sent into the requester's landing area.
+  struct get_request {
+    proc_t requester;
+    int port;
+    const void* src;
+    std::size_t len;
+  };
+  /// A landing area's byte count is an int. A processor keeps at most max_get_landings of its
+  /// receive ports for its own gets (the layer has 64, which long messages and CMMD's
+  /// receives share); beyond, a get goes as active messages.
+  static constexpr std::size_t rma_max = std::size_t{1} << 30;
+  static constexpr int max_get_landings = 16;
+
   static cm5_backend& here();
+  am_status open_target(proc_t p, void* dst, std::size_t len, counter* done, const void* src);
+  void serve_get(const get_request& g);
+  void serve_queued_gets();
+  /// The end of a send of the layer.
+  void leave_send() {
+    --send_depth_;
+    after_send();
+  }
+  /// After the outermost send: the gets that arrived during it are served now, wherever it
+  /// was, and inside the control network (where no poll of this processor's runs) the core
+  /// messages kept during it are delivered, as after a delivery there -- a processor waiting
+  /// in a barrier must still answer the one that waits for those.
+  void after_send() {
+    if (send_depth_ != 0) return;
+    if (!queued_gets_.empty()) serve_queued_gets();
+    if (in_control_ && delivering_ == 0 && !stored_.empty()) after_delivery();
+  }
   /// The backend of each processor (one per process; on sim, one per simulated processor).
   static std::vector<cm5_backend*>& instances() {
     static std::vector<cm5_backend*> table;
@@ -177,6 +242,9 @@ class cm5_backend : public substrate_members {
   std::unordered_map<std::uint64_t, partial> partials_;
   std::deque<stored> stored_;
   bool refused_since_poll_ = false;  // a send answered no_resource (wait_idle)
+  int get_landings_ = 0;             // landing areas open for this processor's own gets
+  std::int64_t stored_bytes_ = 0;    // landed by RMA stores since rma_stored_bytes
+  std::deque<get_request> queued_gets_;  // arrived inside a send of the layer
 };
 
 }  // namespace splitc::backends::cm5

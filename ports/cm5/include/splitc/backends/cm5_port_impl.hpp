@@ -7,6 +7,7 @@
 #include <splitc/port/backoff.hpp>
 #include <splitc/port/fail.hpp>
 #include <splitc/port/env.hpp>
+#include <splitc/port/segment_places.hpp>
 #include <splitc/port/word_packing.hpp>
 #ifdef SPLITC_SIM_SUBSTRATE
 #include <splitc/port/on_sim.hpp>
@@ -109,7 +110,7 @@ am_status cm5_backend<Layer>::send(proc_t p, handler_id h, const am_word* a, int
       Layer::reply(p, &cm5_backend::on_packed_reply, w0, w1, w2, w3);
     else
       Layer::request(p, &cm5_backend::on_packed_request, w0, w1, w2, w3);
-    --send_depth_;
+    leave_send();
     return am_status::ok;
   }
   std::uint64_t word = static_cast<std::uint64_t>(h) |
@@ -140,7 +141,7 @@ am_status cm5_backend<Layer>::send(proc_t p, handler_id h, const am_word* a, int
       Layer::request(p, &cm5_backend::on_second_request, key, static_cast<long>(a[3]), 0, 0);
     }
   }
-  --send_depth_;
+  leave_send();
   return am_status::ok;
 }
 
@@ -188,7 +189,7 @@ am_status cm5_backend<Layer>::send_long(proc_t p, handler_id h, const am_word* a
                  reinterpret_cast<long>(dst), static_cast<long>(len), meta);
   Layer::poll_while_lt(&open_done_, 1);
   if (open_port_ < 0) {
-    --send_depth_;
+    leave_send();
     refused_since_poll_ = true;
     return am_status::no_resource;  // no free landing area there now
   }
@@ -196,7 +197,7 @@ am_status cm5_backend<Layer>::send_long(proc_t p, handler_id h, const am_word* a
   for (int i = 0; i < n; ++i) args[i] = a[i];
   Layer::send_to_landing(p, open_port_, 0, args, static_cast<int>(landing_args));
   if (len != 0) Layer::send_to_landing(p, open_port_, static_cast<int>(landing_args), src, static_cast<int>(len));
-  --send_depth_;
+  leave_send();
   return am_status::ok;
 }
 
@@ -246,11 +247,161 @@ void cm5_backend<Layer>::on_opened(long ticket, long port, long, long) {
   b.open_done_ = 1;
 }
 
+// ---- one-sided transfers into landing areas at their destinations (Luna 1994 §4.2.1) ----
+
+template <class Layer>
+am_status cm5_backend<Layer>::rma_get(void* dst, proc_t p, const void* src, std::size_t len,
+                                      counter& done) {
+  if (p < 0 || p >= procs_)
+    port::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
+  // The landing area is this processor's own: opening it needs no communication.
+  auto* l = new landing{};
+  l->kind = landing_kind::get;
+  l->done = &done;
+  l->source = p;
+  l->len = len;
+  const int port = Layer::open_landing(dst, static_cast<int>(len), l);
+  if (port < 0) {
+    delete l;
+    refused_since_poll_ = true;
+    return am_status::no_resource;  // every receive port taken: the core polls and retries
+  }
+  l->port = port;
+  ++get_landings_;
+  ++send_depth_;
+  Layer::request(p, &cm5_backend::on_get,
+                 static_cast<long>(static_cast<std::uint64_t>(myproc_) |
+                                   static_cast<std::uint64_t>(port) << 16),
+                 reinterpret_cast<long>(port::same_place_on(p, src)), static_cast<long>(len), 0);
+  leave_send();
+  return am_status::ok;
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_get(long source_and_port, long src, long len, long) {
+  cm5_backend& b = here();
+  const auto w = static_cast<std::uint64_t>(source_and_port);
+  const get_request g{static_cast<proc_t>(w & 0xffff), static_cast<int>(w >> 16),
+                      reinterpret_cast<const void*>(src), static_cast<std::size_t>(len)};
+  if (g.requester >= b.procs_)
+    port::fail("{}: a get from processor {}, of {} processors", Layer::name, g.requester, b.procs_);
+  // Inside a send of the layer (it drains arrivals while it waits) another send would nest:
+  // the get is served when the outermost send has left (leave_send).
+  if (b.send_depth_ > 0) {
+    b.queued_gets_.push_back(g);
+    return;
+  }
+  b.serve_get(g);
+  b.after_send();
+}
+
+template <class Layer>
+void cm5_backend<Layer>::serve_get(const get_request& g) {
+  ++send_depth_;
+  Layer::send_to_landing(g.requester, g.port, 0, g.src, static_cast<int>(g.len));
+  --send_depth_;
+}
+
+template <class Layer>
+void cm5_backend<Layer>::serve_queued_gets() {
+  while (!queued_gets_.empty()) {
+    const get_request g = queued_gets_.front();
+    queued_gets_.pop_front();
+    serve_get(g);
+  }
+}
+
+template <class Layer>
+am_status cm5_backend<Layer>::rma_put(proc_t p, void* dst, const void* src, std::size_t len,
+                                      counter& done) {
+  return open_target(p, dst, len, &done, src);
+}
+
+template <class Layer>
+am_status cm5_backend<Layer>::rma_store(proc_t p, void* dst, const void* src, std::size_t len) {
+  return open_target(p, dst, len, nullptr, src);
+}
+
+// A put (done: the requester's counter) or a store (done null): the owner opens a landing
+// area at dst (a round trip, as the seed paid), then the data go straight into it. The
+// owner is told its own copy of the place (on the sim engine each processor's segment has
+// an address of its own; elsewhere this is the address itself), as a get's owner is.
+template <class Layer>
+am_status cm5_backend<Layer>::open_target(proc_t p, void* dst, std::size_t len, counter* done,
+                                          const void* src) {
+  if (p < 0 || p >= procs_)
+    port::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
+  if (delivering_ > 0) {  // not from a handler: the round trip waits for the owner
+    refused_since_poll_ = true;
+    return am_status::no_resource;
+  }
+  const long ticket = ++open_ticket_;
+  open_done_ = 0;
+  ++send_depth_;
+  Layer::request(p, &cm5_backend::on_open_target,
+                 static_cast<long>(static_cast<std::uint64_t>(myproc_) |
+                                   static_cast<std::uint64_t>(ticket) << 16),
+                 reinterpret_cast<long>(port::same_place_on(p, dst)), static_cast<long>(len),
+                 reinterpret_cast<long>(done));
+  Layer::poll_while_lt(&open_done_, 1);
+  if (open_port_ < 0) {
+    leave_send();
+    refused_since_poll_ = true;
+    return am_status::no_resource;  // no receive port free there now
+  }
+  Layer::send_to_landing(p, open_port_, 0, src, static_cast<int>(len));
+  leave_send();
+  return am_status::ok;
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_open_target(long ticket, long dst, long len, long done) {
+  const int source = static_cast<int>(static_cast<std::uint64_t>(ticket) & 0xffff);
+  auto* l = new landing{};
+  l->kind = done != 0 ? landing_kind::put : landing_kind::store;
+  l->done = reinterpret_cast<counter*>(done);
+  l->source = source;
+  l->len = static_cast<std::size_t>(len);
+  const int port = Layer::open_landing(reinterpret_cast<void*>(dst), static_cast<int>(len), l);
+  if (port < 0)
+    delete l;  // the requester answers no_resource and tries again later
+  else
+    l->port = port;
+  Layer::reply(source, &cm5_backend::on_opened, ticket, port, 0, 0);
+}
+
+template <class Layer>
+void cm5_backend<Layer>::on_put_done(long done, long, long, long) {
+  reinterpret_cast<counter*>(done)->add_local(-1);
+}
+
 template <class Layer>
 void cm5_backend<Layer>::landed(void* record) {
   auto* l = static_cast<landing*>(record);
   Layer::close_landing(l->port);
   cm5_backend& b = here();
+  switch (l->kind) {
+    case landing_kind::get:
+      --b.get_landings_;
+      l->done->add_local(-1);
+      delete l;
+      return;
+    case landing_kind::store:
+      b.stored_bytes_ += static_cast<std::int64_t>(l->len);
+      delete l;
+      return;
+    case landing_kind::put: {
+      const proc_t requester = l->source;
+      const long done = reinterpret_cast<long>(l->done);
+      delete l;
+      ++b.send_depth_;
+      Layer::request(requester, &cm5_backend::on_put_done, done, 0, 0, 0);
+      b.leave_send();
+      return;
+    }
+    case landing_kind::message:
+      break;
+  }
   am_word args[4];
   std::memcpy(args, l->staging, landing_args);
   if (l->len != 0) std::memcpy(l->dst, l->staging + landing_args, l->len);
@@ -429,6 +580,7 @@ int cm5_backend<Layer>::poll(am_sink sink) {
   delivered_ = 0;
   may_deliver_ = true;
   refused_since_poll_ = false;
+  serve_queued_gets();
   // What arrived during sends first; handlers never poll, so nothing is
   // added to the queue's front while this runs.
   for (std::size_t k = stored_.size(); k > 0 && !stored_.empty(); --k) {
