@@ -186,6 +186,7 @@ class cm5_backend : public substrate_members {
   static constexpr int max_get_landings = 16;
 
   static cm5_backend& here();
+  int open_landing_at(proc_t p, layer_handler opener, long dst, long len, long last);
   am_status open_target(proc_t p, void* dst, std::size_t len, counter* done, const void* src);
   void serve_get(const get_request& g);
   void serve_queued_gets();

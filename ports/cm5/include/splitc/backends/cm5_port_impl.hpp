@@ -166,37 +166,49 @@ am_status cm5_backend<Layer>::reply_short(const am_message& t, handler_id h, con
 
 // ---- long messages through a landing area ----------------------------------------
 
+// The round trip that opens a landing area at p (Luna 1994 §4.2.1): `opener` runs there with
+// (this processor and a ticket, dst, len, last) and answers with the area's number. Returns
+// it with a send of the layer still open (the caller sends into the area, then leave_send),
+// or -1 when this processor is inside a handler, where it may not wait, or p had no area
+// free: the caller answers no_resource and the core tries again from its progress engine.
 template <class Layer>
-am_status cm5_backend<Layer>::send_long(proc_t p, handler_id h, const am_word* a, int n,
-                                        const void* src, std::size_t len, void* dst,
-                                        bool is_request) {
+int cm5_backend<Layer>::open_landing_at(proc_t p, layer_handler opener, long dst, long len,
+                                        long last) {
   if (p < 0 || p >= procs_)
     port::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
-  // Not from a handler: the round trip below waits for the receiver.
   if (delivering_ > 0) {
     refused_since_poll_ = true;
-    return am_status::no_resource;
+    return -1;
   }
   const long ticket = ++open_ticket_;
   open_done_ = 0;
-  const long meta = static_cast<long>(static_cast<std::uint64_t>(h) |
-                                      static_cast<std::uint64_t>(n) << 16 |
-                                      static_cast<std::uint64_t>(is_request) << 20);
   ++send_depth_;
-  Layer::request(p, &cm5_backend::on_open,
+  Layer::request(p, opener,
                  static_cast<long>(static_cast<std::uint64_t>(myproc_) |
                                    static_cast<std::uint64_t>(ticket) << 16),
-                 reinterpret_cast<long>(dst), static_cast<long>(len), meta);
+                 dst, len, last);
   Layer::poll_while_lt(&open_done_, 1);
   if (open_port_ < 0) {
     leave_send();
     refused_since_poll_ = true;
-    return am_status::no_resource;  // no free landing area there now
   }
+  return open_port_;
+}
+
+template <class Layer>
+am_status cm5_backend<Layer>::send_long(proc_t p, handler_id h, const am_word* a, int n,
+                                        const void* src, std::size_t len, void* dst,
+                                        bool is_request) {
+  const long meta = static_cast<long>(static_cast<std::uint64_t>(h) |
+                                      static_cast<std::uint64_t>(n) << 16 |
+                                      static_cast<std::uint64_t>(is_request) << 20);
+  const int area = open_landing_at(p, &cm5_backend::on_open, reinterpret_cast<long>(dst),
+                                   static_cast<long>(len), meta);
+  if (area < 0) return am_status::no_resource;  // from a handler, or no area free there now
   am_word args[4] = {};
   for (int i = 0; i < n; ++i) args[i] = a[i];
-  Layer::send_to_landing(p, open_port_, 0, args, static_cast<int>(landing_args));
-  if (len != 0) Layer::send_to_landing(p, open_port_, static_cast<int>(landing_args), src, static_cast<int>(len));
+  Layer::send_to_landing(p, area, 0, args, static_cast<int>(landing_args));
+  if (len != 0) Layer::send_to_landing(p, area, static_cast<int>(landing_args), src, static_cast<int>(len));
   leave_send();
   return am_status::ok;
 }
@@ -329,27 +341,11 @@ am_status cm5_backend<Layer>::rma_store(proc_t p, void* dst, const void* src, st
 template <class Layer>
 am_status cm5_backend<Layer>::open_target(proc_t p, void* dst, std::size_t len, counter* done,
                                           const void* src) {
-  if (p < 0 || p >= procs_)
-    port::fail("{}: processor {} is out of range (0 to {})", Layer::name, p, procs_ - 1);
-  if (delivering_ > 0) {  // not from a handler: the round trip waits for the owner
-    refused_since_poll_ = true;
-    return am_status::no_resource;
-  }
-  const long ticket = ++open_ticket_;
-  open_done_ = 0;
-  ++send_depth_;
-  Layer::request(p, &cm5_backend::on_open_target,
-                 static_cast<long>(static_cast<std::uint64_t>(myproc_) |
-                                   static_cast<std::uint64_t>(ticket) << 16),
-                 reinterpret_cast<long>(port::same_place_on(p, dst)), static_cast<long>(len),
-                 reinterpret_cast<long>(done));
-  Layer::poll_while_lt(&open_done_, 1);
-  if (open_port_ < 0) {
-    leave_send();
-    refused_since_poll_ = true;
-    return am_status::no_resource;  // no receive port free there now
-  }
-  Layer::send_to_landing(p, open_port_, 0, src, static_cast<int>(len));
+  const int area = open_landing_at(p, &cm5_backend::on_open_target,
+                                   reinterpret_cast<long>(port::same_place_on(p, dst)),
+                                   static_cast<long>(len), reinterpret_cast<long>(done));
+  if (area < 0) return am_status::no_resource;
+  Layer::send_to_landing(p, area, 0, src, static_cast<int>(len));
   leave_send();
   return am_status::ok;
 }
