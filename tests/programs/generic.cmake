@@ -216,8 +216,8 @@ splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS last TEST xf_br
 splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS wait TEST xf_broadcast_root_wait
   REGEX "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)"
   REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")
-# ... or is one of a loop of broadcasts, whose checks wait for up to 8 broadcasts: processor 2
-# names root 1 in the sixth and waits; processor 0 reports it by the fourteenth.
+# ... or is one of a loop of broadcasts, whose checks wait for up to 32 broadcasts at P = 3:
+# processor 2 names root 1 in the sixth of 40 and waits; processor 0 reports it by the 38th.
 splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS loop TEST xf_broadcast_root_loop
   REGEX "collective mismatch: processor (2 broadcasts from root 1, processor 0 from root 0|0 broadcasts from root 0, processor 2 from root 1)"
   REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")

@@ -9,7 +9,7 @@
 // (progress.cpp) must report the mismatch rather than leave the job waiting for ever. With
 // "loop", everyone broadcasts from root 0 back to back, but processor 2 names root 1 in the
 // sixth: it waits for data from processor 1 that never comes, while processors 0 and 1, who
-// leave their children's announcements unchecked for up to 8 broadcasts, go on -- and
+// leave their children's announcements unchecked for up to 32 broadcasts, go on -- and
 // processor 0 must still find processor 2's announcement and report it. Each processor says
 // when it has returned from the sixth and later broadcasts ("returned from broadcast"): under
 // SPLITC_BROADCAST_CHECK=before_return none may. With "mixed", processor 2 alone (its rank from

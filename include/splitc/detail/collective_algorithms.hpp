@@ -294,8 +294,8 @@ inline void agreed_broadcast(collective_group& g, std::span<T> data, proc_t root
 /// broadcast on every processor with children): the root sends and leaves, a non-root
 /// forwards the data as it comes, checking the announcements only if they come first; what
 /// is left unchecked is checked at the start of its next other collective (settle_root_check;
-/// finalize is one), at a poll once all have come (progress.cpp), or when
-/// unchecked_window() broadcasts are pending (8 where the mailboxes are 16 deep) -- so
+/// finalize is one), at a poll once all have come (progress.cpp), or when unchecked_window()
+/// broadcasts are pending (half the mailboxes' depth: 32 up to 8 processors) -- so
 /// back-to-back broadcasts are not paced by the check, and a processor that named another
 /// root is reported up to that many broadcasts later. A processor whose data would come
 /// from a child whose announcements it checks (another root than 0) checks first, as the

@@ -40,14 +40,17 @@ namespace splitc::detail {
 struct context;
 
 inline constexpr std::size_t mailbox_slot_bytes = 1024;
-/// Slots per sender: up to 64 processors 16, so that a loop of small collectives seldom waits
-/// for a receiver (with more processes than cores, each wait for a credit is a trip through
-/// the scheduler); beyond, 4, as the region grows with the number of processors.
+/// Slots per sender: up to 8 processors 64, up to 64 processors 16, so that a loop of small
+/// collectives seldom waits for a receiver (with more processes than cores, each wait for a
+/// credit is a trip through the scheduler: broadcasts back to back at P = 4 on two cores took
+/// 0.7-1.0 us each with 16, 0.27-0.31 with 64); beyond, 4, as the region grows with the
+/// number of processors (64 KiB per sender is 512 KiB of a segment at P = 8).
 /// (A power of two: a slot is found by a mask, not a division, on every message.)
 constexpr std::size_t mailbox_depth_for(std::size_t procs) noexcept {
-  return procs <= 64 ? 16 : 4;
+  return procs <= 8 ? 64 : procs <= 64 ? 16 : 4;
 }
 static_assert((mailbox_depth_for(1) & (mailbox_depth_for(1) - 1)) == 0 &&
+              (mailbox_depth_for(9) & (mailbox_depth_for(9) - 1)) == 0 &&
               (mailbox_depth_for(65) & (mailbox_depth_for(65) - 1)) == 0);
 
 struct mailbox_slot {
@@ -104,7 +107,8 @@ struct mailbox_state {
     std::uint64_t signature = 0;
     int root = -1;
   };
-  static constexpr std::size_t max_unchecked = 8;
+  static constexpr std::size_t max_unchecked = 32;
+  static_assert(mailbox_depth_for(1) / 2 <= max_unchecked);  // unchecked_window()
   unchecked_broadcast unchecked[max_unchecked];
   std::size_t unchecked_first = 0;
   std::size_t unchecked_count = 0;
@@ -125,7 +129,8 @@ struct mailbox_state {
   /// How many broadcasts may go unchecked: a processor that disagrees stops consuming, and
   /// a sender must check before its messages to it (one per broadcast, plus the
   /// acknowledgements a receiver holds back, fewer than 4) can fill the depth and block it.
-  std::size_t unchecked_window() const noexcept { return depth() >= 16 ? max_unchecked : 1; }
+  /// Half the depth (32 of 64, 8 of 16), 1 where the mailboxes are 4 deep.
+  std::size_t unchecked_window() const noexcept { return depth() >= 16 ? depth() / 2 : 1; }
   /// Acknowledgement word in *this* layout: receiver q's acknowledgements to us.
   std::atomic<std::uint64_t>* ack_word(std::size_t receiver) const noexcept {
     return reinterpret_cast<std::atomic<std::uint64_t>*>(region + 64 * receiver);
