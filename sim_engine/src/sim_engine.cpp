@@ -75,7 +75,7 @@ int splitc_sim_channel(const char* name, unsigned flags) {
 
 namespace {
 void send_packet(const char* call, int channel, int to, const void* packet, size_t len,
-                 size_t charged_bytes) {
+                 size_t charged_bytes, bool stream_data = false) {
   world& w = running_world(call);
   if (to < 0 || to >= w.procs())
     engine_fail("packet to processor {}: no such processor (the job has {})", to,
@@ -83,7 +83,7 @@ void send_packet(const char* call, int channel, int to, const void* packet, size
   if (len > SPLITC_SIM_MAX_PACKET)
     engine_fail("a packet of {} bytes is longer than the engine carries ({})", len,
                          static_cast<int>(SPLITC_SIM_MAX_PACKET));
-  w.send_packet(channel, to, packet, len, charged_bytes);
+  w.send_packet(channel, to, packet, len, charged_bytes, stream_data);
 }
 }  // namespace
 
@@ -100,6 +100,12 @@ void splitc_sim_send_charged(int channel, int to, const void* packet, size_t len
   if (charged_bytes > len)
     engine_fail("splitc_sim_send_charged: {} bytes charged of a {}-byte packet", charged_bytes, len);
   send_packet("splitc_sim_send_charged", channel, to, packet, len, charged_bytes);
+}
+
+void splitc_sim_send_stream(int channel, int to, const void* packet, size_t len, size_t data_bytes) {
+  if (data_bytes > len)
+    engine_fail("splitc_sim_send_stream: {} bytes of data in a {}-byte packet", data_bytes, len);
+  send_packet("splitc_sim_send_stream", channel, to, packet, len, data_bytes, true);
 }
 
 long splitc_sim_receive(int channel, int* source, void* buf, size_t cap) {

@@ -267,11 +267,12 @@ void world::charge_computation(bool library_call) {
 
 // ---- the wire -----------------------------------------------------------------------------
 
-double world::charge_send(const loggp& cost, proc_t to, std::size_t len) {
-  charge_computation();
+double world::charge_send(const loggp& cost, proc_t to, std::size_t len, bool stream_data) {
+  charge_computation(!stream_data);
   processor& me = procs_state_[running_];
   const double start = std::max(me.clock_ns, me.next_send_ns);
-  me.clock_ns = start + cost.send_overhead_ns + static_cast<double>(len) * cost.ns_per_byte;
+  me.clock_ns = start + (stream_data ? 0.0 : cost.send_overhead_ns) +
+                static_cast<double>(len) * cost.ns_per_byte;
   me.next_send_ns = std::max(start + cost.gap_ns, me.clock_ns);
   return me.clock_ns + (to == running_ ? 0.0 : cost.latency_ns);
 }
@@ -399,10 +400,11 @@ std::uint64_t pair_key(int queue, proc_t from, proc_t to, int procs) {
 }  // namespace
 
 void world::send_packet(int ch, proc_t to, const void* data, std::size_t len,
-                        std::size_t charged_bytes) {
+                        std::size_t charged_bytes, bool stream_data) {
   const channel& c = channels_.at(static_cast<std::size_t>(ch));
   const loggp& cost = machine_.costs(message_kind::packet, charged_bytes);
-  fate f = faults(to, charge_send(cost, to, charged_bytes), !c.ordered, c.unreliable);
+  fate f = faults(to, charge_send(cost, to, charged_bytes, stream_data), !c.ordered,
+                  c.unreliable);
   const int queue = ch + 1;
   if (c.ordered) {  // never before the previous packet of this pair
     double& last = last_arrival_[pair_key(queue, running_, to, procs_)];

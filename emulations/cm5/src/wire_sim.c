@@ -55,13 +55,15 @@ int cm5_wire_self(void) { return splitc_sim_self(); }
 int cm5_wire_nodes(void) { return splitc_sim_procs(); }
 
 /* A handler packet is one of the machine's short messages (o_s, no charge per
- * byte of its header and words); a scopy packet carries data, charged per byte
- * of the whole packet as before (the bulk path: docs/sim-machines.md). */
+ * byte of its header and words); a scopy packet is one of the bulk path's data
+ * packets, charged G per byte of its data and no o_s, as the machine's peak
+ * bandwidth was measured (docs/sim-machines.md). */
 int cm5_wire_try_send(int node, int network, const cm5_packet *p) {
   if (p->kind == CM5_PACKET_HANDLER)
     splitc_sim_send_short(sim.channel[network], node, p, sizeof *p);
   else
-    splitc_sim_send(sim.channel[network], node, p, sizeof *p);
+    splitc_sim_send_stream(sim.channel[network], node, p, sizeof *p,
+                           (size_t)(p->handler >> 16));
   return 1;
 }
 

@@ -17,7 +17,8 @@
  *                         its own; a spent wake-up does not end the next wait
  *   engine_api short_send a packet sent as a short message costs its sender what an
  *                         empty packet does, however long; another costs more per byte,
- *                         and one charged for part of its bytes, for that part alone
+ *                         one charged for part of its bytes, for that part alone, and a
+ *                         stream's data packet its data bytes alone, without o_s
  *   engine_api receive_costs (the cm5 model) a receive that takes a packet costs o_r,
  *                         the look that then finds the channel empty nothing, the next
  *                         empty look the model's poll; none of them the library's call
@@ -106,14 +107,15 @@ int main(int argc, char **argv) {
     if (self == 0) {
       const int channel = splitc_sim_channel("costs", 0);
       char packet[48] = {0};
-      double cost[4];
-      for (int i = 0; i < 4; ++i) {
+      double cost[5];
+      for (int i = 0; i < 5; ++i) {
         splitc_sim_charge_ns(1e6); /* past the gap after the previous send */
         const double before = splitc_sim_now_ns();
         if (i == 0) splitc_sim_send(channel, 1, packet, 0);
         if (i == 1) splitc_sim_send_short(channel, 1, packet, sizeof packet);
         if (i == 2) splitc_sim_send(channel, 1, packet, sizeof packet);
         if (i == 3) splitc_sim_send_charged(channel, 1, packet, sizeof packet, 16);
+        if (i == 4) splitc_sim_send_stream(channel, 1, packet, sizeof packet, 24);
         cost[i] = splitc_sim_now_ns() - before;
       }
       check(cost[0] > 0, "an empty packet cost its sender nothing");
@@ -122,6 +124,8 @@ int main(int argc, char **argv) {
       const double per_byte = (cost[2] - cost[0]) / 48, charged = cost[3] - cost[0];
       check(charged > 16 * per_byte * 0.999999 && charged < 16 * per_byte * 1.000001,
             "a packet charged for 16 of its 48 bytes did not cost 16 bytes more than an empty one");
+      check(cost[4] > 24 * per_byte * 0.999999 && cost[4] < 24 * per_byte * 1.000001,
+            "a stream's packet of 24 data bytes did not cost 24 bytes and nothing else");
     }
   } else if (strcmp(test, "receive_costs") == 0) {
     /* The cm5 model: o_r 1800 ns, an empty poll 312.5 ns. */

@@ -75,6 +75,14 @@ void splitc_sim_send_short(int channel, int to, const void *packet, size_t len);
 void splitc_sim_send_charged(int channel, int to, const void *packet, size_t len,
                              size_t charged_bytes);
 
+/* Send a data packet of a layer's bulk stream: it costs its sender `data_bytes` * G (after the
+ * gap), no o_s and no library call's computation, and arrives L later. G, one over the
+ * machine's peak bandwidth, was measured on such streams, so it already holds what each of the
+ * machine's data packets cost to send (the CM-5's 16 bytes at o_s each are its 10 MB/s:
+ * docs/sim-machines.md). */
+void splitc_sim_send_stream(int channel, int to, const void *packet, size_t len,
+                            size_t data_bytes);
+
 /* The next packet of `channel` that has arrived at this processor by its
  * clock: copies it to buf (at most cap bytes; a longer packet is an error
  * of the emulation, which ends the job), sets *source, charges the receive

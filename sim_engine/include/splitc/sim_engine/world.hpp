@@ -157,9 +157,11 @@ class world {
 
   // ---- called by the running processor (an emulated layer: sim_engine.cpp) --------------
   int open_channel(const char* name, bool ordered, bool unreliable);
-  /// A packet of `len` bytes, charged as a message of `charged_bytes` payload bytes.
+  /// A packet of `len` bytes, charged as a message of `charged_bytes` payload bytes; with
+  /// `stream_data`, a data packet of a layer's stream: those bytes alone, no o_s and no
+  /// library call's computation.
   void send_packet(int channel, proc_t to, const void* data, std::size_t len,
-                   std::size_t charged_bytes);
+                   std::size_t charged_bytes, bool stream_data = false);
   /// The next arrived packet of `channel`, moved out; false (charging a poll) when none.
   bool receive_packet(int channel, in_flight& out);
   void wait_any(const char* what);
@@ -191,7 +193,7 @@ class world {
   double wake_time(const processor& p) const noexcept;
   bool arrived(const processor& p) const noexcept;
   /// Charge a send of `len` payload bytes at `cost` to the running processor; its arrival time at `to`.
-  double charge_send(const loggp& cost, proc_t to, std::size_t len);
+  double charge_send(const loggp& cost, proc_t to, std::size_t len, bool stream_data = false);
   /// The wire's faults on one packet: its arrival time, and whether it is lost / duplicated.
   struct fate {
     double arrival_ns;
