@@ -102,7 +102,8 @@ void splitc_sim_send_charged(int channel, int to, const void* packet, size_t len
   send_packet("splitc_sim_send_charged", channel, to, packet, len, charged_bytes);
 }
 
-void splitc_sim_send_stream(int channel, int to, const void* packet, size_t len, size_t data_bytes) {
+void splitc_sim_send_stream(int channel, int to, const void* packet, size_t len,
+                            size_t data_bytes) {
   if (data_bytes > len)
     engine_fail("splitc_sim_send_stream: {} bytes of data in a {}-byte packet", data_bytes, len);
   send_packet("splitc_sim_send_stream", channel, to, packet, len, data_bytes, true);
