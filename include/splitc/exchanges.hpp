@@ -24,9 +24,10 @@
 // Algorithms (detail below): gather and scatter go straight between the root and each member;
 // all-gather takes ceil(log2 n) rounds (Bruck's dissemination, any n; each member sends the
 // same bytes as a ring would); all-to-all is a pairwise exchange (n - 1 rounds, member r sends
-// to r + k while it receives from r - k); reduce-scatter is a ring of n - 1 rounds for a
-// commutative operator on at least binary_swap_threshold bytes, else a reduce-to-all of the
-// whole vector whose own block each member keeps (rank order kept).
+// to r + k while it receives from r - k; blocks of one mailbox message are all sent first);
+// reduce-scatter is a ring of n - 1 rounds for a commutative operator on at least
+// binary_swap_threshold bytes, else a reduce-to-all of the whole vector whose own block each
+// member keeps (rank order kept).
 #pragma once
 
 #include <splitc/collectives.hpp>
@@ -139,16 +140,25 @@ inline void all_gather_bytes(collective_group& g, unsigned char* all, const bloc
   }
 }
 
-/// Pairwise all-to-all: in round k, to rank r + k, from rank r - k.
+/// Pairwise all-to-all: in round k, to rank r + k, from rank r - k. A block that fits in one
+/// mailbox message waits for nobody, so all of those are sent before the first round: where
+/// every block is small, the rounds only receive, and the call costs one hop instead of n - 1
+/// in a row (each pair still carries one stream per call, so a receiver that expects another
+/// size is told as before).
 inline void all_to_all_bytes(collective_group& g, const unsigned char* send,
                              const block_layout& out, unsigned char* receive,
                              const block_layout& in) {
   const proc_t n = g.size, me = g.rank;
   if (out.bytes(me) != in.bytes(me)) [[unlikely]] collective_mismatch(g, me, out.bytes(me), in.bytes(me));
   std::memcpy(receive + in.at(me), send + out.at(me), in.bytes(me));
+  const auto sent_first = [&](proc_t to) { return out.bytes(to) <= mailbox_payload_bytes; };
+  for (proc_t k = 1; k < n; ++k) {
+    const proc_t to = (me + k) % n;
+    if (sent_first(to)) shift_into(g, to, one_piece(send + out.at(to), out.bytes(to)), -1, {});
+  }
   for (proc_t k = 1; k < n; ++k) {
     const proc_t to = (me + k) % n, from = (me - k + n) % n;
-    shift_into(g, to, one_piece(send + out.at(to), out.bytes(to)), from,
+    shift_into(g, sent_first(to) ? -1 : to, one_piece(send + out.at(to), out.bytes(to)), from,
                one_piece(receive + in.at(from), in.bytes(from)));
   }
 }
