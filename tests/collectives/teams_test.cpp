@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -289,6 +290,49 @@ void check_large_streams(const team& t, int salt) {
   }
 }
 
+/// Staged pieces from and into every kind of place within a page: a staged piece lies in its
+/// buffer where its source lies in its page (src/mailbox.cpp), so a source at the page's last
+/// byte puts it 4,095 bytes in, and a piece of 64 KiB from there fills a buffer made for smaller
+/// pieces (64 KiB + 4 KiB, where the blocks of check_large_streams are 20,000 bytes) to its
+/// last byte but one. An all-gather and an all-to-all of bytes, each block from `from` bytes
+/// into a page to `to` bytes into one.
+void check_staged_placements(const team& t) {
+  const auto un = static_cast<std::size_t>(t.size());
+  const auto r = static_cast<std::size_t>(t.rank());
+  constexpr std::size_t page = 4096;
+  auto byte_of = [](std::size_t q, std::size_t i, std::size_t salt) {
+    return static_cast<unsigned char>((q * 131 + i * 7 + salt * 29 + i / 251) & 0xff);
+  };
+  for (const std::size_t bytes : {std::size_t{20000}, std::size_t{65536}})
+    for (const auto& [from, to] : {std::pair<std::size_t, std::size_t>{0, 16}, {16, 0}, {1, 63},
+                                  {4095, 0}, {4095, 4095}, {40, 8}}) {
+      const std::size_t salt = bytes + from * 3 + to;
+      void* in_page = std::aligned_alloc(page, (bytes * un + 2 * page) / page * page);
+      void* out_page = std::aligned_alloc(page, (bytes * un + 2 * page) / page * page);
+      CHECK(in_page != nullptr && out_page != nullptr);
+      auto* in = static_cast<unsigned char*>(in_page) + from;
+      auto* out = static_cast<unsigned char*>(out_page) + to;
+      for (std::size_t i = 0; i < bytes; ++i) in[i] = byte_of(r, i, salt);
+      splitc::all_gather(t, std::span<const unsigned char>(in, bytes),
+                         std::span<unsigned char>(out, bytes * un));
+      for (std::size_t q = 0; q < un; ++q)
+        for (std::size_t i = 0; i < bytes; ++i)
+          CHECK_MSG(out[q * bytes + i] == byte_of(q, i, salt),
+                    "staged all_gather of {} bytes from {} into {} bytes into a page: rank {} "
+                    "byte {}", bytes, from, to, q, i);
+      for (std::size_t k = 0; k < bytes * un; ++k) in[k] = byte_of(r, k, salt + 1);
+      splitc::all_to_all(t, std::span<const unsigned char>(in, bytes * un),
+                         std::span<unsigned char>(out, bytes * un));
+      for (std::size_t q = 0; q < un; ++q)
+        for (std::size_t i = 0; i < bytes; ++i)
+          CHECK_MSG(out[q * bytes + i] == byte_of(q, r * bytes + i, salt + 1),
+                    "staged all_to_all of {} bytes from {} into {} bytes into a page: rank {} "
+                    "byte {}", bytes, from, to, q, i);
+      std::free(in_page);
+      std::free(out_page);
+    }
+}
+
 /// The same streams when a sender has no staging space: on a team just made (its channels have
 /// no staging buffers yet) the even ranks fill their segment's private part first
 /// (global_malloc), so their pieces follow in mailbox messages while the odd ranks' are staged;
@@ -329,6 +373,7 @@ int main(int argc, char** argv) {
     if (first.valid()) {
       if (P <= 8) check_large_streams(team::world(), 60);
       check_large_streams(first, 61);
+      check_staged_placements(first);
       check_streams_without_staging(first);
     }
     first.destroy();
