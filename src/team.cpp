@@ -1,6 +1,7 @@
 // Teams (team.hpp): what a handle answers, how split() forms new teams and gives them channels
 // of their own, and how destroy() frees those once nothing can still arrive in them.
 #include <splitc/atomics.hpp>
+#include <splitc/backend.hpp>
 #include <splitc/detail/split_phase.hpp>
 #include <splitc/exchanges.hpp>
 #include <splitc/port/fail.hpp>
@@ -32,19 +33,48 @@ std::int64_t* finished_count(unsigned char* region, std::size_t members) {
   return reinterpret_cast<std::int64_t*>(region + detail::mailbox_state::region_bytes(members));
 }
 
+/// PORTING.md's optional `discard_segment_pages(at, len)`: whole pages of this processor's
+/// segment given back, reading as zero afterwards (the sim engine's ports). Only a team's
+/// creation uses it, so it is told apart here rather than in port/am.hpp.
+template <class B>
+concept has_page_discard =
+    requires(void* at, std::size_t len) { B::discard_segment_pages(at, len); };
+
 /// Every acknowledgement word, slot sequence word and the finished count at zero. Only the
-/// words not zero already are written: a fresh region's pages stay untouched until used
-/// (a team of 1024 on the sim would otherwise commit its whole region on every member).
+/// words not zero already are written: a fresh region's pages stay untouched until used.
+/// Where the backend gives pages back as zero, the region's whole pages are given back and only
+/// the words outside them are looked at: reading a word of every slot would touch every page
+/// of the region (4 MiB on each member of a team of 1024 on the sim, which this machine's
+/// kernel commits even for a read: docs/sim.md, "Scaling"). (A template, so that the call of
+/// the optional member is compiled only for a backend that has it.)
+template <class Backend>
 void clear_channels(detail::mailbox_state& m, std::size_t members) {
-  auto clear = [](std::atomic<std::uint64_t>& word) {
-    if (word.load(std::memory_order_relaxed) != 0) word.store(0, std::memory_order_relaxed);
+  std::uintptr_t given_back_from = 0, given_back_to = 0;
+  if constexpr (has_page_discard<Backend>) {
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto begin = reinterpret_cast<std::uintptr_t>(m.region);
+    const std::uintptr_t from = (begin + page - 1) & ~(page - 1);
+    const std::uintptr_t to = (begin + team_region_bytes(members)) & ~(page - 1);
+    if (to > from) {
+      Backend::discard_segment_pages(reinterpret_cast<void*>(from), to - from);
+      given_back_from = from;
+      given_back_to = to;
+    }
+  }
+  auto given_back = [&](const void* word) {
+    const auto at = reinterpret_cast<std::uintptr_t>(word);
+    return at >= given_back_from && at < given_back_to;
+  };
+  auto clear = [&](std::atomic<std::uint64_t>& word) {
+    if (!given_back(&word) && word.load(std::memory_order_relaxed) != 0)
+      word.store(0, std::memory_order_relaxed);
   };
   for (std::size_t q = 0; q < members; ++q) {
     clear(*m.ack_word(q));
     for (std::uint64_t k = 0; k < m.depth(); ++k) clear(m.slot(q, k)->sequence);
   }
   std::int64_t* finished = finished_count(m.region, members);
-  if (*finished != 0) *finished = 0;
+  if (!given_back(finished) && *finished != 0) *finished = 0;
 }
 
 constexpr std::uint64_t split_signature =
@@ -174,7 +204,7 @@ team team::split(int color, int key) const {
     m.sent.assign(n, 0);
     m.received.assign(n, 0);
     m.acked_seen.assign(n, 0);
-    clear_channels(m, n);
+    clear_channels<active_backend>(m, n);
   }
   // Nobody sends into a region its owner has not cleared.
   collective_group b = g;

@@ -6,6 +6,7 @@
 #include <splitc/port/segment.hpp>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -59,6 +60,21 @@ void segment_arena::write(proc_t p, std::size_t offset, const void* src, std::si
 
 void segment_arena::read(proc_t p, std::size_t offset, void* dst, std::size_t len) const {
   if (len != 0) std::memcpy(dst, static_cast<const unsigned char*>(segment(p).base) + offset, len);
+}
+
+void segment_arena::discard(proc_t p, void* at, std::size_t len) {
+  if (len == 0) return;
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(at);
+  const auto base = reinterpret_cast<std::uintptr_t>(segment(p).base);
+  if (begin % page != 0 || len % page != 0 || begin < base || begin - base > size_ ||
+      len > size_ - (begin - base))
+    port::fail("sim: cannot give back {} bytes at {}: not whole pages of processor {}'s segment "
+               "({} bytes at {})", len, at, p, size_, segment(p).base);
+  // MAP_PRIVATE | MAP_ANONYMOUS (port::reserve_segment): the pages come back zero-filled.
+  if (madvise(at, len, MADV_DONTNEED) != 0)
+    port::fail("sim: cannot give back {} bytes at {} of processor {}'s segment: {}", len, at, p,
+               std::strerror(errno));
 }
 
 }  // namespace splitc::backends::sim

@@ -157,6 +157,11 @@ void* splitc_sim_segment(size_t* size) {
   return s.base;
 }
 
+void splitc_sim_discard(void* at, size_t len) {
+  world& w = running_world("splitc_sim_discard");
+  w.segments().discard(w.running(), at, len);
+}
+
 void splitc_sim_segment_places(void** base, size_t* stride) {
   const splitc::segments_apart places = running_world("splitc_sim_segment_places").segments().places();
   *base = reinterpret_cast<void*>(places.base);

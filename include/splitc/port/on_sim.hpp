@@ -36,6 +36,9 @@ struct sim_members {
     return {reinterpret_cast<std::uintptr_t>(base), stride,
             stride * static_cast<std::size_t>(splitc_sim_procs())};
   }
+  /// Whole pages of this processor's segment given back, reading as zero afterwards
+  /// (PORTING.md, discard_segment_pages).
+  static void discard_segment_pages(void* at, std::size_t len) { splitc_sim_discard(at, len); }
   void wait_idle(am_sink, const char* what) { splitc_sim_wait(what); }
   double virtual_seconds() const noexcept { return splitc_sim_timer_ns() * 1e-9; }
 };

@@ -141,6 +141,11 @@ double splitc_sim_collective_ns(const char *operation, double layer_ns);
  * address. */
 void *splitc_sim_segment(size_t *size);
 void splitc_sim_segment_places(void **base, size_t *stride);
+/* Give back the whole pages of [at, at + len) in the running processor's
+ * segment (`at` and `len` multiples of the page size): they read as zero
+ * afterwards and take no memory until touched again. What a runtime uses to
+ * zero a large region it will touch only in part (a team's channels). */
+void splitc_sim_discard(void *at, size_t len);
 
 /* The switch of the runtime's own per-processor state, which the engine does not know:
  * `save` takes the running processor's state off as its fiber stops and returns it (the

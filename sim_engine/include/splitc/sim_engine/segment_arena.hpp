@@ -34,6 +34,10 @@ class segment_arena {
   /// Processor p's segment from `offset` (one-sided access: sim_engine.h).
   void write(proc_t p, std::size_t offset, const void* src, std::size_t len);
   void read(proc_t p, std::size_t offset, void* dst, std::size_t len) const;
+  /// Give back the whole pages of [at, at + len) in processor p's segment: the segments are
+  /// private anonymous memory, so those pages read as zero afterwards and take no memory
+  /// until touched again (sim_engine.h, splitc_sim_discard). `at` and `len` page-aligned.
+  void discard(proc_t p, void* at, std::size_t len);
 
  private:
   int procs_;
