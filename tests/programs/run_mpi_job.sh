@@ -3,6 +3,7 @@
 # on MPI) under a hard time limit and judges it.
 #
 #   run_mpi_job.sh pass:NAME SECONDS COMMAND...   exit 0 and "PASS NAME" printed exactly once
+#                                              (SECONDS: a whole number)
 #   run_mpi_job.sh fail:REGEX SECONDS COMMAND...  a non-zero exit that is not the time limit,
 #                                              with output matching the extended REGEX
 #
@@ -21,7 +22,7 @@ seconds=$2
 shift 2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-start=$(date +%s.%N)
+start=${EPOCHREALTIME/[.,]/}  # microseconds (bash's clock: a program costs ~10 ms of CPU here)
 timeout -k 10 "$seconds" "$@" > "$out" 2>&1
 status=$?
 cat "$out"
@@ -33,15 +34,17 @@ cat "$out"
 if [[ $expect == pass:* && $status -eq 1 ]] && grep -q "with PID 0 on" "$out" &&
    grep -q "exiting improperly" "$out" && [[ $(grep -cx "PASS ${expect#pass:}" "$out") -eq 1 ]]; then
   echo "run_test: Open MPI misjudged a finished process (its issue 7833); running the job again" >&2
-  start=$(date +%s.%N)
+  start=${EPOCHREALTIME/[.,]/}
   timeout -k 10 "$seconds" "$@" > "$out" 2>&1
   status=$?
   cat "$out"
 fi
-elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+end=${EPOCHREALTIME/[.,]/}
+elapsed_us=$((end - start))
+printf -v elapsed '%d.%d' $((elapsed_us / 1000000)) $((elapsed_us / 100000 % 10))
 # 124: timeout sent SIGTERM; 137 after the limit: it had to SIGKILL (a job
 # killed by SIGKILL on its own also ends with 137, but early).
-if [[ $status -eq 124 ]] || { [[ $status -eq 137 ]] && awk -v e="$elapsed" -v s="$seconds" 'BEGIN { exit !(e >= s) }'; }; then
+if [[ $status -eq 124 ]] || { [[ $status -eq 137 ]] && ((elapsed_us >= seconds * 1000000)); }; then
   echo "run_test: '$*' did not finish within ${seconds} s (hang?)" >&2
   exit 1
 fi
