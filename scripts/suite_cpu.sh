@@ -14,6 +14,7 @@ if [[ ${1:-} == --by-procs ]]; then by_procs=1; shift; fi
 build=${1:-build} stride=${2:-10}
 [[ -f $build/CMakeCache.txt ]] || { echo "suite_cpu: no build in $build" >&2; exit 2; }
 [[ $stride =~ ^[1-9][0-9]*$ ]] || { echo "suite_cpu: STRIDE must be a positive number" >&2; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "suite_cpu: needs GNU time (apt-get install -y time)" >&2; exit 2; }
 # The suite's environment (scripts/test.sh; a user's own settings win).
 export GLIBC_TUNABLES="glibc.malloc.hugetlb=1${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}"
 export HWLOC_COMPONENTS="${HWLOC_COMPONENTS:--pci,-linuxio}"
