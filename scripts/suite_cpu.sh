@@ -7,6 +7,9 @@
 # figure times the family's count of tests: an estimate of the family's share of a whole run.
 # ctest's own timings (scripts/suite_report.sh) give each test's wall time among three others;
 # this gives what the tests cost the machine, which on two cores is what bounds the suite.
+# ctest runs a sampled test's fixtures with it (splitcc's and packaging's installs, splitcc's
+# builds): they are counted among the tests run and their CPU is scaled with the family's, so
+# the estimate of a family with costly fixtures is high.
 #   scripts/suite_cpu.sh [--by-procs] [BUILD_DIR] [STRIDE]    (default build, 10)
 set -euo pipefail
 by_procs=0
@@ -15,9 +18,7 @@ build=${1:-build} stride=${2:-10}
 [[ -f $build/CMakeCache.txt ]] || { echo "suite_cpu: no build in $build" >&2; exit 2; }
 [[ $stride =~ ^[1-9][0-9]*$ ]] || { echo "suite_cpu: STRIDE must be a positive number" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "suite_cpu: needs GNU time (apt-get install -y time)" >&2; exit 2; }
-# The suite's environment (scripts/test.sh; a user's own settings win).
-export GLIBC_TUNABLES="glibc.malloc.hugetlb=1${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}"
-export HWLOC_COMPONENTS="${HWLOC_COMPONENTS:--pci,-linuxio}"
+source "$(dirname "${BASH_SOURCE[0]}")/suite_env.sh"  # the suite's environment, as scripts/test.sh
 build=$(cd "$build" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/suite_cpu.XXXXXX")
 trap 'rm -rf -- "$scratch"' EXIT
@@ -39,7 +40,8 @@ while read -r group count regex; do
   times=$scratch/time log=$scratch/log
   /usr/bin/time -o "$times" -f "%e %U %S" \
     ctest --test-dir "$build" -j4 -LE long --timeout 300 -R "$regex" -I "1,1000000,$stride" \
-    < /dev/null > "$log" 2>&1 || echo "suite_cpu: a test of $group failed (see ctest)" >&2
+    < /dev/null > "$log" 2>&1 ||
+    { echo "suite_cpu: failed in $group:" >&2; sed -n '/tests failed out of/,$p' "$log" >&2; }
   ran=$(grep -c ' Test *#' "$log" || true)
   [[ $ran -gt 0 ]] || continue
   read -r wall user sys < "$times"

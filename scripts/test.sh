@@ -19,14 +19,9 @@ case ${1:-} in
   "") ;;
   *) echo "usage: scripts/test.sh [--full]" >&2; exit 2 ;;
 esac
-# The suite's processes on a machine where the kernel's work is dear (docs/running.md, "The
-# suite's environment"): malloc's large blocks in transparent huge pages, one fault where there
-# were 512 (a first touch of a 4 KiB page costs 14 us on this virtual machine); and hwloc, which
-# every Open MPI and MPICH process and launcher runs, not reading the PCI devices' configuration
-# (40 ms of CPU per process here; the jobs of a test never leave one host). A user's own
-# settings win.
-export GLIBC_TUNABLES="glibc.malloc.hugetlb=1${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}"
-export HWLOC_COMPONENTS="${HWLOC_COMPONENTS:--pci,-linuxio}"
+# The suite's environment (malloc in huge pages, hwloc without its PCI reads; a user's own
+# settings win): scripts/suite_env.sh.
+source scripts/suite_env.sh
 if [[ $full -eq 1 ]]; then scripts/build.sh --full; else scripts/build.sh; fi
 status=0
 # Four tests at a time on two cores: most of a test's time is a job starting, waiting or
