@@ -361,22 +361,26 @@ thread_local unsigned idle_polls = 0;
 constexpr unsigned idle_polls_before_yield = 16;
 }  // namespace
 
-void poll() {
-  const int ran = detail::progress(detail::ctx());
-  // A program's own polling loop (`while (!flag) poll();`, MPI_Test's or MPI_Iprobe's loop in
-  // a layer above) on a host with more of the job's processes than cores: spinning there keeps
-  // the process it waits for off the CPU, so after a few empty polls each empty poll yields, as
-  // Open MPI's progress does when it yields when idle. Never a sleep: a program that computes
+void poll() { (void)detail::poll_in_loop(detail::ctx()); }
+
+int detail::poll_in_loop(context& c) {
+  const int ran = detail::progress(c);
+  // A program's own polling loop (`while (!flag) poll();`, `while (!is_sync());`, a loop on
+  // is_store_sync or a memory test, MPI_Test's or MPI_Iprobe's loop in a layer above) on a
+  // host with more of the job's processes than cores: spinning there keeps the process it
+  // waits for off the CPU, so after a few empty polls each empty poll yields, as Open MPI's
+  // progress does when it yields when idle. Never a sleep: a program that computes
   // between polls loses nothing but the yield. Processors sharing one process (the sim) switch
   // in their own poll.
   if constexpr (!has_shared_process<active_backend>) {
-    if (!port::oversubscribed) return;
+    if (!port::oversubscribed) return ran;
     if (ran != 0) {
       idle_polls = 0;
     } else if (++idle_polls > idle_polls_before_yield) {
       sched_yield();
     }
   }
+  return ran;
 }
 
 namespace detail {

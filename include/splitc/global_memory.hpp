@@ -385,7 +385,7 @@ inline void sync() {
 }
 inline bool is_sync() {
   auto& c = detail::ctx();
-  if (c.get_put.value() != 0) detail::progress(c);
+  if (c.get_put.value() != 0) detail::poll_in_loop(c);
   return c.get_put.value() == 0;
 }
 inline void sync(counter& ctr) {
@@ -394,7 +394,7 @@ inline void sync(counter& ctr) {
 }
 inline bool is_sync(counter& ctr) {
   auto& c = detail::ctx();
-  if (ctr.value() != 0) detail::progress(c);
+  if (ctr.value() != 0) detail::poll_in_loop(c);
   return ctr.value() == 0;
 }
 inline void sync_ctr(counter& ctr) { sync(ctr); }
@@ -414,7 +414,7 @@ inline void store_sync_as(context& c, std::int64_t bytes, counter& received, cou
 inline bool is_store_sync_as(context& c, std::int64_t bytes, counter& received, counter& sent,
                              const char* op) {
   if (bytes < 0) [[unlikely]] bad_count(c, bytes, "byte count", op);
-  if (received.value() < bytes) progress(c);
+  if (received.value() < bytes) poll_in_loop(c);
   if (received.value() < bytes) return false;
   received.add_shared(-bytes);
   sent.add_local(-bytes);

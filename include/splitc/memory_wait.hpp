@@ -167,7 +167,7 @@ inline std::size_t wait_some(std::span<T> ivars, std::span<std::size_t> indices,
 }
 
 /// One poll, so that a test loop moves the network even when it never waits.
-inline void poll_once() { (void)progress(ctx()); }
+inline void poll_once() { (void)poll_in_loop(ctx()); }
 
 template <wait_word T>
 struct same_value {

@@ -52,6 +52,10 @@ void send_slow(context& c, am_kind kind, bool is_reply, const am_message* token,
 /// Deliver whatever has arrived and retry queued messages; returns how many
 /// messages ran (so waiting loops know to keep polling instead of backing off).
 int progress(context& c);
+/// progress() for a test that a program calls in a loop of its own (is_sync, is_store_sync, a
+/// memory test, poll()): on a host with more of the job's processes than cores, after a few
+/// empty ones each empty call yields the core (src/runtime.cpp).
+int poll_in_loop(context& c);
 [[gnu::cold, noreturn]] void bad_reply(context& c);
 [[gnu::cold, noreturn]] void bad_am_target(context& c, proc_t p, handler_id h);
 [[gnu::cold, noreturn]] void bad_am_length(context& c, std::size_t len, std::size_t max,
