@@ -226,8 +226,14 @@ void learn_host_groups(context& c, const B& backend) {
 /// group where it knows one, else what the launcher says (Open MPI's mpirun, MPICH's hydra),
 /// else all of them (splitc-run starts every process on this host). No message: a layer's
 /// first messages are the program's (an exchange here once changed what the nx and mpl
-/// emulations' bad-input tests saw first).
+/// emulations' bad-input tests saw first). SPLITC_YIELD_WHEN_IDLE=1 or 0 says it instead:
+/// the job's own count cannot see other jobs on the same cores.
 void learn_oversubscription(context& c) {
+  const std::string_view mode = port::env::yield_when_idle.get();
+  if (mode != "auto") {
+    port::oversubscribed = mode == "1";
+    return;
+  }
   if (c.procs == 1) return;
   std::size_t here = c.host_group.size();
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {

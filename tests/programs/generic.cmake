@@ -66,6 +66,18 @@ foreach(name am_flood bulk active_messages random_mix)
     ENVIRONMENT ${_small_rings})
 endforeach()
 
+# The waits' early yield forced either way (SPLITC_YIELD_WHEN_IDLE; docs/running.md, "More
+# processes than cores"): on where the job's own count would spin (two processes), off where
+# it would yield on a host of two cores (three); the program's test loops (is_sync,
+# is_store_sync, the memory tests) and the runtime's waits end with the same results. The
+# backends whose processors are processes, at P = 2 (the others start at 3); smp at 3 off.
+if(NOT SPLITC_TEST_FLAVOUR)
+  splitc_add_program_test(global_memory global_memory.cpp PROCS 2 VARIANT yield_when_idle
+    BACKENDS smp mpi mpich udp am4 onesided ENVIRONMENT SPLITC_YIELD_WHEN_IDLE=1)
+  splitc_add_program_test(global_memory global_memory.cpp PROCS 3 VARIANT spin_when_idle
+    BACKENDS smp ENVIRONMENT SPLITC_YIELD_WHEN_IDLE=0)
+endif()
+
 # With address-space randomisation left on, programs that use only the segment and addresses
 # they exchanged still work (statics would not).
 splitc_add_program_test(runtime_basics runtime_basics.cpp PROCS 3 VARIANT keep_aslr
