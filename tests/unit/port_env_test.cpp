@@ -128,6 +128,10 @@ TEST(PortEnvDeathTest, BadValuesNameTheVariableAndTheValue) {
   EXPECT_EXIT(env::mpi_long.get(), ExitedWithCode(splitc::error_exit_status),
               "SPLITC_MPI_LONG='fast' is not one of auto, staged, inline, rendezvous, rma");
   unsetenv("SPLITC_MPI_LONG");
+  setenv("SPLITC_YIELD_WHEN_IDLE", "yes", 1);
+  EXPECT_EXIT(env::yield_when_idle.get(), ExitedWithCode(splitc::error_exit_status),
+              "SPLITC_YIELD_WHEN_IDLE='yes' is not one of auto, 1, 0");
+  unsetenv("SPLITC_YIELD_WHEN_IDLE");
 }
 
 TEST(PortEnvDeathTest, AReaderWhoseDefaultDiffersFromTheTableIsCaught) {
