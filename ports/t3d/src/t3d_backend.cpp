@@ -21,7 +21,6 @@
 namespace splitc::backends::t3d {
 namespace {
 
-constexpr std::size_t header_words = 3 + am_max_args;  // header, length, dst, args
 constexpr std::size_t barrier_words = 64;
 
 std::size_t mailbox_bytes(int procs) {
@@ -252,15 +251,15 @@ am_status t3d_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
   // Straight into p's slot where its mailboxes are mapped here, else staged for the put.
   mailbox_slot& out = direct ? *in_mapped_mailboxes(p, &inbox(myproc_, message)) : staging_;
   out.header = static_cast<am_word>(static_cast<std::uint16_t>(h)) |
-               static_cast<am_word>(kind) << 32 |
+               static_cast<am_word>(len) << 16 | static_cast<am_word>(kind) << 32 |
                static_cast<am_word>(is_request ? 1 : 0) << 40 | static_cast<am_word>(n) << 48;
-  out.length = len;
-  out.dst = reinterpret_cast<std::uintptr_t>(dst);
-  std::memcpy(out.args, a, sizeof(am_word) * static_cast<std::size_t>(n));
-  std::size_t record = header_words;
+  std::size_t body = 0;  // words of the body written
+  if (kind == am_kind::long_msg) out.body[body++] = reinterpret_cast<std::uintptr_t>(dst);
+  std::memcpy(out.body + body, a, sizeof(am_word) * static_cast<std::size_t>(n));
+  body += static_cast<std::size_t>(n);
   if (len != 0) {
-    std::memcpy(out.payload, src, len);
-    record += (len + 7) / 8;
+    std::memcpy(out.body + body, src, len);
+    body += (len + 7) / 8;
   }
   // The record, then (ordered after it) the sequence word: Brightwell §5's
   // lesson, the flag written last.
@@ -268,7 +267,7 @@ am_status t3d_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
     __atomic_store_n(&out.seq, static_cast<am_word>(message + 1), __ATOMIC_RELEASE);
   } else {
     mailbox_slot& target = inbox(myproc_, message);  // at p, the same address
-    shmem_put(words(&target), words(&out), record, p);
+    shmem_put(words(&target.header), words(&out.header), 1 + body, p);
     shmem_fence();
     const long seq = static_cast<long>(message + 1);
     shmem_put(words(&target.seq), &seq, 1, p);
@@ -299,25 +298,27 @@ int t3d_backend::receive(am_sink sink) {
       const auto kind = static_cast<am_kind>((s.header >> 32) & 0xff);
       am_message m{};
       m.source = q;
-      const std::size_t handler = s.header & 0xffffffffu;
+      const std::size_t handler = s.header & 0xffff;
       m.handler = static_cast<handler_id>(handler);
       m.kind = kind;
       m.is_request = ((s.header >> 40) & 1) != 0;
       m.nargs = static_cast<int>((s.header >> 48) & 0xff);
-      m.args = s.args;
-      m.length = s.length;
+      m.length = (s.header >> 16) & 0xffff;
+      const bool long_message = kind == am_kind::long_msg;
+      m.args = s.body + (long_message ? 1 : 0);
       if (m.nargs > am_max_args || m.length > mailbox_slot::payload_bytes ||
           handler >= sink.handler_count) [[unlikely]] {
         port::fail("{}: a mailbox record from processor {} is not a splitc message (handler {}, "
                      "{} words, {} bytes)",
                      name, q, handler, m.nargs, m.length);
       }
-      if (kind == am_kind::long_msg) {
-        void* dst = reinterpret_cast<void*>(static_cast<std::uintptr_t>(s.dst));
-        if (m.length != 0) std::memcpy(dst, s.payload, m.length);
+      unsigned char* payload = reinterpret_cast<unsigned char*>(s.body + (long_message ? 1 : 0) + m.nargs);
+      if (long_message) {
+        void* dst = reinterpret_cast<void*>(static_cast<std::uintptr_t>(s.body[0]));
+        if (m.length != 0) std::memcpy(dst, payload, m.length);
         m.payload = dst;
       } else if (kind == am_kind::medium_msg) {
-        m.payload = s.payload;
+        m.payload = payload;
       }
       // The slot stays ours until we report it consumed, after delivery.
       received_[qi] = message + 1;

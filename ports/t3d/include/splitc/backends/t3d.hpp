@@ -86,17 +86,19 @@ struct alignas(64) store_count {
   std::int64_t bytes;
 };
 
-/// One mailbox slot: the record (header, argument words, payload), then the
-/// sequence word, put last.
-struct mailbox_slot {
+/// One mailbox slot, on cache lines of its own: the sequence word, put last, then the record
+/// -- the header and the body, packed: the destination (long messages only), the argument
+/// words the message has, its payload. The receiver polls the sequence word; the line that
+/// brings it brings the header and the first six body words with it, so a short message or a
+/// collective's small one (three words and a signature) is one line to fetch, not three.
+struct alignas(64) mailbox_slot {
   static constexpr std::size_t payload_bytes = 2048;
-  am_word header;  ///< handler | kind << 32 | request << 40 | nargs << 48
-  am_word length;  ///< payload bytes
-  am_word dst;     ///< long messages: the destination address at the receiver
-  am_word args[am_max_args];
-  alignas(8) unsigned char payload[payload_bytes];
+  static constexpr std::size_t body_words = 1 + am_max_args + payload_bytes / sizeof(am_word);
   am_word seq;     ///< 1 + the slot's message number on this pair; written last
+  am_word header;  ///< handler | payload bytes << 16 | kind << 32 | request << 40 | nargs << 48
+  am_word body[body_words];
 };
+static_assert(mailbox_slot::payload_bytes < (1u << 16), "the length has 16 bits of the header");
 
 class t3d_backend : public port::am_forwarding<t3d_backend>
 #if defined(SPLITC_SIM_SUBSTRATE)
