@@ -80,13 +80,26 @@ void register_mailbox_handlers(context& c) {
 namespace {
 
 /// Wait until rank q has consumed all but `window` - 1 of our messages before this one: its
-/// slot (window = the depth) or our staging buffer for it (window = mailbox_staging_ring) is
-/// free again.
+/// slot (window = the depth) is free again.
 void wait_for_credit(collective_group& g, std::size_t q, std::uint64_t window) {
   mailbox_state& m = g.mail;
   const std::uint64_t n = m.sent[q];
   if (n < window || m.acked_seen[q] >= n + 1 - window) return;
   const std::uint64_t need = n + 1 - window;
+  wait_until(g.c, "a collective", [&] {
+    m.acked_seen[q] = m.ack_word(q)->load(std::memory_order_acquire);
+    return m.acked_seen[q] >= need;
+  });
+}
+
+/// Wait until rank q has acknowledged the last piece our staging buffer for message `n` to it
+/// held (mailbox_staging_ring per receiver, taken in turn): a receiver acknowledges a staged
+/// piece as soon as it has read it (acknowledge), so this never waits for a batch.
+void wait_for_staging_buffer(collective_group& g, std::size_t q, std::uint64_t n) {
+  mailbox_state& m = g.mail;
+  if (m.staging.empty()) return;
+  const std::uint64_t need = m.staging[q * mailbox_staging_ring + n % mailbox_staging_ring].last_use_end;
+  if (m.acked_seen[q] >= need) return;
   wait_until(g.c, "a collective", [&] {
     m.acked_seen[q] = m.ack_word(q)->load(std::memory_order_acquire);
     return m.acked_seen[q] >= need;
@@ -151,17 +164,13 @@ void reclaim_staging(collective_group& g, std::size_t keep) {
   mailbox_state& m = g.mail;
   for (std::size_t q = 0; q < m.procs; ++q) {
     if (q == keep) continue;
-    const std::uint64_t sent = m.sent[q];
     staging_buffer* ring = &m.staging[q * mailbox_staging_ring];
     bool held = false;
     for (std::size_t k = 0; k < mailbox_staging_ring; ++k) held = held || ring[k].at != nullptr;
     if (!held) continue;
     m.acked_seen[q] = m.ack_word(q)->load(std::memory_order_acquire);
-    for (std::size_t k = 0; k < mailbox_staging_ring; ++k) {
-      // The latest message to q that could have used ring entry k, plus one.
-      const std::uint64_t last_use_end = sent - (sent + mailbox_staging_ring - 1 - k) % mailbox_staging_ring;
-      if (m.acked_seen[q] >= last_use_end) release_staging(c, ring[k]);
-    }
+    for (std::size_t k = 0; k < mailbox_staging_ring; ++k)
+      if (m.acked_seen[q] >= ring[k].last_use_end) release_staging(c, ring[k]);
   }
 }
 
@@ -212,9 +221,14 @@ void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t l
 bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size_t alen,
                          const void* b, std::size_t blen) {
   const auto qi = static_cast<std::size_t>(q);
-  wait_for_credit(g, qi, std::min<std::uint64_t>(g.mail.depth(), mailbox_staging_ring));
-  unsigned char* s = staging_for(g, qi, g.mail.sent[qi], alen + blen);
+  mailbox_state& m = g.mail;
+  wait_for_credit(g, qi, m.depth());
+  const std::uint64_t n = m.sent[qi];
+  wait_for_staging_buffer(g, qi, n);
+  unsigned char* s = staging_for(g, qi, n, alen + blen);
   if (s != nullptr) {
+    // Marked before the message leaves: a poll inside post may reclaim buffers.
+    m.staging[qi * mailbox_staging_ring + n % mailbox_staging_ring].last_use_end = n + 1;
     s += (reinterpret_cast<std::uintptr_t>(a) - reinterpret_cast<std::uintptr_t>(s)) &
          (staging_page - 1);
     std::memcpy(s, a, alen);
@@ -293,13 +307,34 @@ void judge_native_wait(context& c) {
 
 namespace {
 /// Without direct access an acknowledgement is an active message; a receiver sends one for
-/// every mailbox_ack_batch messages it consumes, not for each. A sender then never waits for
-/// a credit its receiver has earned but not sent: it waits only while `window` or more of its
-/// messages are unacknowledged, and once every message it sent is consumed, at most
-/// mailbox_ack_batch - 1 are (the smallest window is the staging ring's).
-constexpr std::uint64_t mailbox_ack_batch = 4;
-static_assert(mailbox_ack_batch <= mailbox_staging_ring &&
-              mailbox_ack_batch <= mailbox_depth_for(std::size_t{1} << 20));
+/// every ack_batch(depth) messages it consumes, not for each: 16 where the channels are 64
+/// deep (up to 8 processors), 4 where they are 16 or 4 deep. A sender then never waits for a
+/// credit its receiver has earned but not sent: it waits for a slot only while `depth` or more
+/// of its messages are unacknowledged, and once every message it sent is consumed, at most
+/// ack_batch - 1 are. A staged piece is acknowledged at once, whatever the batch: its sender
+/// waits for exactly that piece before it fills the buffer again (wait_for_staging_buffer).
+constexpr std::uint64_t ack_batch(std::size_t depth) noexcept { return depth >= 64 ? 16 : 4; }
+static_assert(ack_batch(mailbox_depth_for(1)) <= mailbox_depth_for(1) &&
+              ack_batch(mailbox_depth_for(9)) <= mailbox_depth_for(9) &&
+              ack_batch(mailbox_depth_for(std::size_t{1} << 20)) <= mailbox_depth_for(std::size_t{1} << 20));
+
+/// Whether our message `n` from rank p (consumed, its slot not yet given back) was a staged
+/// piece.
+bool staged_piece_in(const collective_group& g, std::size_t p, std::uint64_t n) {
+  return signature_of(*g.mail.slot(p, n)) == (g.signature ^ mailbox_staged_mark);
+}
+
+/// acknowledge's active message, where the count cannot be stored: out of line, so that the
+/// stores above, every message's on smp, keep a small function.
+[[gnu::noinline]] void acknowledge_by_message(collective_group& g, proc_t p, proc_t from,
+                                              std::uint64_t consumed, bool now) {
+  mailbox_state& m = g.mail;
+  if (now || consumed % ack_batch(m.depth()) == 0 ||
+      staged_piece_in(g, static_cast<std::size_t>(p), consumed - 1)) {
+    const am_word a[3] = {consumed, static_cast<am_word>(g.rank), m.team_region};
+    request(g.c, am_kind::short_msg, from, id(builtin::mailbox_ack), a, 3);
+  }
+}
 
 /// Tell rank p's processor how many of its messages we have consumed (held back by a batch
 /// unless `now`).
@@ -311,9 +346,8 @@ void acknowledge(collective_group& g, proc_t p, std::uint64_t consumed, bool now
     ack->store(consumed, std::memory_order_release);
   } else if (void* d = direct(g.c, from, ack, sizeof(*ack))) {
     static_cast<std::atomic<std::uint64_t>*>(d)->store(consumed, std::memory_order_release);
-  } else if (now || consumed % mailbox_ack_batch == 0) {
-    const am_word a[3] = {consumed, static_cast<am_word>(g.rank), m.team_region};
-    request(g.c, am_kind::short_msg, from, id(builtin::mailbox_ack), a, 3);
+  } else {
+    acknowledge_by_message(g, p, from, consumed, now);
   }
 }
 }  // namespace
@@ -326,9 +360,9 @@ void mailbox_release(collective_group& g, proc_t p) {
 
 void mailbox_quiesce(collective_group& g) {
   mailbox_state& m = g.mail;
-  // The acknowledgements held back (mailbox_ack_batch) go now: every member waits for all.
+  // The acknowledgements held back (ack_batch) go now: every member waits for all.
   for (std::size_t p = 0; p < m.procs; ++p)
-    if (m.received[p] % mailbox_ack_batch != 0)
+    if (m.received[p] % ack_batch(m.depth()) != 0)
       acknowledge(g, static_cast<proc_t>(p), m.received[p], true);
   for (std::size_t q = 0; q < m.procs; ++q)
     wait_until(g.c, "a team's last messages", [&] {

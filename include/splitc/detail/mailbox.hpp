@@ -3,7 +3,8 @@
 // address everywhere; private memory on the sim: context::shared), `depth`
 // slots per possible sender; a message names its slot by offset. Message n from p to q goes
 // to q's slot (p, n mod depth); q acknowledges by writing n+1 into p's
-// acknowledgement word for q (by active message every 4th only). A sender `depth` ahead of the
+// acknowledgement word for q (by active message every 16th only up to 8 processors, every 4th
+// beyond, and at once for a staged piece: src/mailbox.cpp). A sender `depth` ahead of the
 // receiver's acknowledgements waits: this is the seed's static-dataflow flow
 // control (§4.3.2), which lets successive collectives pipeline instead of
 // paying a barrier each.
@@ -84,6 +85,9 @@ inline constexpr std::size_t mailbox_staging_budget = std::size_t{64} << 20;
 struct staging_buffer {
   unsigned char* at = nullptr;
   std::size_t bytes = 0;
+  /// 1 + the number of the last message to its receiver whose piece it held (0: none): it is
+  /// free again once the receiver has acknowledged that many.
+  std::uint64_t last_use_end = 0;
 };
 
 /// Per-process bookkeeping of one set of channels (private memory): the world's, or a team's,
