@@ -255,8 +255,10 @@ am_status t3d_backend::send(proc_t p, bool is_request, am_kind kind, handler_id 
                static_cast<am_word>(is_request ? 1 : 0) << 40 | static_cast<am_word>(n) << 48;
   std::size_t body = 0;  // words of the body written
   if (kind == am_kind::long_msg) out.body[body++] = reinterpret_cast<std::uintptr_t>(dst);
-  std::memcpy(out.body + body, a, sizeof(am_word) * static_cast<std::size_t>(n));
-  body += static_cast<std::size_t>(n);
+  if (n != 0) {  // (no arguments: `a` may be null, which memcpy must not be given)
+    std::memcpy(out.body + body, a, sizeof(am_word) * static_cast<std::size_t>(n));
+    body += static_cast<std::size_t>(n);
+  }
   if (len != 0) {
     std::memcpy(out.body + body, src, len);
     body += (len + 7) / 8;
