@@ -134,6 +134,11 @@ void CMMD_enroll(int node);
 /* Virtual or host time in microseconds (the cost-model's clock on sim). */
 double CMMD_time_us(void);
 
+/* Packets one network holds from one node to another before a sender finds it full: the
+ * partition's ring size on real processes (CMMD_NETWORK_PACKETS, else chosen by the number of
+ * nodes), 0 on the sim engine, whose channels do not fill. */
+long CMMD_network_packets(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -47,6 +47,8 @@ struct cm5_node *cm5_wire_node(size_t sizeof_node);
 
 int cm5_wire_self(void);
 int cm5_wire_nodes(void);
+/* Packets a network holds from one node to another (0: it never fills). */
+long cm5_wire_capacity(void);
 
 /* Try to send: 1 when the packet left, 0 when the network to `node` is full. */
 int cm5_wire_try_send(int node, int network, const cm5_packet *p);

@@ -3,8 +3,9 @@
  * ordered pair of nodes, a single-producer single-consumer ring of packets,
  * and a control-network area with one slot per node (two sets, used on
  * alternate operations). The launcher makes it (CMMD_partition_create) and
- * every node maps it. A ring holds CMMD_NETWORK_PACKETS packets (default 64):
- * a full ring is a full network, and the sender drains its input meanwhile. */
+ * every node maps it. A ring holds CMMD_NETWORK_PACKETS packets (default: 4096 up to 8
+ * nodes, fewer above, at least 64; default_capacity): a full ring is a full network, and the
+ * sender drains its input meanwhile. */
 #define _GNU_SOURCE
 #include "cm5_layer.h"
 
@@ -64,8 +65,22 @@ static long env_long(const char *name, long fallback) {
   return x;
 }
 
+/* The rings' size when CMMD_NETWORK_PACKETS does not say: as many packets as keep the
+ * partition's rings within 32 MiB (a ring takes memory only where packets have passed), from
+ * 4096 down to 64. On a host whose cores other programs share, a full ring makes its sender
+ * wait until the receiver is scheduled again: at 64 packets a bulk transfer of 24-byte scopy
+ * packets waited that way thousands of times (emulations/cm5/README.md, "Ring size"). */
+static long default_capacity(int nodes) {
+  const size_t budget = (size_t)32 << 20;
+  size_t capacity = 4096;
+  while (capacity > 64 &&
+         (size_t)CM5_NETWORKS * (size_t)nodes * (size_t)nodes * capacity * sizeof(cm5_packet) > budget)
+    capacity /= 2;
+  return (long)capacity;
+}
+
 int CMMD_partition_create(int nodes) {
-  const long capacity = env_long("CMMD_NETWORK_PACKETS", 64);
+  const long capacity = env_long("CMMD_NETWORK_PACKETS", nodes < 1 ? 64 : default_capacity(nodes));
   if (nodes < 1 || capacity < 1 || capacity > (1L << 20)) {
     errno = EINVAL;
     return -1;
@@ -142,6 +157,7 @@ struct cm5_node *cm5_wire_node(size_t sizeof_node) {
 
 int cm5_wire_self(void) { return wire.self; }
 int cm5_wire_nodes(void) { return wire.nodes; }
+long cm5_wire_capacity(void) { return (long)wire.capacity; }
 
 static struct ring *ring_of(int network, int from, int to) {
   const size_t index = ((size_t)network * (size_t)wire.nodes + (size_t)from) * (size_t)wire.nodes + (size_t)to;

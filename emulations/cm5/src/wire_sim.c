@@ -53,6 +53,7 @@ struct cm5_node *cm5_wire_node(size_t sizeof_node) {
 
 int cm5_wire_self(void) { return splitc_sim_self(); }
 int cm5_wire_nodes(void) { return splitc_sim_procs(); }
+long cm5_wire_capacity(void) { return 0; }
 
 /* A handler packet is one of the machine's short messages (o_s, no charge per
  * byte of its header and words); a scopy packet is one of the bulk path's data

@@ -6,6 +6,8 @@
  *   flood            both nodes flood each other with requests that reply,
  *                    on tiny rings: only blocked senders that drain, and a
  *                    reply network apart, keep this from deadlocking
+ *   packets          the rings' size is what CM5_TEST_PACKETS expects
+ *                    (CMMD_network_packets), and a ring's worth arrives
  *   control          barrier, reductions, scans and broadcast
  *   scopy            receive ports: every node copies into node 0's ports
  *   segment          CMAM: a segment opened by a round trip, then CMAM_xfer
@@ -109,6 +111,32 @@ static int flood(void) {
   for (int i = 0; i < flood_count; ++i) CMAML_request(peer, echo, self, 0, 0, 0);
   CMAML_poll_while_lt(&my->echoes, flood_count);
   CMMD_sync_with_nodes();
+  return 1;
+}
+
+/* ---- packets ---------------------------------------------------------------------- */
+
+static void counted(long a, long b, long c, long d) {
+  (void)a, (void)b, (void)c, (void)d;
+  ++my->arrived;
+}
+
+/* The network holds what CMMD_network_packets says (CM5_TEST_PACKETS, the size the test
+ * expects for its node count), and a full ring of that many requests from every node to the
+ * next arrives whole. */
+static int packets(void) {
+  const char *expected = getenv("CM5_TEST_PACKETS");
+  check(expected != NULL, "CM5_TEST_PACKETS names the expected ring size");
+  const long n = CMMD_network_packets();
+  if (n != atol(expected)) {
+    fprintf(stderr, "node %d: CMMD_network_packets() is %ld, expected %s\n", self, n, expected);
+    return 0;
+  }
+  const int count = n > 0 ? (int)n : flood_count;
+  for (int i = 0; i < count; ++i) CMAML_request((self + 1) % nodes, counted, 0, 0, 0, 0);
+  CMAML_poll_while_lt(&my->arrived, count);
+  CMMD_sync_with_nodes();
+  check(my->arrived == count, "every request arrived once");
   return 1;
 }
 
@@ -279,7 +307,7 @@ int main(int argc, char **argv) {
   check(nodes <= max_nodes, "at most 64 nodes in this test");
   my->last_seen = -1;
   if (argc != 2) {
-    fprintf(stderr, "usage: cm5-test pingpong|reorder|flood|control|scopy|segment|bad-...\n");
+    fprintf(stderr, "usage: cm5-test pingpong|reorder|flood|packets|control|scopy|segment|bad-...\n");
     return 2;
   }
   const char *what = argv[1];
@@ -287,6 +315,7 @@ int main(int argc, char **argv) {
   if (strcmp(what, "pingpong") == 0) ok = pingpong();
   else if (strcmp(what, "reorder") == 0) ok = reorder();
   else if (strcmp(what, "flood") == 0) ok = flood();
+  else if (strcmp(what, "packets") == 0) ok = packets();
   else if (strcmp(what, "control") == 0) ok = control();
   else if (strcmp(what, "scopy") == 0) ok = scopy();
   else if (strcmp(what, "segment") == 0) ok = segment();
