@@ -7,11 +7,12 @@
 #
 # Without --full (what scripts/test.sh --full runs first): a chosen subset, built and run in
 # about a quarter of an hour: the unit tests, udp's engine tests, a few generic programs at
-# P = 2 on smp and udp, and at P = 4 on two seed machines' ports over their emulated layers,
-# cmaml (the CM-5) and hpam (ASan+UBSan); udp's engine tests and two udp jobs (TSan: the udp
-# backend is where a process has more than one thread). With --full: every test program of
-# every backend at every process count under each sanitizer (the benchmarks and examples too),
-# each test up to N times (--repeat, default 2) until it fails: hours on two cores.
+# P = 2 on smp and udp, and at P = 4 on three seed machines' ports over their emulated layers,
+# cmaml (the CM-5), hpam and t3d, the teams program among them (ASan+UBSan); udp's engine tests
+# and two udp jobs (TSan: the udp backend is where a process has more than one thread). With
+# --full: every test program of every backend at every process count under each sanitizer (the
+# benchmarks and examples too), each test up to N times (--repeat, default 2) until it fails:
+# hours on two cores.
 # With no sanitizer named: asan and tsan.
 #
 # The spread heap must lie where the sanitizer lets a program map memory (docs/running.md):
@@ -33,15 +34,25 @@ done
 [[ ${#which[@]} -gt 0 ]] || which=(asan tsan)
 
 # Tests of the default subset (ctest -R) and the targets they need.
-asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives)\.p2|(cmaml|hpam)\.(conformance|random_mix|bulk|global_memory|collectives)\.p4)$'
+asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives|teams)\.p2|(cmaml|hpam|t3d)\.(conformance|random_mix|bulk|global_memory|collectives|teams)\.p4)$'
 tsan_tests='^(udp\.unit\..*|udp\.exact\.p2|udp\.atomics\.p2)$'
 unit_targets=(unit_global_ptr unit_spread_ptr unit_counter unit_shm_ring unit_backend_concept
               unit_local_ops unit_local_bulk unit_job_of_one unit_errors unit_not_initialized)
 # The test programs of a backend are one executable, its test driver (cmake/SplitcTests.cmake).
 asan_targets=(splitc-run splitc-run-udp udp_engine_test udp_exact splitc-tests-smp splitc-tests-udp
               splitc-run-cmaml splitc-tests-cmaml splitc-run-hpam splitc-tests-hpam
+              splitc-run-t3d splitc-tests-t3d
               "${unit_targets[@]}")
 tsan_targets=(splitc-run-udp udp_engine_test udp_exact splitc-tests-udp)
+
+# Objects kept between runs as scripts/build.sh keeps them (the sanitizers' flags make them
+# entries of their own), so that a second run after a change rebuilds only what it touched.
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache-splitc} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+  export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 
 status=0
 for s in "${which[@]}"; do
@@ -66,8 +77,8 @@ for s in "${which[@]}"; do
       tests=$tsan_tests targets=("${tsan_targets[@]}")
       ;;
   esac
-  extra=(-DSPLITC_BUILD_BENCH=OFF -DSPLITC_BUILD_EXAMPLES=OFF)
-  [[ $full -eq 1 ]] && extra=(-DSPLITC_BUILD_BENCH=ON -DSPLITC_BUILD_EXAMPLES=ON)
+  extra=(-DSPLITC_BUILD_BENCH=OFF -DSPLITC_BUILD_EXAMPLES=OFF "${launcher[@]}")
+  [[ $full -eq 1 ]] && extra=(-DSPLITC_BUILD_BENCH=ON -DSPLITC_BUILD_EXAMPLES=ON "${launcher[@]}")
   echo "== $s: configuring $dir (Ninja, $flags)"
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \

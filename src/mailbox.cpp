@@ -36,7 +36,7 @@ struct signed_message {
   unsigned char bytes[mailbox_payload_bytes + mailbox_signature_bytes];
   std::size_t length;
   signed_message(const void* data, std::size_t len, std::uint64_t signature) : length(len + 8) {
-    std::memcpy(bytes, data, len);
+    if (len != 0) std::memcpy(bytes, data, len);  // an empty message's data may be null
     std::memcpy(bytes + len, &signature, sizeof signature);
   }
 };
@@ -79,31 +79,30 @@ void register_mailbox_handlers(context& c) {
 
 namespace {
 
-/// Wait until rank q has consumed all but `window` - 1 of our messages before this one: its
-/// slot (window = the depth) is free again.
-void wait_for_credit(collective_group& g, std::size_t q, std::uint64_t window) {
+/// Wait until rank q has acknowledged our first `need` messages to it.
+void wait_acknowledged(collective_group& g, std::size_t q, std::uint64_t need) {
   mailbox_state& m = g.mail;
-  const std::uint64_t n = m.sent[q];
-  if (n < window || m.acked_seen[q] >= n + 1 - window) return;
-  const std::uint64_t need = n + 1 - window;
+  if (m.acked_seen[q] >= need) return;
   wait_until(g.c, "a collective", [&] {
     m.acked_seen[q] = m.ack_word(q)->load(std::memory_order_acquire);
     return m.acked_seen[q] >= need;
   });
 }
 
+/// Wait until rank q has consumed all but `window` - 1 of our messages before this one: its
+/// slot (window = the depth) is free again.
+void wait_for_credit(collective_group& g, std::size_t q, std::uint64_t window) {
+  const std::uint64_t n = g.mail.sent[q];
+  if (n >= window) wait_acknowledged(g, q, n + 1 - window);
+}
+
 /// Wait until rank q has acknowledged the last piece our staging buffer for message `n` to it
 /// held (mailbox_staging_ring per receiver, taken in turn): a receiver acknowledges a staged
 /// piece as soon as it has read it (acknowledge), so this never waits for a batch.
 void wait_for_staging_buffer(collective_group& g, std::size_t q, std::uint64_t n) {
-  mailbox_state& m = g.mail;
+  const mailbox_state& m = g.mail;
   if (m.staging.empty()) return;
-  const std::uint64_t need = m.staging[q * mailbox_staging_ring + n % mailbox_staging_ring].last_use_end;
-  if (m.acked_seen[q] >= need) return;
-  wait_until(g.c, "a collective", [&] {
-    m.acked_seen[q] = m.ack_word(q)->load(std::memory_order_acquire);
-    return m.acked_seen[q] >= need;
-  });
+  wait_acknowledged(g, q, m.staging[q * mailbox_staging_ring + n % mailbox_staging_ring].last_use_end);
 }
 
 /// Deliver `len` bytes (<= mailbox_payload_bytes) to rank q's next slot, signed; the credit

@@ -100,7 +100,8 @@ inline void gather_bytes(collective_group& g, const unsigned char* mine, std::si
   }
   for (proc_t r = 0; r < g.size; ++r) {
     if (r == root) {
-      std::memcpy(all + layout->at(r), mine, std::min(mine_bytes, layout->bytes(r)));
+      if (const std::size_t n = std::min(mine_bytes, layout->bytes(r)); n != 0)
+        std::memcpy(all + layout->at(r), mine, n);  // a null buffer is legal when empty
       if (mine_bytes != layout->bytes(r)) [[unlikely]]
         collective_mismatch(g, r, mine_bytes, layout->bytes(r));
       continue;
@@ -120,7 +121,7 @@ inline void scatter_bytes(collective_group& g, const unsigned char* all,
     if (r == root) {
       if (mine_bytes != layout->bytes(r)) [[unlikely]]
         collective_mismatch(g, r, layout->bytes(r), mine_bytes);
-      std::memcpy(mine, all + layout->at(r), mine_bytes);
+      if (mine_bytes != 0) std::memcpy(mine, all + layout->at(r), mine_bytes);
       continue;
     }
     shift_into(g, r, one_piece(all + layout->at(r), layout->bytes(r)), -1, {});
@@ -150,7 +151,7 @@ inline void all_to_all_bytes(collective_group& g, const unsigned char* send,
                              const block_layout& in) {
   const proc_t n = g.size, me = g.rank;
   if (out.bytes(me) != in.bytes(me)) [[unlikely]] collective_mismatch(g, me, out.bytes(me), in.bytes(me));
-  std::memcpy(receive + in.at(me), send + out.at(me), in.bytes(me));
+  if (in.bytes(me) != 0) std::memcpy(receive + in.at(me), send + out.at(me), in.bytes(me));
   const auto sent_first = [&](proc_t to) { return out.bytes(to) <= mailbox_payload_bytes; };
   for (proc_t k = 1; k < n; ++k) {
     const proc_t to = (me + k) % n;
@@ -258,7 +259,8 @@ inline void all_gather_on(collective_group& g, std::span<const T> mine, std::spa
     bad_collective_size(g, what, "the result", all.size(), layout.total() / sizeof(T));
   if (mine.size() != counts[static_cast<std::size_t>(g.rank)]) [[unlikely]]
     bad_collective_size(g, what, "this member's data", mine.size(), counts[static_cast<std::size_t>(g.rank)]);
-  std::memcpy(bytes_of(all) + layout.at(g.rank), bytes_of(mine), mine.size_bytes());
+  if (mine.size_bytes() != 0)  // an empty span's data may be null
+    std::memcpy(bytes_of(all) + layout.at(g.rank), bytes_of(mine), mine.size_bytes());
   all_gather_bytes(g, bytes_of(all), layout);
 }
 
