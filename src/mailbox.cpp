@@ -79,14 +79,20 @@ void register_mailbox_handlers(context& c) {
 
 namespace {
 
-/// Wait until rank q has acknowledged our first `need` messages to it.
-void wait_acknowledged(collective_group& g, std::size_t q, std::uint64_t need) {
+/// The wait of wait_acknowledged, out of line: every message pays only its check.
+[[gnu::noinline]] void wait_for_acknowledgements(collective_group& g, std::size_t q,
+                                                 std::uint64_t need) {
   mailbox_state& m = g.mail;
-  if (m.acked_seen[q] >= need) return;
   wait_until(g.c, "a collective", [&] {
     m.acked_seen[q] = m.ack_word(q)->load(std::memory_order_acquire);
     return m.acked_seen[q] >= need;
   });
+}
+
+/// Wait until rank q has acknowledged our first `need` messages to it.
+[[gnu::always_inline]] inline void wait_acknowledged(collective_group& g, std::size_t q,
+                                                     std::uint64_t need) {
+  if (g.mail.acked_seen[q] < need) [[unlikely]] wait_for_acknowledgements(g, q, need);
 }
 
 /// Wait until rank q has consumed all but `window` - 1 of our messages before this one: its
