@@ -48,9 +48,11 @@ static size_t control_bytes(uint32_t nodes) { return 2 * (size_t)nodes * sizeof(
 static size_t ring_bytes(uint32_t capacity) {
   return sizeof(struct ring) + (size_t)capacity * sizeof(cm5_packet);
 }
+static size_t rings_bytes(uint32_t nodes, uint32_t capacity) {
+  return (size_t)CM5_NETWORKS * nodes * nodes * ring_bytes(capacity);
+}
 static size_t partition_bytes(uint32_t nodes, uint32_t capacity) {
-  return header_bytes() + control_bytes(nodes) +
-         (size_t)CM5_NETWORKS * nodes * nodes * ring_bytes(capacity);
+  return header_bytes() + control_bytes(nodes) + rings_bytes(nodes, capacity);
 }
 
 static long env_long(const char *name, long fallback) {
@@ -72,10 +74,8 @@ static long env_long(const char *name, long fallback) {
  * packets waited that way thousands of times (emulations/cm5/README.md, "Ring size"). */
 static long default_capacity(int nodes) {
   const size_t budget = (size_t)32 << 20;
-  size_t capacity = 4096;
-  while (capacity > 64 &&
-         (size_t)CM5_NETWORKS * (size_t)nodes * (size_t)nodes * capacity * sizeof(cm5_packet) > budget)
-    capacity /= 2;
+  uint32_t capacity = 4096;
+  while (capacity > 64 && rings_bytes((uint32_t)nodes, capacity) > budget) capacity /= 2;
   return (long)capacity;
 }
 
