@@ -39,15 +39,25 @@ inline void check_remote(context& c, proc_t p, const void* addr, const char* op)
   if (addr == nullptr) [[unlikely]] null_target(c, p, op);
 }
 
-/// Where this process can load/store [addr, addr+len) of processor p, or nullptr.
-inline void* direct(context& c, proc_t p, const void* addr, std::size_t len) noexcept {
-  if constexpr (active_backend::caps.direct_access) {
-    void* d = c.backend.direct_address(p, addr);
-    if (d != nullptr && (len <= 1 || c.backend.direct_address(
-                                         p, static_cast<const char*>(addr) + len - 1) != nullptr))
+/// Where this process can load/store [addr, addr+len) of processor p, or nullptr: the
+/// backend's answer for the range in one question where it has one (has_direct_range), else
+/// direct_address of the range's first and last bytes.
+template <class B>
+inline void* direct_in(const B& backend, proc_t p, const void* addr, std::size_t len) noexcept {
+  if constexpr (!B::caps.direct_access) {
+    return nullptr;
+  } else if constexpr (has_direct_range<B>) {
+    return backend.direct_range(p, addr, len);
+  } else {
+    void* d = backend.direct_address(p, addr);
+    if (d != nullptr &&
+        (len <= 1 || backend.direct_address(p, static_cast<const char*>(addr) + len - 1) != nullptr))
       return d;
+    return nullptr;
   }
-  return nullptr;
+}
+inline void* direct(context& c, proc_t p, const void* addr, std::size_t len) noexcept {
+  return direct_in(c.backend, p, addr, len);
 }
 
 // One-sided transfers through the backend's RMA members (am.hpp, has_rma), for

@@ -21,6 +21,8 @@ static_assert(template_backend::caps.max_args >= splitc::am_min_args);
 static_assert(splitc::am_min_args == 4 && splitc::am_max_args == 8);
 // The smp backend reaches peers' segments directly and keeps pairs in order.
 static_assert(smp_backend::caps.direct_access);
+static_assert(splitc::has_direct_range<smp_backend>, "smp answers for a range with one check");
+static_assert(!splitc::has_direct_range<template_backend>, "the template maps nothing");
 static_assert(smp_backend::caps.ordered);
 static_assert(splitc::has_medium_messages<smp_backend> && splitc::has_long_messages<smp_backend>);
 static_assert(!splitc::has_rma<smp_backend>, "smp's direct access makes RMA members pointless");

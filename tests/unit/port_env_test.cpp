@@ -174,6 +174,45 @@ TEST(PortSegment, GeometryDefaultsAndRounding) {
   unsetenv("SPLITC_SEGMENT_BASE");
 }
 
+// range_in_segment, the one check of smp's and shmem's direct_range: a range is inside only
+// when its first and last bytes are, at every length (constant and not, up to and past the
+// granule), below the base, across either end, and for a length of 0 (one byte).
+TEST(PortSegment, RangeInSegment) {
+  using splitc::port::range_in_segment;
+  const std::uintptr_t base = splitc::port::default_segment_base;
+  const std::size_t size = splitc::port::segment_granule * 2;
+  auto at = [&](std::intptr_t off) { return reinterpret_cast<const void*>(base + off); };
+  auto inside = [&](std::intptr_t off, std::size_t len) {
+    std::uintptr_t o = 1;
+    const bool in = range_in_segment(base, size, at(off), len, o);
+    if (in) {
+      EXPECT_EQ(o, static_cast<std::uintptr_t>(off));
+    }
+    return in;
+  };
+  const std::intptr_t end = static_cast<std::intptr_t>(size);
+  EXPECT_TRUE(inside(0, 8));
+  EXPECT_TRUE(inside(end - 8, 8));
+  EXPECT_FALSE(inside(end - 7, 8));
+  EXPECT_FALSE(inside(end, 1));
+  EXPECT_FALSE(inside(-4, 8));
+  EXPECT_FALSE(inside(-1, 1));
+  EXPECT_TRUE(inside(end - 1, 0));
+  EXPECT_FALSE(inside(end, 0));
+  EXPECT_TRUE(inside(0, size));
+  EXPECT_FALSE(inside(1, size));
+  EXPECT_FALSE(inside(0, size + 1));
+  EXPECT_TRUE(inside(end - static_cast<std::intptr_t>(splitc::port::segment_granule),
+                     splitc::port::segment_granule));
+  EXPECT_FALSE(inside(end - static_cast<std::intptr_t>(splitc::port::segment_granule) + 1,
+                      splitc::port::segment_granule));
+  EXPECT_FALSE(inside(-static_cast<std::intptr_t>(base), 8));  // the null address
+  volatile std::size_t runtime_len = 16;  // the same at a length not known when compiling
+  EXPECT_TRUE(inside(end - 16, runtime_len));
+  EXPECT_FALSE(inside(end - 15, runtime_len));
+  EXPECT_FALSE(inside(-8, runtime_len));
+}
+
 TEST(PortSegmentDeathTest, ZeroSizeAndBadBaseAreRejected) {
   setenv("SPLITC_SEGMENT_SIZE", "0", 1);
   EXPECT_EXIT(splitc::port::segment_from_environment(), ExitedWithCode(splitc::error_exit_status),

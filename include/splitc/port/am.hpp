@@ -385,6 +385,15 @@ concept has_host_members = requires(const B& cb) {
   { cb.host_members() } noexcept -> std::convertible_to<std::span<const proc_t>>;
 };
 
+/// Direct access to a range in one question: where this process can load/store
+/// [local, local + len) of processor p, or nullptr -- what direct_address of the
+/// range's first and last bytes gives (the core asks it so without this member),
+/// with one range check (port/segment.hpp, range_in_segment).
+template <class B>
+concept has_direct_range = requires(const B& cb, proc_t p, const void* local, std::size_t len) {
+  { cb.direct_range(p, local, len) } noexcept -> std::same_as<void*>;
+};
+
 /// Native collectives on a control network (the CM-5's): what the core gives a
 /// backend's blocking collective to run while it waits. The backend's layer
 /// delivers arrivals through `sink` while it waits (as in bootstrap_barrier);

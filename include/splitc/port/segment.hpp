@@ -16,6 +16,20 @@ inline constexpr std::size_t default_segment_size = std::size_t{1} << 30;
 /// Segment sizes are rounded up to a multiple of this (a huge page).
 inline constexpr std::size_t segment_granule = std::size_t{2} << 20;
 
+/// Whether [addr, addr + len) lies inside the segment [base, base + size) (a len of 0 counts
+/// as 1 byte), and at what offset. A segment is never smaller than segment_granule (size is
+/// the geometry's, never 0), so for a len known at compile time up to that size this is one
+/// subtraction and one compare: what a backend's direct_range (port/am.hpp,
+/// has_direct_range) answers with.
+[[gnu::always_inline]] inline bool range_in_segment(std::uintptr_t base, std::size_t size,
+                                                    const void* addr, std::size_t len,
+                                                    std::uintptr_t& offset) noexcept {
+  offset = reinterpret_cast<std::uintptr_t>(addr) - base;
+  const std::size_t bytes = len == 0 ? 1 : len;
+  if (bytes <= segment_granule) return offset <= size - bytes;
+  return offset < size && bytes <= size - offset;
+}
+
 struct segment_geometry {
   std::uintptr_t base;
   std::size_t size;

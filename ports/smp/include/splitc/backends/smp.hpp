@@ -22,6 +22,7 @@
 #include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/cross_memory.hpp>
 #include <splitc/port/ring_messages.hpp>
+#include <splitc/port/segment.hpp>
 
 #include <sys/types.h>
 
@@ -137,6 +138,13 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   void* direct_address(proc_t p, const void* local) const noexcept {
     const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(local) - segment_base_;
     if (offset >= segment_size_) return nullptr;
+    return reinterpret_cast<void*>(segment_base_ + (static_cast<std::uintptr_t>(p) + 1) * segment_size_ +
+                                   offset);
+  }
+  /// direct_address of the range [local, local + len), with one range check (has_direct_range).
+  void* direct_range(proc_t p, const void* local, std::size_t len) const noexcept {
+    std::uintptr_t offset;
+    if (!port::range_in_segment(segment_base_, segment_size_, local, len, offset)) return nullptr;
     return reinterpret_cast<void*>(segment_base_ + (static_cast<std::uintptr_t>(p) + 1) * segment_size_ +
                                    offset);
   }

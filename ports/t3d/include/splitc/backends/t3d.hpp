@@ -54,6 +54,7 @@
 #include <splitc/port/am.hpp>
 #include <splitc/port/am_forwarding.hpp>
 #include <splitc/port/launcher_check.hpp>
+#include <splitc/port/segment.hpp>
 #include <splitc/port/segment_places.hpp>
 
 #include <cstddef>
@@ -170,6 +171,19 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
       if (off >= segment_size_) return nullptr;
       const std::uintptr_t peer = mapped_[static_cast<std::size_t>(p)];
       return peer == 0 ? nullptr : reinterpret_cast<void*>(peer + off);
+    } else {
+      return nullptr;
+    }
+  }
+  /// direct_address of the range [addr, addr + len), with one range check (has_direct_range).
+  void* direct_range([[maybe_unused]] proc_t p, [[maybe_unused]] const void* addr,
+                     [[maybe_unused]] std::size_t len) const noexcept {
+    if constexpr (maps_peers) {
+      std::uintptr_t off;
+      if (!port::range_in_segment(segment_base_, segment_size_, addr, len, off)) return nullptr;
+      // Pointer arithmetic, so that the compiler knows the answer is not null.
+      char* const peer = reinterpret_cast<char*>(mapped_[static_cast<std::size_t>(p)]);
+      return peer == nullptr ? nullptr : peer + off;
     } else {
       return nullptr;
     }
