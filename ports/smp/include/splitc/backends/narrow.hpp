@@ -103,7 +103,8 @@ class onesided_backend : public narrow_base {
   // RMA: the segment of every processor is mapped here (smp's cross mapping);
   // a transfer completes within the call.
   bool rma_reaches(proc_t p, const void* addr, std::size_t len) const noexcept {
-    return smp_.direct_range(p, addr, len) != nullptr;
+    return smp_.direct_address(p, addr) != nullptr &&
+           (len <= 1 || smp_.direct_address(p, static_cast<const char*>(addr) + len - 1) != nullptr);
   }
   am_status rma_put(proc_t p, void* dst, const void* src, std::size_t len, counter& done) {
     std::memcpy(smp_.direct_address(p, dst), src, len);

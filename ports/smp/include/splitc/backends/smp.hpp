@@ -136,7 +136,10 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   }
 
   void* direct_address(proc_t p, const void* local) const noexcept {
-    return direct_range(p, local, 1);
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(local) - segment_base_;
+    if (offset >= segment_size_) return nullptr;
+    return reinterpret_cast<void*>(segment_base_ + (static_cast<std::uintptr_t>(p) + 1) * segment_size_ +
+                                   offset);
   }
   /// direct_address of the range [local, local + len), with one range check (has_direct_range).
   void* direct_range(proc_t p, const void* local, std::size_t len) const noexcept {
@@ -169,7 +172,8 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   // earlier payload land later.
   am_status send_long(ring_producer& ring, std::uint64_t& copied_through, proc_t p, handler_id h,
                       const am_word* a, int n, const void* src, std::size_t len, void* dst) {
-    if (void* mapped = direct_range(p, dst, len); mapped != nullptr && len != 0)
+    if (void* mapped = direct_address(p, dst); mapped != nullptr && len != 0 &&
+                                               direct_address(p, static_cast<char*>(dst) + len - 1))
       return port::ring_send_in_place(ring, h, a, n, src, len, dst, mapped);
     if (len >= one_copy_min_ && one_copy(ring, copied_through, p, src, len, dst))
       return port::ring_send_in_place(ring, h, a, n, src, len, dst, nullptr);

@@ -165,8 +165,15 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   }
   /// Where this process loads and stores `addr` of PE p: inside p's segment
   /// when the layer maps p here (maps_peers), else nullptr.
-  void* direct_address(proc_t p, const void* addr) const noexcept {
-    return direct_range(p, addr, 1);
+  void* direct_address([[maybe_unused]] proc_t p, [[maybe_unused]] const void* addr) const noexcept {
+    if constexpr (maps_peers) {
+      const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(addr) - segment_base_;
+      if (off >= segment_size_) return nullptr;
+      const std::uintptr_t peer = mapped_[static_cast<std::size_t>(p)];
+      return peer == 0 ? nullptr : reinterpret_cast<void*>(peer + off);
+    } else {
+      return nullptr;
+    }
   }
   /// direct_address of the range [addr, addr + len), with one range check (has_direct_range).
   void* direct_range([[maybe_unused]] proc_t p, [[maybe_unused]] const void* addr,
