@@ -4,7 +4,9 @@
 # with --by-procs, for each processor count (the name's .pN suffix), runs every STRIDE-th test of
 # the default suite as scripts/test.sh does (ctest -j4, its environment) and prints the tests run,
 # their wall time, the CPU (user + system) of everything they started, CPU per test, and that
-# figure times the family's count of tests: an estimate of the family's share of a whole run.
+# figure times the family's count of tests: an estimate of the family's share of a whole run;
+# then the minor page faults per test (thousands) and their estimate for the family: on a
+# machine whose kernel work is dear, a fresh page costs about as much as a small test's work.
 # ctest's own timings (scripts/suite_report.sh) give each test's wall time among three others;
 # this gives what the tests cost the machine, which on two cores is what bounds the suite.
 # ctest runs a sampled test's fixtures with it (splitcc's and packaging's installs, splitcc's
@@ -35,18 +37,22 @@ else
     awk '{ printf "%s %d ^%s\\.\n", $2, $1, $2 }' > "$groups"
 fi
 
-printf "%-16s %6s %6s %8s %8s %9s %10s\n" group tests run "wall s" "CPU s" "CPU/test" "× tests"
+printf "%-16s %6s %6s %8s %8s %9s %10s %9s %10s\n" group tests run "wall s" "CPU s" "CPU/test" "× tests" \
+  "kflt/test" "kflt×tests"
 while read -r group count regex; do
   times=$scratch/time log=$scratch/log
-  /usr/bin/time -o "$times" -f "%e %U %S" \
+  /usr/bin/time -o "$times" -f "%e %U %S %R" \
     ctest --test-dir "$build" -j4 -LE long --timeout 300 -R "$regex" -I "1,1000000,$stride" \
     < /dev/null > "$log" 2>&1 ||
     { echo "suite_cpu: failed in $group:" >&2; sed -n '/tests failed out of/,$p' "$log" >&2; }
   ran=$(grep -c ' Test *#' "$log" || true)
   [[ $ran -gt 0 ]] || continue
-  read -r wall user sys < "$times"
-  awk -v g="$group" -v n="$count" -v r="$ran" -v w="$wall" -v u="$user" -v s="$sys" \
-    'BEGIN { c = u + s; printf "%-16s %6d %6d %8.1f %8.1f %9.2f %10.0f\n", g, n, r, w, c, c / r, c / r * n }'
+  read -r wall user sys faults < "$times"
+  awk -v g="$group" -v n="$count" -v r="$ran" -v w="$wall" -v u="$user" -v s="$sys" -v f="$faults" \
+    'BEGIN { c = u + s; k = f / 1000 / r
+             printf "%-16s %6d %6d %8.1f %8.1f %9.2f %10.0f %9.1f %10.0f\n", g, n, r, w, c, c / r,
+                    c / r * n, k, k * n }'
 done < "$groups" | tee "$scratch/table"
-awk '{ s += $7 } END { printf "estimated CPU of a whole run: %.0f s (of the groups above)\n", s }' \
+awk '{ s += $7; f += $9 } END { printf "estimated CPU of a whole run: %.0f s, minor faults %.1f M" \
+                               " (of the groups above)\n", s, f / 1000 }' \
   "$scratch/table"
