@@ -16,8 +16,14 @@
 //                              attach (one copy by the kernel, as Open MPI's vader does with
 //                              CMA); skipped, with the reason, where the kernel refuses
 //
-// Prints ns per repetition for each. No splitc: the numbers are the machine's.
-//   splitc-exchange-floor [--size BYTES] [--reps N]
+// Timed as the reference programs are (lockstep.hpp: the seed's loop minus an empty loop, runs
+// after a barrier of the two, the seed's filter), printed as ns per exchange with the 95%
+// confidence interval. No splitc: the numbers are the machine's. The cross-memory set-up is
+// port::cross_memory's (PR_SET_PTRACER_ANY), written out here to keep the program free of splitc.
+//   splitc-exchange-floor [--size BYTES] [--iters N] [--runs N]
+#define SPLITC_BENCH_HOST_CLOCK_ONLY 1  // no splitc in this program: the host's clock
+#include "lockstep.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <sys/mman.h>
@@ -26,10 +32,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -44,10 +48,12 @@ struct alignas(64) word {
   std::atomic<long> value{0};
 };
 
-/// What the two processes share besides the staging areas: each one's flag, private source
-/// address and process id, and whether cross-memory attach worked (each on its own line).
+/// What the two processes share besides the staging areas: each one's flag and barrier count,
+/// private source address and process id, and whether cross-memory attach worked (each on its
+/// own line).
 struct shared_state {
   word posted[2];
+  word arrived[2];
   word source[2];
   word pid[2];
   word cross_memory_failed;
@@ -80,16 +86,21 @@ void wait_for(const word& w, long at_least) {
   }
 }
 
-/// ns per repetition of `kind` for processor `me` (both return the same lockstep time).
-double measure(way kind, int me, std::size_t size, int reps, shared_state& s,
-               unsigned char* mapping, std::vector<unsigned char>& source,
-               std::vector<unsigned char>& into, long& step) {
+/// The exchange of `kind`, timed on processor `me` (both run the same lockstep schedule).
+bench::summary measure(way kind, int me, std::size_t size, const bench::lockstep_plan& plan,
+                       shared_state& s, unsigned char* mapping,
+                       std::vector<unsigned char>& source, std::vector<unsigned char>& into,
+                       long& step, long& barriers) {
   const std::size_t area = staging_slots * size;
   unsigned char* mine = mapping + static_cast<std::size_t>(me) * area;
   const unsigned char* peers = mapping + static_cast<std::size_t>(1 - me) * area;
   const auto peer_source = reinterpret_cast<unsigned char*>(s.source[1 - me].value.load());
   const auto peer_pid = static_cast<pid_t>(s.pid[1 - me].value.load());
-  auto one = [&] {
+  auto barrier = [&] {
+    s.arrived[me].value.store(++barriers, std::memory_order_release);
+    wait_for(s.arrived[1 - me], barriers);
+  };
+  auto one = [&](long) {
     ++step;
     const std::size_t slot = (static_cast<std::size_t>(step) % staging_slots) * size;
     const bool sends = kind == way::two_copies_both || (kind == way::two_copies_one && me == 0);
@@ -108,11 +119,7 @@ double measure(way kind, int me, std::size_t size, int reps, shared_state& s,
       }
     }
   };
-  for (int i = 0; i < std::max(1, reps / 20); ++i) one();  // warm the pages and caches
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < reps; ++i) one();
-  const auto end = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::nano>(end - start).count() / reps;
+  return bench::lockstep(plan, barrier, one);
 }
 
 }  // namespace
@@ -120,10 +127,12 @@ double measure(way kind, int me, std::size_t size, int reps, shared_state& s,
 int main(int argc, char** argv) {
   CLI::App app{"The cost of moving a block between two processes of this host, without splitc"};
   std::size_t size = 65536;
-  int reps = 20000;
+  bench::lockstep_plan plan{200, 30};
   app.add_option("--size", size, "bytes of each block")
       ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 30));
-  app.add_option("--reps", reps, "repetitions timed for each way")->check(CLI::PositiveNumber);
+  app.add_option("--iters", plan.iters, "exchanges per timed run")->check(CLI::PositiveNumber);
+  app.add_option("--runs", plan.runs, "timed runs of each way (one more is thrown out)")
+      ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 
   const std::size_t area = staging_slots * size;
@@ -152,12 +161,13 @@ int main(int argc, char** argv) {
                       {way::two_copies_one, "two copies through shared staging, one way"},
                       {way::stable_copy, "one copy of a block nobody writes, both ways"},
                       {way::cross_memory, "process_vm_readv of the peer's block, both ways"}};
-  long step = 0;
+  long step = 0, barriers = 0;
   if (me == 0)
-    std::printf("splitc-exchange-floor: 2 processes, blocks of %zu bytes, %d repetitions"
-                " (ns each)\n", size, reps);
+    std::printf("splitc-exchange-floor: 2 processes, blocks of %zu bytes; ns per exchange, mean of"
+                " %d runs of %ld (95%% CI)\n", size, plan.runs, plan.iters);
   for (const row& r : rows) {
-    const double ns = measure(r.kind, me, size, reps, *s, mapping, source, into, step);
+    const bench::summary t =
+        measure(r.kind, me, size, plan, *s, mapping, source, into, step, barriers);
     if (me != 0) continue;
     if (r.kind == way::cross_memory && s->cross_memory_failed.value.load() != 0) {
       const long e = s->cross_memory_failed.value.load();
@@ -165,7 +175,7 @@ int main(int argc, char** argv) {
                   e > 0 ? std::strerror(static_cast<int>(e)) : "a short copy");
       continue;
     }
-    std::printf("  %-50s %10.0f\n", r.name, ns);
+    std::printf("  %-50s %10.0f  (±%.1f%%, %d kept)\n", r.name, t.mean, 100 * t.ci_rel, t.kept);
   }
   if (me == 1) return 0;
   int status = 0;

@@ -5,8 +5,8 @@
 # the default suite as scripts/test.sh does (ctest -j4, its environment) and prints the tests run,
 # their wall time, the CPU (user + system) of everything they started, CPU per test, and that
 # figure times the family's count of tests: an estimate of the family's share of a whole run;
-# then the minor page faults per test (thousands) and their estimate for the family: on a
-# machine whose kernel work is dear, a fresh page costs about as much as a small test's work.
+# then the minor page faults per test (thousands) and their estimate for the family: where the
+# kernel's work is dear, the faults are much of a run's system time (docs/running.md).
 # ctest's own timings (scripts/suite_report.sh) give each test's wall time among three others;
 # this gives what the tests cost the machine, which on two cores is what bounds the suite.
 # ctest runs a sampled test's fixtures with it (splitcc's and packaging's installs, splitcc's
@@ -37,8 +37,8 @@ else
     awk '{ printf "%s %d ^%s\\.\n", $2, $1, $2 }' > "$groups"
 fi
 
-printf "%-16s %6s %6s %8s %8s %9s %10s %9s %10s\n" group tests run "wall s" "CPU s" "CPU/test" "× tests" \
-  "kflt/test" "kflt×tests"
+printf "%-16s %6s %6s %8s %8s %9s %10s %9s %10s\n" group tests run "wall s" "CPU s" "CPU/test" \
+  "× tests" "kflt/test" "kflt×tests"
 while read -r group count regex; do
   times=$scratch/time log=$scratch/log
   /usr/bin/time -o "$times" -f "%e %U %S %R" \
