@@ -136,13 +136,6 @@ void post(collective_group& g, proc_t q, const void* data, std::size_t len,
   }
 }
 
-/// What a staged piece's message carries: where the piece lies in the sender's segment (0:
-/// nowhere, it follows in mailbox messages) and its length.
-struct staged_piece {
-  std::uint64_t address;
-  std::uint64_t length;
-};
-
 /// Give a staging buffer back to the segment's private part (nothing if it holds none).
 void release_staging(context& c, staging_buffer& s) {
   if (s.at == nullptr) return;
@@ -223,12 +216,40 @@ void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t l
   post(g, q, data, len, g.signature);
 }
 
+namespace {
+/// The backend's has_peer_read members, or what a backend without them answers (templates:
+/// `if constexpr` discards only there).
+template <class B>
+std::size_t peer_read_min_of(const B& b) noexcept {
+  if constexpr (has_peer_read<B>) return b.peer_read_min();
+  else return 0;
+}
+template <class B>
+bool peer_read_by(B& b, proc_t p, const void* src, void* dst, std::size_t len) noexcept {
+  if constexpr (has_peer_read<B>) return b.peer_read(p, src, dst, len);
+  else return false;
+}
+
+/// Whether rank q is to read a piece of `len` bytes in one part from our memory (has_peer_read).
+bool lend_source(collective_group& g, proc_t q, std::size_t len, std::size_t second_part) {
+  const std::size_t min = peer_read_min_of(g.c.backend);
+  return min != 0 && len >= min && second_part == 0 && q != g.rank;
+}
+}  // namespace
+
 bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size_t alen,
-                         const void* b, std::size_t blen) {
+                         const void* b, std::size_t blen, bool receiver_copies) {
   const auto qi = static_cast<std::size_t>(q);
   mailbox_state& m = g.mail;
   wait_for_credit(g, qi, m.depth());
   const std::uint64_t n = m.sent[qi];
+  if (receiver_copies && lend_source(g, q, alen, blen)) {
+    m.source_read_until[qi] = n + 1;
+    m.sources_lent = true;
+    const staged_piece piece{reinterpret_cast<std::uintptr_t>(a), alen, 1};
+    post(g, q, &piece, sizeof piece, g.signature ^ mailbox_staged_mark);
+    return true;
+  }
   wait_for_staging_buffer(g, qi, n);
   unsigned char* s = staging_for(g, qi, n, alen + blen);
   if (s != nullptr) {
@@ -239,13 +260,31 @@ bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size
     std::memcpy(s, a, alen);
     if (blen != 0) std::memcpy(s + alen, b, blen);
   }
-  const staged_piece piece{reinterpret_cast<std::uintptr_t>(s), alen + blen};
+  const staged_piece piece{reinterpret_cast<std::uintptr_t>(s), alen + blen, 0};
   post(g, q, &piece, sizeof piece, g.signature ^ mailbox_staged_mark);
   return s != nullptr;
 }
 
-const unsigned char* mailbox_receive_staged(collective_group& g, proc_t p, std::size_t len,
-                                            std::vector<unsigned char>& fetched) {
+namespace {
+/// `len` bytes at `at` in processor `from`'s memory to `dst` here by a get (active messages
+/// where the segment is not mapped: the owner's handler reads any of its memory).
+void fetch(context& c, proc_t from, const void* at, void* dst, std::size_t len) {
+  counter done;
+  get_bytes(c, dst, from, at, len, done, "a collective");
+  wait_until(c, "a collective", [&] { return done.value() == 0; });
+}
+
+/// A piece in processor `from`'s memory at `at` (not its segment) read into `dst`: by the
+/// backend's one copy, or, where the kernel refuses it, by a get.
+void read_lent(context& c, proc_t from, const unsigned char* at, unsigned char* dst,
+               std::size_t len) {
+  if (!peer_read_by(c.backend, from, at, dst, len)) fetch(c, from, at, dst, len);
+}
+}  // namespace
+
+staged_arrival mailbox_receive_staged(collective_group& g, proc_t p, std::size_t len,
+                                      std::vector<unsigned char>& fetched,
+                                      const piece_destination* into, const unsigned char** bytes) {
   std::size_t got = 0;
   std::uint64_t signature = 0;
   const unsigned char* data = mailbox_receive(g, p, &got, &signature);
@@ -259,18 +298,42 @@ const unsigned char* mailbox_receive_staged(collective_group& g, proc_t p, std::
   if (piece.length != len) [[unlikely]] collective_mismatch(g, p, piece.length, len);
   if (piece.address == 0) {
     mailbox_release(g, p);
-    return nullptr;
+    return staged_arrival::in_messages;
   }
   context& c = g.c;
-  void* at = reinterpret_cast<void*>(static_cast<std::uintptr_t>(piece.address));
+  const auto* at = reinterpret_cast<const unsigned char*>(static_cast<std::uintptr_t>(piece.address));
   const proc_t from = g.proc(p);
-  if (from == c.myproc) return static_cast<const unsigned char*>(at);
-  if (void* d = direct(c, from, at, len)) return static_cast<const unsigned char*>(d);
-  fetched.resize(len);
-  counter done;
-  get_bytes(c, fetched.data(), from, at, len, done, "a collective");
-  wait_until(c, "a collective", [&] { return done.value() == 0; });
-  return fetched.data();
+  if (piece.in_sender_memory != 0) {
+    if (into == nullptr) {  // both ends run one algorithm: a copying sender has a copying receiver
+      fetched.resize(len);
+      read_lent(c, from, at, fetched.data(), len);
+      *bytes = fetched.data();
+      return staged_arrival::at_bytes;
+    }
+    for (const std::span<unsigned char> part : *into) {
+      if (part.empty()) continue;
+      read_lent(c, from, at, part.data(), part.size());
+      at += part.size();
+    }
+    return staged_arrival::placed;
+  }
+  if (from == c.myproc) {
+    *bytes = at;
+  } else if (void* d = direct(c, from, at, len)) {
+    *bytes = static_cast<const unsigned char*>(d);
+  } else {
+    fetched.resize(len);
+    fetch(c, from, at, fetched.data(), len);
+    *bytes = fetched.data();
+  }
+  return staged_arrival::at_bytes;
+}
+
+void mailbox_settle_sources(collective_group& g) {
+  mailbox_state& m = g.mail;
+  if (!m.sources_lent) return;
+  for (std::size_t q = 0; q < m.procs; ++q) wait_acknowledged(g, q, m.source_read_until[q]);
+  m.sources_lent = false;
 }
 
 void mailbox_free_staging(mailbox_state& m) {

@@ -119,6 +119,7 @@ context::context(start_arguments args) : splitc_context_prefix{}, backend(args) 
   mail.sent.assign(nprocs, 0);
   mail.received.assign(nprocs, 0);
   mail.acked_seen.assign(nprocs, 0);
+  mail.source_read_until.assign(nprocs, 0);
   handlers.assign(static_cast<std::size_t>(builtin::count), nullptr);
   refresh_sink();
   register_global_memory_handlers(*this);

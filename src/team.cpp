@@ -204,6 +204,7 @@ team team::split(int color, int key) const {
     m.sent.assign(n, 0);
     m.received.assign(n, 0);
     m.acked_seen.assign(n, 0);
+    m.source_read_until.assign(n, 0);
     clear_channels<active_backend>(m, n);
   }
   // Nobody sends into a region its owner has not cleared.

@@ -27,7 +27,9 @@
 // to r + k while it receives from r - k; blocks of one mailbox message are all sent first);
 // reduce-scatter is a ring of n - 1 rounds for a commutative operator on at least
 // binary_swap_threshold bytes, else a reduce-to-all of the whole vector whose own block each
-// member keeps (rank order kept).
+// member keeps (rank order kept). Where the backend reads a peer's memory (has_peer_read: smp)
+// a long block is read by its receiver straight from the sender's buffer into place, one copy
+// (detail/mailbox.hpp): the sender's call returns once its receivers have read it.
 #pragma once
 
 #include <splitc/collectives.hpp>
@@ -55,12 +57,15 @@ inline void shift_stream(collective_group& g, proc_t to, const send_pieces& send
   exchange_streams(g, to, send, from, receive_len, unit, use);
 }
 
+/// A stream copied into place at both ends: what it sends may be lent to `to` rather than
+/// staged, so the collective ends with mailbox_settle_sources.
 inline void shift_into(collective_group& g, proc_t to, const send_pieces& send, proc_t from,
                        const receive_pieces& receive) {
-  shift_stream(g, to, send, from, receive.total(),
-               [&](std::size_t at, const unsigned char* d, std::size_t len) {
-                 copy_into_pieces(receive, at, d, len);
-               });
+  exchange_streams(g, to, send, from, receive.total(), 1,
+                   [&](std::size_t at, const unsigned char* d, std::size_t len) {
+                     copy_into_pieces(receive, at, d, len);
+                   },
+                   &receive);
 }
 
 /// Where each rank's block sits in a packed buffer of `counts[r]` elements of `size` bytes per
@@ -96,6 +101,7 @@ inline void gather_bytes(collective_group& g, const unsigned char* mine, std::si
                          unsigned char* all, const block_layout* layout, proc_t root) {
   if (g.rank != root) {
     shift_into(g, root, one_piece(mine, mine_bytes), -1, {});
+    mailbox_settle_sources(g);
     return;
   }
   for (proc_t r = 0; r < g.size; ++r) {
@@ -126,19 +132,26 @@ inline void scatter_bytes(collective_group& g, const unsigned char* all,
     }
     shift_into(g, r, one_piece(all + layout->at(r), layout->bytes(r)), -1, {});
   }
+  mailbox_settle_sources(g);
 }
 
-/// Bruck's all-gather, in place in `all` (this member's block already there): in round k
-/// (distance d = 2^k) a member sends the blocks of ranks r .. r+m-1 (m = min(d, n-d)) to
-/// r - d and receives those of r+d .. r+d+m-1 from r + d.
-inline void all_gather_bytes(collective_group& g, unsigned char* all, const block_layout& layout) {
+/// Bruck's all-gather, in place in `all` (this member's block already there, and at `mine`):
+/// in round k (distance d = 2^k) a member sends the blocks of ranks r .. r+m-1
+/// (m = min(d, n-d)) to r - d and receives those of r+d .. r+d+m-1 from r + d. The first
+/// round's block, its own, goes from `mine`: a receiver reading it from our memory then reads
+/// lines no core has just written (the copy into `all` has), which costs half as much
+/// (docs/performance.md, "One copy for the collectives' streams").
+inline void all_gather_bytes(collective_group& g, const unsigned char* mine, unsigned char* all,
+                             const block_layout& layout) {
   const proc_t n = g.size, me = g.rank;
   for (proc_t d = 1; d < n; d *= 2) {
     const proc_t m = std::min(d, n - d);
-    const auto send = layout.run<const unsigned char>(all, me, m);
+    const auto send = d == 1 ? one_piece(mine, layout.bytes(me))
+                             : layout.run<const unsigned char>(all, me, m);
     const auto receive = layout.run<unsigned char>(all, (me + d) % n, m);
     shift_into(g, (me - d + n) % n, send, (me + d) % n, receive);
   }
+  mailbox_settle_sources(g);
 }
 
 /// Pairwise all-to-all: in round k, to rank r + k, from rank r - k. A block that fits in one
@@ -162,6 +175,7 @@ inline void all_to_all_bytes(collective_group& g, const unsigned char* send,
     shift_into(g, sent_first(to) ? -1 : to, one_piece(send + out.at(to), out.bytes(to)), from,
                one_piece(receive + in.at(from), in.bytes(from)));
   }
+  mailbox_settle_sources(g);
 }
 
 /// Ring reduce-scatter (commutative operators): in round s a member passes its partial sum of
@@ -261,7 +275,7 @@ inline void all_gather_on(collective_group& g, std::span<const T> mine, std::spa
     bad_collective_size(g, what, "this member's data", mine.size(), counts[static_cast<std::size_t>(g.rank)]);
   if (mine.size_bytes() != 0)  // an empty span's data may be null
     std::memcpy(bytes_of(all) + layout.at(g.rank), bytes_of(mine), mine.size_bytes());
-  all_gather_bytes(g, bytes_of(all), layout);
+  all_gather_bytes(g, bytes_of(mine), bytes_of(all), layout);
 }
 
 template <class T>

@@ -35,4 +35,16 @@ if("smp" IN_LIST SPLITC_TEST_BACKENDS AND NOT SPLITC_TEST_FLAVOUR)
     set_tests_properties(smp.${program}.p8 PROPERTIES TIMEOUT 120
                          LABELS "collectives;teams;smp;generic")
   endforeach()
+  # smp's long streams read from the sender's memory by default (one copy): staged again, the
+  # two copies through the segment that the same-host layers take.
+  set(staged_args_teams 5000 1572864)
+  set(staged_args_split_phase)
+  foreach(program teams split_phase)
+    add_test(NAME smp.${program}.staged.p3
+             COMMAND ${SPLITC_TEST_BASH} ${SPLITC_TESTS_DIR}/programs/expect_pass.sh ${program}
+                     ${run} -n 3 $<TARGET_FILE:tp_${program}_smp> ${staged_args_${program}})
+    set_tests_properties(smp.${program}.staged.p3 PROPERTIES TIMEOUT 120
+                         ENVIRONMENT SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN=0
+                         LABELS "collectives;teams;smp;generic")
+  endforeach()
 endif()

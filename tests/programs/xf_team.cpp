@@ -6,6 +6,8 @@
 //   counts    on the odd team, all_gatherv with counts the members disagree on
 //   staged    on the odd team, all_gather of 3000 ints by rank 0 (long enough to travel staged)
 //             and of 10 by rank 1
+//   lengths   the same with 3000 and 4000 ints: both staged (or, on smp, read from the
+//             sender's memory), their lengths differ
 //   size      all_gather into a result too small for the team
 //   empty     a collective on the empty team that no_color gives
 //   world     team::destroy on the world
@@ -32,6 +34,9 @@ int main(int argc, char** argv) {
                         std::span<int>(all), std::span<const std::size_t>(counts));
   } else if (mistake == "staged" && me % 2 == 1) {
     std::vector<int> block(odd.rank() == 0 ? 3000 : 10, me), both(2 * block.size());
+    splitc::all_gather(odd, std::span<const int>(block), std::span<int>(both));
+  } else if (mistake == "lengths" && me % 2 == 1) {
+    std::vector<int> block(odd.rank() == 0 ? 3000 : 4000, me), both(2 * block.size());
     splitc::all_gather(odd, std::span<const int>(block), std::span<int>(both));
   } else if (mistake == "size" && me == 3) {
     std::vector<int> small(3);

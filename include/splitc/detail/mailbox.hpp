@@ -23,6 +23,15 @@
 // so the acknowledgements that give slots back also give buffers back. One handshake per piece
 // instead of one per kilobyte.
 //
+// Pieces read from the sender's memory: where the backend reads another process's memory
+// (has_peer_read: smp) and the receiver copies the stream into place (a gather's, scatter's,
+// all-gather's or all-to-all's; not a combining stream, which reads each element once
+// anyway), a piece of at least peer_read_min() bytes is not staged: its message carries the
+// source's own address, and the receiver reads it straight into its destination, one copy
+// instead of two. The sender keeps the source as it is until the receiver has acknowledged
+// the piece: the collective waits for that before it returns (mailbox_settle_sources), or
+// before its counter completes when it is split-phase.
+//
 // The world's channels live in the runtime part; a team's (splitc::team) in a
 // region of the spread heap, the same address on every member, with one slot
 // set per member: its own channels, so that collectives on different teams
@@ -31,9 +40,11 @@
 
 #include <splitc/port/am.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace splitc::detail {
@@ -90,6 +101,15 @@ struct staging_buffer {
   std::uint64_t last_use_end = 0;
 };
 
+/// What a staged piece's message carries: where the piece lies (0: nowhere, it follows in
+/// mailbox messages), its length, and whether that address is in the sender's segment
+/// (staged) or anywhere in its memory (read there: has_peer_read).
+struct staged_piece {
+  std::uint64_t address;
+  std::uint64_t length;
+  std::uint64_t in_sender_memory;
+};
+
 /// Per-process bookkeeping of one set of channels (private memory): the world's, or a team's,
 /// whose processors are numbered by their rank in it.
 struct mailbox_state {
@@ -122,6 +142,10 @@ struct mailbox_state {
   std::vector<std::uint64_t> sent;         ///< messages sent to each processor
   std::vector<std::uint64_t> received;     ///< messages consumed from each processor
   std::vector<std::uint64_t> acked_seen;   ///< last acknowledgement read, per receiver
+  /// Per receiver, 1 + the number of the last piece it is to read from our memory (0: none):
+  /// the collective may return once it is acknowledged (mailbox_settle_sources).
+  std::vector<std::uint64_t> source_read_until;
+  bool sources_lent = false;  ///< some receiver may not have read its piece yet
   /// Staged pieces' buffers, mailbox_staging_ring per receiver (made on first use).
   std::vector<staging_buffer> staging;
 
@@ -183,15 +207,29 @@ const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t*
 void mailbox_release(collective_group& g, proc_t p);
 /// Send one staged piece of alen + blen bytes (the two parts, in order) to rank q. False when
 /// no staging space was to be had: the piece must then follow in mailbox messages (the
-/// receiver is told so by the piece's message).
+/// receiver is told so by the piece's message). `receiver_copies`: q copies the stream into
+/// place (mailbox_receive_staged's `into`), so a piece in one part may be read from our memory
+/// instead of staged (above); the caller then keeps `a` as it is until mailbox_settle_sources.
 bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size_t alen,
-                         const void* b, std::size_t blen);
+                         const void* b, std::size_t blen, bool receiver_copies);
+/// Where a received piece's bytes go: up to two runs of the destination, in order.
+using piece_destination = std::array<std::span<unsigned char>, 2>;
+/// What mailbox_receive_staged found.
+enum class staged_arrival {
+  in_messages,  ///< p sends the piece in mailbox messages after all
+  at_bytes,     ///< its bytes are at *bytes (p's mapped segment, or fetched)
+  placed,       ///< read from p's memory straight into `into`
+};
 /// Receive a staged piece of `len` bytes from rank p: its bytes, where they lie in p's mapped
-/// segment or else fetched into `fetched`; nullptr when p sent it in mailbox messages after
-/// all. The bytes stay valid until mailbox_release(g, p). A plain message, or a piece of
-/// another length, is a collective mismatch.
-const unsigned char* mailbox_receive_staged(collective_group& g, proc_t p, std::size_t len,
-                                            std::vector<unsigned char>& fetched);
+/// segment or else fetched into `fetched`, valid until mailbox_release(g, p); or, read from
+/// p's memory, placed in `into` when given (a copying receiver) and otherwise fetched. A
+/// plain message, or a piece of another length, is a collective mismatch.
+staged_arrival mailbox_receive_staged(collective_group& g, proc_t p, std::size_t len,
+                                      std::vector<unsigned char>& fetched,
+                                      const piece_destination* into, const unsigned char** bytes);
+/// Wait until every receiver has read the pieces it was to read from our memory: the
+/// collective that lent them its sources returns only then.
+void mailbox_settle_sources(collective_group& g);
 /// Give the staging buffers back to the segment (a team's channels, after mailbox_quiesce).
 void mailbox_free_staging(mailbox_state& m);
 /// Wait until every message this processor sent on the channels has been consumed (a team's

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <span>
 #include <vector>
@@ -31,9 +32,9 @@ inline void receive_chunk(collective_group& g, proc_t p, std::size_t count, Use 
   const unsigned char* data = mailbox_receive(g, p, &len, &signature);
   if (signature != g.signature) [[unlikely]] {
     // p stages a stream this member expects in mailbox messages: their lengths differ.
-    if (signature == (g.signature ^ mailbox_staged_mark) && len == 16) {
+    if (signature == (g.signature ^ mailbox_staged_mark) && len == sizeof(staged_piece)) {
       std::uint64_t staged_length;
-      std::memcpy(&staged_length, data + 8, sizeof staged_length);
+      std::memcpy(&staged_length, data + offsetof(staged_piece, length), sizeof staged_length);
       collective_mismatch(g, p, staged_length, count * sizeof(T));
     }
     collective_kind_mismatch(g, p, signature);
@@ -92,12 +93,16 @@ struct stream_steps {
       : chunk(mailbox_payload_bytes / unit * unit), piece(mailbox_staged_piece / unit * unit) {}
 };
 
-/// The sending end of one stream: one message per step.
+/// The sending end of one stream: one message per step. `receiver_copies`: the receiver
+/// copies the stream into place (stream_receiver's `into`), so a piece may be lent instead of
+/// staged (detail/mailbox.hpp, "Pieces read from the sender's memory").
 class stream_sender {
  public:
-  stream_sender(collective_group& g, proc_t to, const send_pieces& data, stream_steps steps)
+  stream_sender(collective_group& g, proc_t to, const send_pieces& data, stream_steps steps,
+                bool receiver_copies)
       : g_(g), to_(to), data_(data), steps_(steps),
-        staged_(to >= 0 && data.total() >= mailbox_staged_threshold), done_(to < 0) {}
+        staged_(to >= 0 && data.total() >= mailbox_staged_threshold), done_(to < 0),
+        receiver_copies_(receiver_copies) {}
   bool done() const noexcept { return done_; }
   void step() {
     const std::size_t total = data_.total();
@@ -110,7 +115,7 @@ class stream_sender {
     } else {  // a staged piece (or, without staging space, the announcement that it is not)
       const std::size_t len = std::min(steps_.piece, total - at_);
       const auto [a, b] = data_.parts(at_, len);
-      if (mailbox_send_staged(g_, to_, a.data(), a.size(), b.data(), b.size()))
+      if (mailbox_send_staged(g_, to_, a.data(), a.size(), b.data(), b.size(), receiver_copies_))
         at_ += len;
       else
         plain_until_ = at_ + len;
@@ -125,16 +130,20 @@ class stream_sender {
   stream_steps steps_;
   bool staged_;
   bool done_;
+  bool receiver_copies_;
   std::size_t at_ = 0;
   std::size_t plain_until_ = 0;  ///< a piece that goes in mailbox messages ends here
 };
 
-/// The receiving end: `use(at, data, len)` takes each message's bytes, whole units.
+/// The receiving end: `use(at, data, len)` takes each message's bytes, whole units. `into`:
+/// where `use` copies them (a copying receiver), for pieces read straight there; nullptr
+/// for a combining one.
 template <class Use>
 class stream_receiver {
  public:
-  stream_receiver(collective_group& g, proc_t from, std::size_t total, stream_steps steps, Use& use)
-      : g_(g), from_(from), total_(total), steps_(steps), use_(use),
+  stream_receiver(collective_group& g, proc_t from, std::size_t total, stream_steps steps, Use& use,
+                  const receive_pieces* into)
+      : g_(g), from_(from), total_(total), steps_(steps), use_(use), into_(into),
         staged_(from >= 0 && total >= mailbox_staged_threshold), done_(from < 0) {}
   bool done() const noexcept { return done_; }
   void step() {
@@ -145,13 +154,17 @@ class stream_receiver {
       at_ += len;
     } else {
       const std::size_t len = std::min(steps_.piece, total_ - at_);
-      if (const unsigned char* d = mailbox_receive_staged(g_, from_, len, fetched_)) {
-        use_(at_, d, len);
-        mailbox_release(g_, from_);
-        at_ += len;
-      } else {
-        plain_until_ = at_ + len;
+      piece_destination destination;
+      if (into_ != nullptr) destination = into_->parts(at_, len);
+      const unsigned char* d = nullptr;
+      switch (mailbox_receive_staged(g_, from_, len, fetched_,
+                                     into_ != nullptr ? &destination : nullptr, &d)) {
+        case staged_arrival::in_messages: plain_until_ = at_ + len; return;
+        case staged_arrival::at_bytes: use_(at_, d, len); break;
+        case staged_arrival::placed: break;
       }
+      mailbox_release(g_, from_);
+      at_ += len;
     }
     done_ = at_ == total_;
   }
@@ -162,6 +175,7 @@ class stream_receiver {
   std::size_t total_;
   stream_steps steps_;
   Use& use_;
+  const receive_pieces* into_;
   bool staged_;
   bool done_;
   std::size_t at_ = 0;
@@ -172,13 +186,17 @@ class stream_receiver {
 /// Send a stream to rank `to` while receiving one of `receive_len` bytes from rank `from`
 /// (either rank may be -1: nothing that way). Every stream is at least one message, so a
 /// member expecting bytes from one that sends none is told (collective mismatch) rather than
-/// left waiting.
+/// left waiting. `into`: where `use` copies the received stream, when it does; the streams of
+/// one call copy at both ends or at neither (both members run the same algorithm), so it also
+/// says whether `to` copies what we send. A copying exchange may leave its sources lent: the
+/// collective ends with mailbox_settle_sources.
 template <class Use>
 inline void exchange_streams(collective_group& g, proc_t to, const send_pieces& send, proc_t from,
-                             std::size_t receive_len, std::size_t unit, Use use) {
+                             std::size_t receive_len, std::size_t unit, Use use,
+                             const receive_pieces* into = nullptr) {
   const stream_steps steps(unit);
-  stream_sender out(g, to, send, steps);
-  stream_receiver<Use> in(g, from, receive_len, steps, use);
+  stream_sender out(g, to, send, steps, into != nullptr);
+  stream_receiver<Use> in(g, from, receive_len, steps, use, into);
   while (!out.done() || !in.done()) {
     if (!out.done()) out.step();
     if (!in.done()) in.step();

@@ -73,10 +73,9 @@ smp_backend::smp_backend(start_arguments) {
   auto* pids = reinterpret_cast<pid_t*>(control_ + layout_.pids_offset());
   __atomic_store_n(&pids[myproc_], getpid(), __ATOMIC_RELEASE);
   pids_ = pids;
-  if (const std::size_t min = port::env::smp_one_copy_min.get(); min != 0) {
-    one_copy_min_ = min;
-    port::cross_memory::open_to_peers();
-  }
+  if (const std::size_t min = port::env::smp_one_copy_min.get(); min != 0) one_copy_min_ = min;
+  peer_read_min_ = port::env::smp_collective_one_copy_min.get();
+  if (one_copy_min_ != SIZE_MAX || peer_read_min_ != 0) port::cross_memory::open_to_peers();
 }
 
 bool smp_backend::one_copy(ring_producer& ring, std::uint64_t copied_through, proc_t p,

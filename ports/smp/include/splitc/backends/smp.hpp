@@ -15,7 +15,10 @@
 // that needs the owner to act. With SPLITC_SMP_ONE_COPY_MIN set, a long message of at
 // least that many bytes into a peer's memory outside the segments (malloc'd, static) is
 // written into place by the kernel (port/cross_memory.hpp: one copy, where the ring makes
-// two) and only its notification travels on the ring (off by default: slower here).
+// two) and only its notification travels on the ring (off by default: slower here). A
+// collective's long stream is read by its receiver straight from the sender's memory into
+// its destination (peer_read: one copy, where staging makes two), from
+// SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN bytes (8 KiB by default: every staged piece).
 #pragma once
 
 #include <splitc/port/am.hpp>
@@ -157,6 +160,15 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   /// SIZE_MAX: none does).
   std::size_t one_copy_min_bytes() const noexcept { return one_copy_min_; }
 
+  /// A collective's piece read from processor p's memory (has_peer_read).
+  bool peer_read(proc_t p, const void* src, void* dst, std::size_t len) noexcept {
+    return p != myproc_ && cross_memory_.read(__atomic_load_n(&pids_[p], __ATOMIC_ACQUIRE), src, len, dst);
+  }
+  /// SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN; 0 once the kernel has refused a cross-memory copy.
+  std::size_t peer_read_min() const noexcept { return cross_memory_.usable() ? peer_read_min_ : 0; }
+  /// Bytes collectives' receivers read from their senders' memory so far (tests check the path).
+  std::size_t peer_read_bytes() const noexcept { return cross_memory_.bytes_read(); }
+
  private:
   [[gnu::always_inline]] am_status send(ring_producer& ring, handler_id h, const am_word* a, int n,
                                         std::uint8_t kind, const void* src, std::size_t len,
@@ -201,6 +213,7 @@ class smp_backend : public port::am_forwarding<smp_backend> {
   const pid_t* pids_ = nullptr;  ///< in the control area, by processor
   port::cross_memory cross_memory_;
   std::size_t one_copy_min_ = SIZE_MAX;  ///< SPLITC_SMP_ONE_COPY_MIN (0 there: SIZE_MAX)
+  std::size_t peer_read_min_ = 0;        ///< SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN
   std::uint64_t barrier_epoch_ = 0;
 };
 
