@@ -8,7 +8,8 @@
 # Without --full (what scripts/test.sh --full runs first): a chosen subset, built and run in
 # about a quarter of an hour: the unit tests, udp's engine tests, a few generic programs at
 # P = 2 on smp and udp, and at P = 4 on three seed machines' ports over their emulated layers,
-# cmaml (the CM-5), hpam and t3d, the teams program among them (ASan+UBSan); udp's engine tests
+# cmaml (the CM-5), hpam and t3d, the teams program among them, and smp's collectives' one copy
+# at P = 3, allowed and refused (ASan+UBSan); udp's engine tests
 # and two udp jobs (TSan: the udp backend is where a process has more than one thread). With
 # --full: every test program of every backend at every process count under each sanitizer (the
 # benchmarks and examples too), each test up to N times (--repeat, default 2) until it fails:
@@ -34,12 +35,13 @@ done
 [[ ${#which[@]} -gt 0 ]] || which=(asan tsan)
 
 # Tests of the default subset (ctest -R) and the targets they need.
-asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives|teams)\.p2|(cmaml|hpam|t3d)\.(conformance|random_mix|bulk|global_memory|collectives|teams)\.p4)$'
+asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives|teams)\.p2|smp\.collective_one_copy\.(on|refused)\.p3|(cmaml|hpam|t3d)\.(conformance|random_mix|bulk|global_memory|collectives|teams)\.p4)$'
 tsan_tests='^(udp\.unit\..*|udp\.exact\.p2|udp\.atomics\.p2)$'
 unit_targets=(unit_global_ptr unit_spread_ptr unit_counter unit_shm_ring unit_backend_concept
               unit_local_ops unit_local_bulk unit_job_of_one unit_errors unit_not_initialized)
 # The test programs of a backend are one executable, its test driver (cmake/SplitcTests.cmake).
 asan_targets=(splitc-run splitc-run-udp udp_engine_test udp_exact splitc-tests-smp splitc-tests-udp
+              splitc-run-smp smp_collective_one_copy
               splitc-run-cmaml splitc-tests-cmaml splitc-run-hpam splitc-tests-hpam
               splitc-run-t3d splitc-tests-t3d
               "${unit_targets[@]}")
