@@ -141,23 +141,38 @@ proc_t team::rank_of(proc_t processor) const noexcept {
 detail::collective_group team::group(const char* what, std::uint64_t signature,
                                      bool split_phase, bool broadcast) const {
   context& c = detail::blocking_context(what);
+  // Each group is returned as it is made (copy elision), never built on the stack and copied
+  // out: that copy's 16-byte loads of fields just stored 8 bytes at a time cannot be forwarded
+  // from the stores, so they waited for every older store to reach the cache -- the last
+  // collective's store into a peer's mailbox slot among them, a cross-core transfer. An 8-byte
+  // scatter at P = 2 spent 27 % of the root's time there (docs/performance.md).
   switch (kind_) {
     case kind::world: {
       if (!split_phase && c.split_phase_in_flight != 0) detail::finish_split_phase(c, c.mail);
-      collective_group g{c, c.mail, nullptr, c.myproc, c.procs, signature, -1, !split_phase,
-                         split_phase};
-      if (!broadcast || split_phase) detail::settle_root_check(g);
-      return g;
+      const auto world = [&] {
+        return collective_group{c, c.mail, nullptr, c.myproc, c.procs, signature, -1, !split_phase,
+                                split_phase};
+      };
+      if ((!broadcast || split_phase) && c.mail.unchecked_count != 0) {
+        collective_group g = world();
+        detail::settle_root_check(g);
+      }
+      return world();
     }
     case kind::member: {
       if (!split_phase && c.split_phase_in_flight != 0) detail::finish_split_phase(c, state_->mail);
       // A team's broadcast checks its root before it returns, as a split-phase one does: the
       // world's root may leave it to a later poll (progress.cpp), which cannot see a team's.
-      collective_group g{c, state_->mail, state_->members.data(), state_->rank,
-                         static_cast<proc_t>(state_->members.size()), signature, -1, false,
-                         true};
-      detail::settle_root_check(g);
-      return g;
+      const auto member = [&] {
+        return collective_group{c, state_->mail, state_->members.data(), state_->rank,
+                                static_cast<proc_t>(state_->members.size()), signature, -1, false,
+                                true};
+      };
+      if (state_->mail.unchecked_count != 0) {
+        collective_group g = member();
+        detail::settle_root_check(g);
+      }
+      return member();
     }
     case kind::none: break;
   }

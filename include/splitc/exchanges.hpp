@@ -72,8 +72,13 @@ inline void shift_into(collective_group& g, proc_t to, const send_pieces& send, 
 /// rank.
 struct block_layout {
   rank_table offset;  ///< size + 1 entries, in bytes
-  block_layout(std::span<const std::size_t> counts, std::size_t size) : offset(counts.size() + 1) {
-    for (std::size_t r = 0; r < counts.size(); ++r) offset[r + 1] = offset[r] + counts[r] * size;
+  /// (A running sum, each entry written once and never read back here: rank_table's
+  /// for_overwrite says why.)
+  block_layout(std::span<const std::size_t> counts, std::size_t size)
+      : offset(counts.size() + 1, rank_table::for_overwrite) {
+    std::size_t at = 0;
+    offset[0] = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) offset[r + 1] = at += counts[r] * size;
   }
   std::size_t at(proc_t r) const noexcept { return offset[static_cast<std::size_t>(r)]; }
   std::size_t bytes(proc_t r) const noexcept {

@@ -16,10 +16,19 @@ class rank_table {
   static constexpr std::size_t inline_entries = 65;  ///< counts of 64 ranks and one offset more
 
   /// n entries, each `value`.
-  explicit rank_table(std::size_t n, std::size_t value = 0) : size_(n) {
-    if (n > inline_entries) heap_ = std::make_unique_for_overwrite<std::size_t[]>(n);
+  explicit rank_table(std::size_t n, std::size_t value = 0) : rank_table(n, for_overwrite) {
     std::size_t* d = data();
     for (std::size_t k = 0; k < n; ++k) d[k] = value;
+  }
+  /// n entries left unwritten, for a caller that writes each before it reads any. (Zeroed
+  /// first, they were a memset whose wide stores the caller's 8-byte loads of them could not
+  /// take from the store buffer: each such load waited for every older store to reach the
+  /// cache, the last collective's store into a peer's mailbox among them -- a cross-core
+  /// transfer per collective; docs/performance.md.)
+  struct for_overwrite_t {};
+  static constexpr for_overwrite_t for_overwrite{};
+  rank_table(std::size_t n, for_overwrite_t) : size_(n) {
+    if (n > inline_entries) heap_ = std::make_unique_for_overwrite<std::size_t[]>(n);
   }
   rank_table(const rank_table&) = delete;
   rank_table& operator=(const rank_table&) = delete;
