@@ -447,8 +447,8 @@ SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_REDUCE_SCATTER_, reduce_scatter)
 #undef SPLITC_DECLARE_REDUCE_SCATTER_
 /* Split-phase forms (the seed's _ctr suffix): the call starts the collective and returns;
  * the counter counts it until it completes (sync_ctr / is_sync_ctr; it moves on at
- * every poll). Buffers stay untouched by the program until then. On one team, collectives run
- * in issue order (the same on every member). */
+ * every poll). Buffers stay untouched by the program until then; the vector forms' counts are
+ * copied at the call. On one team, collectives run in issue order (the same on every member). */
 void team_barrier_ctr(splitc_team_t team, splitc_counter_t *ctr);
 void team_bcast_ctr(splitc_team_t team, void *data, int bytes, int root, splitc_counter_t *ctr);
 void team_gather_ctr(splitc_team_t team, const void *mine, void *all, int bytes, int root,
@@ -459,6 +459,14 @@ void team_all_gather_ctr(splitc_team_t team, const void *mine, void *all, int by
                          splitc_counter_t *ctr);
 void team_all_to_all_ctr(splitc_team_t team, const void *send, void *receive, int bytes,
                          splitc_counter_t *ctr);
+void team_gatherv_ctr(splitc_team_t team, const void *mine, int bytes, void *all,
+                      const int *counts, int root, splitc_counter_t *ctr);
+void team_scatterv_ctr(splitc_team_t team, const void *all, const int *counts, void *mine,
+                       int bytes, int root, splitc_counter_t *ctr);
+void team_all_gatherv_ctr(splitc_team_t team, const void *mine, int bytes, void *all,
+                          const int *counts, splitc_counter_t *ctr);
+void team_all_to_allv_ctr(splitc_team_t team, const void *send, const int *send_counts,
+                          void *receive, const int *receive_counts, splitc_counter_t *ctr);
 #define SPLITC_DECLARE_TEAM_CTR_(KIND, NAME, T)                                          \
   void team_##KIND##_##NAME##_v_ctr(splitc_team_t team, T *data, int n, splitc_counter_t *ctr);
 SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_CTR_, reduce_to_one)

@@ -213,6 +213,43 @@ void team_all_to_all_ctr(splitc_team_t t, const void* send, void* receive, int n
   const std::size_t b = bytes_of(n, "team_all_to_all_ctr") * static_cast<std::size_t>(tm.size());
   splitc::all_to_all(tm, in(send, b), out(receive, b), cpp(ctr, "team_all_to_all_ctr"));
 }
+// The vector forms: the counts are read (and checked) at the call, and the C++ form copies
+// them, so that the program may reuse its arrays at once.
+void team_gatherv_ctr(splitc_team_t t, const void* mine, int n, void* all, const int* counts,
+                      int root, splitc_counter_t* ctr) {
+  const char* what = "team_gatherv_ctr";
+  const team& tm = of(t, what);
+  std::vector<std::size_t> c;
+  if (tm.rank() == root) c = counts_of(tm, counts, what);
+  splitc::gatherv(tm, in(mine, bytes_of(n, what)), out(all, sum(c)),
+                  std::span<const std::size_t>(c), root, cpp(ctr, what));
+}
+void team_scatterv_ctr(splitc_team_t t, const void* all, const int* counts, void* mine, int n,
+                       int root, splitc_counter_t* ctr) {
+  const char* what = "team_scatterv_ctr";
+  const team& tm = of(t, what);
+  std::vector<std::size_t> c;
+  if (tm.rank() == root) c = counts_of(tm, counts, what);
+  splitc::scatterv(tm, in(all, sum(c)), std::span<const std::size_t>(c),
+                   out(mine, bytes_of(n, what)), root, cpp(ctr, what));
+}
+void team_all_gatherv_ctr(splitc_team_t t, const void* mine, int n, void* all, const int* counts,
+                          splitc_counter_t* ctr) {
+  const char* what = "team_all_gatherv_ctr";
+  const team& tm = of(t, what);
+  const auto c = counts_of(tm, counts, what);
+  splitc::all_gatherv(tm, in(mine, bytes_of(n, what)), out(all, sum(c)),
+                      std::span<const std::size_t>(c), cpp(ctr, what));
+}
+void team_all_to_allv_ctr(splitc_team_t t, const void* send, const int* send_counts,
+                          void* receive, const int* receive_counts, splitc_counter_t* ctr) {
+  const char* what = "team_all_to_allv_ctr";
+  const team& tm = of(t, what);
+  const auto s = counts_of(tm, send_counts, what);
+  const auto r = counts_of(tm, receive_counts, what);
+  splitc::all_to_allv(tm, in(send, sum(s)), std::span<const std::size_t>(s), out(receive, sum(r)),
+                      std::span<const std::size_t>(r), cpp(ctr, what));
+}
 
 // The reductions and scans: one instance of each algorithm per element size (c_reductions.hpp).
 #define SPLITC_TEAM_CTR_DEFINE_(NAME, T, OP)                                                      \

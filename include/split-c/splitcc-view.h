@@ -134,6 +134,10 @@ void team_gather_ctr(splitc_team_t team, const void *mine, void *all, int bytes,
 void team_scatter_ctr(splitc_team_t team, const void *all, void *mine, int bytes, int root, splitc_counter_t *ctr);
 void team_all_gather_ctr(splitc_team_t team, const void *mine, void *all, int bytes, splitc_counter_t *ctr);
 void team_all_to_all_ctr(splitc_team_t team, const void *send, void *receive, int bytes, splitc_counter_t *ctr);
+void team_gatherv_ctr(splitc_team_t team, const void *mine, int bytes, void *all, const int *counts, int root, splitc_counter_t *ctr);
+void team_scatterv_ctr(splitc_team_t team, const void *all, const int *counts, void *mine, int bytes, int root, splitc_counter_t *ctr);
+void team_all_gatherv_ctr(splitc_team_t team, const void *mine, int bytes, void *all, const int *counts, splitc_counter_t *ctr);
+void team_all_to_allv_ctr(splitc_team_t team, const void *send, const int *send_counts, void *receive, const int *receive_counts, splitc_counter_t *ctr);
 
 void *spread all_spread_malloc(int count, int object_size);
 void all_spread_free(void *spread sptr);

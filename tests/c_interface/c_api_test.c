@@ -392,6 +392,90 @@ static void long_vectors(splitc_team_t t) {
   free(d), free(v), free(w), free(out), free(in), free(ll);
 }
 
+/* Byte j of what rank `from` gives rank `to` in long_blocks: every block different. */
+static unsigned char block_byte(int from, int to, int j) {
+  return (unsigned char)(from * 131 + to * 17 + j * 7 + (j >> 8));
+}
+static int block_bad(const unsigned char *at, int from, int to, int len) {
+  int j, bad = 0;
+  for (j = 0; j < len; ++j) bad += at[j] != block_byte(from, to, j);
+  return bad;
+}
+
+/* The data movers on team `t` with blocks of 8 KiB and more, from and into malloc'd memory
+ * (where smp moves a collective's long streams with one copy, SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN,
+ * and the other backends stage them): the equal forms with a block of BLOCK bytes (not a
+ * multiple of 8), the vector forms with counts of BLOCK, 0 and 8 KiB by rank, each blocking and
+ * split-phase (all in flight at once). */
+static void long_blocks(splitc_team_t t) {
+  enum { BLOCK = 3 * 4096 + 5, KIB8 = 8192 };
+  const int n = splitc_team_size(t), r = splitc_team_rank(t);
+  const size_t all_bytes = (size_t)BLOCK * (size_t)n;
+  unsigned char *mine = malloc(BLOCK), *all = malloc(all_bytes), *send = malloc(all_bytes);
+  unsigned char *receive = malloc(all_bytes), *root_all = malloc(all_bytes), *part = malloc(BLOCK);
+  unsigned char *vall = malloc(all_bytes), *vgather = malloc(all_bytes), *vpart = malloc(BLOCK);
+  unsigned char *vsend = malloc(all_bytes), *vreceive = malloc(all_bytes);
+  int *counts = malloc(sizeof(int) * (size_t)n), *sc = malloc(sizeof(int) * (size_t)n);
+  int *rc = malloc(sizeof(int) * (size_t)n);
+  int k, j, bad = 0, round;
+  const int root = n - 1;
+  /* rank k's block in the vector forms: BLOCK, 0 or 8 KiB bytes */
+#define VCOUNT(k) ((k) % 3 == 0 ? BLOCK : (k) % 3 == 1 ? 0 : KIB8)
+  for (k = 0; k < n; ++k) counts[k] = VCOUNT(k);
+  for (k = 0; k < n; ++k) sc[k] = VCOUNT(r + k), rc[k] = VCOUNT(k + r);
+  for (round = 0; round < 2; ++round) {
+    splitc_counter_t ctr = SPLITC_COUNTER_INIT;
+    int at;
+    /* what this rank gives: `mine` for the gathers (to rank 0's pattern), `send` and `vsend`
+     * per destination, `root_all` at the root for the scatters */
+    for (j = 0; j < BLOCK; ++j) mine[j] = block_byte(r, 0, j);
+    for (k = 0; k < n; ++k)
+      for (j = 0; j < BLOCK; ++j) send[(size_t)k * BLOCK + j] = block_byte(r, k, j);
+    for (at = 0, k = 0; k < n; at += sc[k++])
+      for (j = 0; j < sc[k]; ++j) vsend[at + j] = block_byte(r, k, j);
+    for (k = 0; k < n; ++k)
+      for (j = 0; j < BLOCK; ++j) root_all[(size_t)k * BLOCK + j] = block_byte(r, k, j);
+    memset(all, 0, all_bytes), memset(receive, 0, all_bytes), memset(part, 0, BLOCK);
+    memset(vall, 0, all_bytes), memset(vgather, 0, all_bytes), memset(vpart, 0, BLOCK);
+    memset(vreceive, 0, all_bytes);
+    if (round == 0) {
+      team_all_gather(t, mine, all, BLOCK);
+      team_all_to_all(t, send, receive, BLOCK);
+      team_scatter(t, root_all, part, BLOCK, root);
+      team_all_gatherv(t, mine, counts[r], vall, counts);
+      team_gatherv(t, mine, counts[r], vgather, counts, root);
+      team_scatterv(t, root_all, counts, vpart, counts[r], 0);
+      team_all_to_allv(t, vsend, sc, vreceive, rc);
+    } else {
+      team_all_gather_ctr(t, mine, all, BLOCK, &ctr);
+      team_all_to_all_ctr(t, send, receive, BLOCK, &ctr);
+      team_scatter_ctr(t, root_all, part, BLOCK, root, &ctr);
+      team_all_gatherv_ctr(t, mine, counts[r], vall, counts, &ctr);
+      team_gatherv_ctr(t, mine, counts[r], vgather, counts, root, &ctr);
+      team_scatterv_ctr(t, root_all, counts, vpart, counts[r], 0, &ctr);
+      team_all_to_allv_ctr(t, vsend, sc, vreceive, rc, &ctr);
+      sync_ctr(&ctr);
+    }
+    for (k = 0; k < n; ++k) {
+      bad += block_bad(all + (size_t)k * BLOCK, k, 0, BLOCK);
+      bad += block_bad(receive + (size_t)k * BLOCK, k, r, BLOCK);
+    }
+    bad += block_bad(part, root, r, BLOCK);
+    for (at = 0, k = 0; k < n; at += counts[k++]) {
+      bad += block_bad(vall + at, k, 0, counts[k]);
+      if (r == root) bad += block_bad(vgather + at, k, 0, counts[k]);
+    }
+    /* the scatterv's root (rank 0) sends the first counts[r] bytes of its block for r */
+    for (at = 0, k = 0; k < r; ++k) at += counts[k];
+    for (j = 0; j < counts[r]; ++j) bad += vpart[j] != block_byte(0, (at + j) / BLOCK, (at + j) % BLOCK);
+    for (at = 0, k = 0; k < n; at += rc[k++]) bad += block_bad(vreceive + at, k, r, rc[k]);
+  }
+#undef VCOUNT
+  CHECK(bad == 0);
+  free(mine), free(all), free(send), free(receive), free(root_all), free(part), free(vall);
+  free(vgather), free(vpart), free(vsend), free(vreceive), free(counts), free(sc), free(rc);
+}
+
 static void teams(void) {
   const int me = MYPROC, p = PROCS;
   splitc_team_t world = splitc_team_world();
@@ -404,6 +488,8 @@ static void teams(void) {
   splitc_team_t half = splitc_team_split(world, me % 2, -me);
   long_vectors(world);
   long_vectors(half);
+  long_blocks(world);
+  long_blocks(half);
   const int n = splitc_team_size(half), r = splitc_team_rank(half);
   CHECK(n == (p + 1 - me % 2) / 2);
   CHECK(splitc_team_proc(half, r) == me && splitc_team_rank_of(half, me) == r);
