@@ -93,6 +93,45 @@ using const_bytes = std::span<const unsigned char>;
 const_bytes in(const void* p, std::size_t n) { return {static_cast<const unsigned char*>(p), n}; }
 bytes out(void* p, std::size_t n) { return {static_cast<unsigned char*>(p), n}; }
 
+/// The vector collectives of C, blocking (no `done`) or split-phase (`done`, the C++ forms'
+/// counter): the int counts read and checked at the call (gatherv's and scatterv's at the root
+/// only); the split-phase C++ forms copy them, so the program may reuse its arrays at once.
+template <class... Done>
+void gatherv_c(const char* what, splitc_team_t t, const void* mine, int n, void* all,
+               const int* counts, int root, Done&... done) {
+  const team& tm = of(t, what);
+  std::vector<std::size_t> c;
+  if (tm.rank() == root) c = counts_of(tm, counts, what);
+  splitc::gatherv(tm, in(mine, bytes_of(n, what)), out(all, sum(c)),
+                  std::span<const std::size_t>(c), root, done...);
+}
+template <class... Done>
+void scatterv_c(const char* what, splitc_team_t t, const void* all, const int* counts, void* mine,
+                int n, int root, Done&... done) {
+  const team& tm = of(t, what);
+  std::vector<std::size_t> c;
+  if (tm.rank() == root) c = counts_of(tm, counts, what);
+  splitc::scatterv(tm, in(all, sum(c)), std::span<const std::size_t>(c),
+                   out(mine, bytes_of(n, what)), root, done...);
+}
+template <class... Done>
+void all_gatherv_c(const char* what, splitc_team_t t, const void* mine, int n, void* all,
+                   const int* counts, Done&... done) {
+  const team& tm = of(t, what);
+  const auto c = counts_of(tm, counts, what);
+  splitc::all_gatherv(tm, in(mine, bytes_of(n, what)), out(all, sum(c)),
+                      std::span<const std::size_t>(c), done...);
+}
+template <class... Done>
+void all_to_allv_c(const char* what, splitc_team_t t, const void* send, const int* send_counts,
+                   void* receive, const int* receive_counts, Done&... done) {
+  const team& tm = of(t, what);
+  const auto s = counts_of(tm, send_counts, what);
+  const auto r = counts_of(tm, receive_counts, what);
+  splitc::all_to_allv(tm, in(send, sum(s)), std::span<const std::size_t>(s), out(receive, sum(r)),
+                      std::span<const std::size_t>(r), done...);
+}
+
 }  // namespace
 
 extern "C" {
@@ -151,32 +190,17 @@ void team_all_to_all(splitc_team_t t, const void* send, void* receive, int n) {
   splitc::all_to_all(tm, in(send, b), out(receive, b));
 }
 void team_gatherv(splitc_team_t t, const void* mine, int n, void* all, const int* counts, int root) {
-  const team& tm = of(t, "team_gatherv");
-  std::vector<std::size_t> c;
-  if (tm.rank() == root) c = counts_of(tm, counts, "team_gatherv");
-  splitc::gatherv(tm, in(mine, bytes_of(n, "team_gatherv")), out(all, sum(c)),
-                  std::span<const std::size_t>(c), root);
+  gatherv_c("team_gatherv", t, mine, n, all, counts, root);
 }
 void team_scatterv(splitc_team_t t, const void* all, const int* counts, void* mine, int n, int root) {
-  const team& tm = of(t, "team_scatterv");
-  std::vector<std::size_t> c;
-  if (tm.rank() == root) c = counts_of(tm, counts, "team_scatterv");
-  splitc::scatterv(tm, in(all, sum(c)), std::span<const std::size_t>(c),
-                   out(mine, bytes_of(n, "team_scatterv")), root);
+  scatterv_c("team_scatterv", t, all, counts, mine, n, root);
 }
 void team_all_gatherv(splitc_team_t t, const void* mine, int n, void* all, const int* counts) {
-  const team& tm = of(t, "team_all_gatherv");
-  const auto c = counts_of(tm, counts, "team_all_gatherv");
-  splitc::all_gatherv(tm, in(mine, bytes_of(n, "team_all_gatherv")), out(all, sum(c)),
-                      std::span<const std::size_t>(c));
+  all_gatherv_c("team_all_gatherv", t, mine, n, all, counts);
 }
 void team_all_to_allv(splitc_team_t t, const void* send, const int* send_counts, void* receive,
                       const int* receive_counts) {
-  const team& tm = of(t, "team_all_to_allv");
-  const auto s = counts_of(tm, send_counts, "team_all_to_allv");
-  const auto r = counts_of(tm, receive_counts, "team_all_to_allv");
-  splitc::all_to_allv(tm, in(send, sum(s)), std::span<const std::size_t>(s), out(receive, sum(r)),
-                      std::span<const std::size_t>(r));
+  all_to_allv_c("team_all_to_allv", t, send, send_counts, receive, receive_counts);
 }
 
 void team_barrier_ctr(splitc_team_t t, splitc_counter_t* ctr) {
@@ -213,42 +237,22 @@ void team_all_to_all_ctr(splitc_team_t t, const void* send, void* receive, int n
   const std::size_t b = bytes_of(n, "team_all_to_all_ctr") * static_cast<std::size_t>(tm.size());
   splitc::all_to_all(tm, in(send, b), out(receive, b), cpp(ctr, "team_all_to_all_ctr"));
 }
-// The vector forms: the counts are read (and checked) at the call, and the C++ form copies
-// them, so that the program may reuse its arrays at once.
 void team_gatherv_ctr(splitc_team_t t, const void* mine, int n, void* all, const int* counts,
                       int root, splitc_counter_t* ctr) {
-  const char* what = "team_gatherv_ctr";
-  const team& tm = of(t, what);
-  std::vector<std::size_t> c;
-  if (tm.rank() == root) c = counts_of(tm, counts, what);
-  splitc::gatherv(tm, in(mine, bytes_of(n, what)), out(all, sum(c)),
-                  std::span<const std::size_t>(c), root, cpp(ctr, what));
+  gatherv_c("team_gatherv_ctr", t, mine, n, all, counts, root, cpp(ctr, "team_gatherv_ctr"));
 }
 void team_scatterv_ctr(splitc_team_t t, const void* all, const int* counts, void* mine, int n,
                        int root, splitc_counter_t* ctr) {
-  const char* what = "team_scatterv_ctr";
-  const team& tm = of(t, what);
-  std::vector<std::size_t> c;
-  if (tm.rank() == root) c = counts_of(tm, counts, what);
-  splitc::scatterv(tm, in(all, sum(c)), std::span<const std::size_t>(c),
-                   out(mine, bytes_of(n, what)), root, cpp(ctr, what));
+  scatterv_c("team_scatterv_ctr", t, all, counts, mine, n, root, cpp(ctr, "team_scatterv_ctr"));
 }
 void team_all_gatherv_ctr(splitc_team_t t, const void* mine, int n, void* all, const int* counts,
                           splitc_counter_t* ctr) {
-  const char* what = "team_all_gatherv_ctr";
-  const team& tm = of(t, what);
-  const auto c = counts_of(tm, counts, what);
-  splitc::all_gatherv(tm, in(mine, bytes_of(n, what)), out(all, sum(c)),
-                      std::span<const std::size_t>(c), cpp(ctr, what));
+  all_gatherv_c("team_all_gatherv_ctr", t, mine, n, all, counts, cpp(ctr, "team_all_gatherv_ctr"));
 }
 void team_all_to_allv_ctr(splitc_team_t t, const void* send, const int* send_counts,
                           void* receive, const int* receive_counts, splitc_counter_t* ctr) {
-  const char* what = "team_all_to_allv_ctr";
-  const team& tm = of(t, what);
-  const auto s = counts_of(tm, send_counts, what);
-  const auto r = counts_of(tm, receive_counts, what);
-  splitc::all_to_allv(tm, in(send, sum(s)), std::span<const std::size_t>(s), out(receive, sum(r)),
-                      std::span<const std::size_t>(r), cpp(ctr, what));
+  all_to_allv_c("team_all_to_allv_ctr", t, send, send_counts, receive, receive_counts,
+                cpp(ctr, "team_all_to_allv_ctr"));
 }
 
 // The reductions and scans: one instance of each algorithm per element size (c_reductions.hpp).

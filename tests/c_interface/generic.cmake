@@ -41,6 +41,7 @@ set(_xf_cases
   "bulk_get_ctr|bulk_get_ctr: impossible length -1 bytes"
   "bulk_store_ctr|bulk_store_ctr: impossible length -16 bytes"
   "spread_malloc|spread_malloc: negative count -3"
+  "team_all_gatherv_ctr|team_all_gatherv_ctr: negative length -4"
   "atomic_i|atomic_i: 9 arguments after the global pointer")
 foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   add_executable(xf_c_counts_${backend} ${CMAKE_CURRENT_LIST_DIR}/xf_c_counts.c)

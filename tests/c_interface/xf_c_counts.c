@@ -24,6 +24,10 @@ static void bad_call(const char *which) {
   if (strcmp(which, "bulk_store_ctr") == 0)
     bulk_store_ctr(toglobal(0, &word), buf, -16, &received, &ctr);
   if (strcmp(which, "spread_malloc") == 0) (void)spread_malloc(-3, 4);
+  if (strcmp(which, "team_all_gatherv_ctr") == 0) {
+    const int counts[2] = {4, -4}; /* the world's team: PROCS is 2 */
+    team_all_gatherv_ctr(splitc_team_world(), buf, 4, buf, counts, &ctr);
+  }
   if (strcmp(which, "atomic_i") == 0)
     (void)splitc_atomic_call_i((splitc_atomic_fn)procedure, toglobal(0, &word), 9);
   fprintf(stderr, "xf_c_counts: '%s' did not fail\n", which);

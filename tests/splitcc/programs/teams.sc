@@ -2,7 +2,8 @@
  * the odd processors as two teams (ranked backwards), their reductions, scans, broadcast and
  * all-gather; a team split again; the rows of a processor grid summing the cells of a matrix
  * in Figure 8's layout that their members own; a split-phase reduction
- * completed on a Counter while the program computes. "PASS teams" from processor 0 when every
+ * completed on a Counter while the program computes, and a split-phase all-gather of unequal
+ * blocks. "PASS teams" from processor 0 when every
  * result equals its value computed here. */
 #include <split-c/split-c.h>
 #include <stdio.h>
@@ -75,6 +76,27 @@ static void grid_rows(void)
   splitc_team_free(row);
 }
 
+/* A split-phase all-gather of unequal blocks: processor k gives k + 1 ints, each its number
+ * (the counts in bytes, built by the macro the way programs of the time built their tables). */
+#define NAME_BYTES(k) (((k) + 1) * (int)sizeof(int))
+static void gathered_names()
+{
+  Counter done = SPLITC_COUNTER_INIT;
+  int *counts = (int *)malloc(PROCS * sizeof(int)), *all, *mine, k, j, at = 0;
+  for (k = 0; k < PROCS; k++) counts[k] = NAME_BYTES(k), at += k + 1;
+  all = (int *)malloc(at * sizeof(int));
+  mine = (int *)malloc(NAME_BYTES(MYPROC));
+  for (j = 0; j <= MYPROC; j++) mine[j] = MYPROC;
+  team_all_gatherv_ctr(splitc_team_world(), mine, NAME_BYTES(MYPROC), all, counts, &done);
+  counts[0] = -1; /* the counts were copied at the call */
+  sync_ctr(&done);
+  for (at = 0, k = 0; k < PROCS; k++)
+    for (j = 0; j <= k; j++) CHECK(all[at++] == k);
+  free(all);
+  free(mine);
+  free(counts);
+}
+
 static void split_phase(void)
 {
   Counter done = SPLITC_COUNTER_INIT;
@@ -89,6 +111,7 @@ static void split_phase(void)
   sync_ctr(&done);
   for (k = 0; k < 100; k++) CHECK(v[k] == PROCS * (PROCS - 1) / 2.0 + (double)PROCS * k);
   CHECK(w > 0);
+  gathered_names();
 }
 
 splitc_main(argc, argv)
