@@ -432,7 +432,8 @@ void team_all_to_allv(splitc_team_t team, const void *send, const int *send_coun
  * exclusive scans (rank 0 gets the operator's identity: 0, 1 for mult, the type's lowest for
  * max and highest for min, all ones for and), vector forms in place (..._v(t, data, n)), and
  * reduce-scatter: out gets block `rank` of n elements of the reduction of every member's
- * size * n elements. */
+ * size * n elements; reduce-scatterv (team_reduce_scatterv_dadd(t, in, out, counts)): out gets
+ * block `rank` of counts[rank] elements, in holding the sum of the counts. */
 #define SPLITC_DECLARE_TEAM_COLLECTIVE_(KIND, NAME, T)                                   \
   T team_##KIND##_##NAME(splitc_team_t team, T val);                                    \
   void team_##KIND##_##NAME##_v(splitc_team_t team, T *data, int n);
@@ -442,7 +443,8 @@ SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_COLLECTIVE_, scan)
 SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_COLLECTIVE_, exclusive_scan)
 #undef SPLITC_DECLARE_TEAM_COLLECTIVE_
 #define SPLITC_DECLARE_REDUCE_SCATTER_(KIND, NAME, T)                                    \
-  void team_##KIND##_##NAME(splitc_team_t team, const T *in, T *out, int n);
+  void team_##KIND##_##NAME(splitc_team_t team, const T *in, T *out, int n);             \
+  void team_##KIND##v_##NAME(splitc_team_t team, const T *in, T *out, const int *counts);
 SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_REDUCE_SCATTER_, reduce_scatter)
 #undef SPLITC_DECLARE_REDUCE_SCATTER_
 /* Split-phase forms (the seed's _ctr suffix): the call starts the collective and returns;
@@ -476,7 +478,9 @@ SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_TEAM_CTR_, exclusive_scan)
 #undef SPLITC_DECLARE_TEAM_CTR_
 #define SPLITC_DECLARE_REDUCE_SCATTER_CTR_(KIND, NAME, T)                                \
   void team_##KIND##_##NAME##_ctr(splitc_team_t team, const T *in, T *out, int n,        \
-                                  splitc_counter_t *ctr);
+                                  splitc_counter_t *ctr);                                \
+  void team_##KIND##v_##NAME##_ctr(splitc_team_t team, const T *in, T *out,              \
+                                   const int *counts, splitc_counter_t *ctr);
 SPLITC_COLLECTIVE_OPS_(SPLITC_DECLARE_REDUCE_SCATTER_CTR_, reduce_scatter)
 #undef SPLITC_DECLARE_REDUCE_SCATTER_CTR_
 

@@ -157,6 +157,17 @@ void reduce_scatter(const team& t, const T* in, T* out, std::size_t count) {
                             std::span<const std::size_t>(counts), op);
 }
 
+/// The vector form: blocks of counts[r] elements (`in` holds their sum, `out` this member's).
+template <class T, class Op>
+void reduce_scatterv(const team& t, const T* in, T* out, const std::vector<std::size_t>& counts) {
+  auto g = t.group("reduce_scatterv", signature<detail::collective_kind::reduce_scatter, T, Op>);
+  std::size_t total = 0;
+  for (auto n : counts) total += n;
+  auto op = erased<T, Op>();
+  detail::reduce_scatter_on(g, cells(in, total), cells(out, counts[static_cast<std::size_t>(g.rank)]),
+                            std::span<const std::size_t>(counts), op);
+}
+
 // ---- split-phase, completing on a counter ----------------------------------------------
 
 template <std::size_t N>
@@ -195,6 +206,16 @@ void start_reduce_scatter(const detail::collective_group& g, std::span<const cel
         detail::equal_counts(g, detail::block_count(g, "reduce_scatter", "the data", in.size()));
     detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(counts), op);
   });
+}
+
+template <std::size_t N>
+void start_reduce_scatterv(const detail::collective_group& g, std::span<const cell<N>> in,
+                           std::span<cell<N>> out, std::vector<std::size_t> counts, erased_op<N> op,
+                           counter& done) {
+  detail::start_split_phase(
+      g, done, [in, out, c = std::move(counts), op](detail::collective_group& g) mutable {
+        detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(c), op);
+      });
 }
 
 template <detail::collective_kind Kind, class T, class Op>

@@ -287,6 +287,16 @@ void team_all_to_allv_ctr(splitc_team_t t, const void* send, const int* send_cou
         cr::split_group<kind::reduce_scatter, T, OP>(tm, "reduce_scatter"),                       \
         cr::cells(in, count * static_cast<std::size_t>(tm.size())), cr::cells(out, count),        \
         cr::erased<T, OP>(), cpp(c, what));                                                       \
+  }                                                                                               \
+  void team_reduce_scatterv_##NAME##_ctr(splitc_team_t t, const T* in, T* out, const int* counts, \
+                                         splitc_counter_t* c) {                                   \
+    const char* what = "team_reduce_scatterv_" #NAME "_ctr";                                      \
+    const team& tm = of(t, what);                                                                 \
+    auto n = counts_of(tm, counts, what);                                                         \
+    const std::size_t total = sum(n), mine = n[static_cast<std::size_t>(tm.rank())];              \
+    cr::start_reduce_scatterv(                                                                    \
+        cr::split_group<kind::reduce_scatter, T, OP>(tm, "reduce_scatterv"), cr::cells(in, total), \
+        cr::cells(out, mine), std::move(n), cr::erased<T, OP>(), cpp(c, what));                   \
   }
 
 #define SPLITC_TEAM_DEFINE_(NAME, T, OP)                                                          \
@@ -332,6 +342,11 @@ void team_all_to_allv_ctr(splitc_team_t t, const void* send, const int* send_cou
   void team_reduce_scatter_##NAME(splitc_team_t t, const T* in, T* out, int n) {                 \
     const char* what = "team_reduce_scatter_" #NAME;                                              \
     cr::reduce_scatter<T, OP>(of(t, what), in, out, bytes_of(n, what));                           \
+  }                                                                                               \
+  void team_reduce_scatterv_##NAME(splitc_team_t t, const T* in, T* out, const int* counts) {    \
+    const char* what = "team_reduce_scatterv_" #NAME;                                             \
+    const team& tm = of(t, what);                                                                 \
+    cr::reduce_scatterv<T, OP>(tm, in, out, counts_of(tm, counts, what));                         \
   }
 
 SPLITC_TEAM_DEFINE_(add, int, ops::add)

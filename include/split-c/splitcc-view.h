@@ -93,7 +93,10 @@ SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_TEAM_, exclusive_scan)
 #define SPLITCC_VIEW_DECLARE_RS_(KIND, NAME, T)                                           \
   void team_##KIND##_##NAME(splitc_team_t team, const T *in, T *out, int n);             \
   void team_##KIND##_##NAME##_ctr(splitc_team_t team, const T *in, T *out, int n,        \
-                                  splitc_counter_t *ctr);
+                                  splitc_counter_t *ctr);                                \
+  void team_##KIND##v_##NAME(splitc_team_t team, const T *in, T *out, const int *counts); \
+  void team_##KIND##v_##NAME##_ctr(splitc_team_t team, const T *in, T *out,              \
+                                   const int *counts, splitc_counter_t *ctr);
 SPLITCC_VIEW_OPS_(SPLITCC_VIEW_DECLARE_RS_, reduce_scatter)
 #undef SPLITCC_VIEW_DECLARE_RS_
 #undef SPLITCC_VIEW_OPS_

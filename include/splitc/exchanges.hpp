@@ -238,6 +238,15 @@ inline void check_counts(collective_group& g, const char* what, std::span<const 
     bad_collective_size(g, what, "the counts", counts.size(), static_cast<std::size_t>(g.size));
 }
 
+/// reduce_scatterv's counts: one per member, adding up to the length of the data.
+inline void check_reduce_scatterv(collective_group& g, std::span<const std::size_t> counts,
+                                  std::size_t data) {
+  check_counts(g, "reduce_scatterv", counts);
+  std::size_t total = 0;
+  for (auto n : counts) total += n;
+  if (data != total) [[unlikely]] bad_collective_size(g, "reduce_scatterv", "the data", data, total);
+}
+
 template <class T>
 inline void gather_on(collective_group& g, std::span<const T> mine, std::span<T> all,
                       std::span<const std::size_t> counts, proc_t root, const char* what) {
@@ -394,10 +403,7 @@ template <collective_element T, class Op>
 inline void reduce_scatterv(const team& t, std::span<const T> in, std::span<T> out,
                             std::span<const std::size_t> counts, Op op) {
   auto g = detail::group_for<detail::collective_kind::reduce_scatter, T, Op>(t, "reduce_scatterv");
-  detail::check_counts(g, "reduce_scatterv", counts);
-  std::size_t total = 0;
-  for (auto n : counts) total += n;
-  if (in.size() != total) [[unlikely]] detail::bad_collective_size(g, "reduce_scatterv", "the data", in.size(), total);
+  detail::check_reduce_scatterv(g, counts, in.size());
   detail::reduce_scatter_on(g, in, out, counts, op);
 }
 

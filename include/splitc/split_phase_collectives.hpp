@@ -180,6 +180,7 @@ inline void reduce_scatterv(const team& t, std::span<const T> in, std::span<T> o
   detail::start_split_phase(
       detail::split_group<detail::collective_kind::reduce_scatter, T, Op>(t, "reduce_scatterv"), done,
       [in, out, c = detail::copy_counts(counts), op](detail::collective_group& g) mutable {
+        detail::check_reduce_scatterv(g, c, in.size());
         detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(c), op);
       });
 }

@@ -344,6 +344,19 @@ static void collectives(void) {
       if (me == 0) CHECK(o[0] == seed_one);                                                \
       CHECK(rs[0] == a[0] && rs[1] == a[0]);                                               \
     }                                                                                      \
+    { /* reduce-scatterv: rank 0's block two elements, every other rank's one */           \
+      splitc_counter_t ctr = SPLITC_COUNTER_INIT;                                          \
+      int *cnt = malloc(sizeof(int) * (size_t)p);                                          \
+      T rs[2] = {0, 0};                                                                    \
+      for (k = 0; k < p; ++k) cnt[k] = k == 0 ? 2 : 1;                                     \
+      team_reduce_scatterv_##NAME(world, in, out, cnt);                                    \
+      CHECK(out[0] == all_reduce_to_all_##NAME(x) && (me > 0 || out[1] == out[0]));        \
+      team_reduce_scatterv_##NAME##_ctr(world, in, rs, cnt, &ctr);                         \
+      for (k = 0; k < p; ++k) cnt[k] = -1; /* the call copied them */                      \
+      sync_ctr(&ctr);                                                                      \
+      CHECK(rs[0] == out[0] && (me > 0 || rs[1] == out[0]));                               \
+      free(cnt);                                                                           \
+    }                                                                                      \
     free(in);                                                                              \
     free(incs);                                                                            \
   }
@@ -387,6 +400,29 @@ static void long_vectors(splitc_team_t t) {
     for (i = 0; i < LEN; ++i) bad += d[i] != n * (n + 1) / 2 + 0.5 * i * n;
     for (i = 0; i < LEN; ++i) bad += v[i] != (r + 1) * i + r * (r + 1) / 2;
     for (i = 0; i < LEN; ++i) bad += out[i] != n * (r * LEN + i) + n * (n - 1) / 2;
+  }
+  { /* reduce-scatterv with unequal blocks (every third rank's empty), blocking, then
+     * split-phase with the counts overwritten before the sync */
+    int *counts = malloc(sizeof(int) * (size_t)n), at = 0, mine, k, round;
+    for (round = 0; round < 2; ++round) {
+      splitc_counter_t ctr = SPLITC_COUNTER_INIT;
+      for (k = 0, at = 0; k < n; ++k) {
+        counts[k] = k % 3 == 1 ? 0 : LEN - 7 * k;
+        if (k < r) at += counts[k];
+      }
+      mine = counts[r];
+      for (i = 0; i < LEN; ++i) out[i] = -1;
+      if (round == 0) {
+        team_reduce_scatterv_add(t, in, out, counts);
+      } else {
+        team_reduce_scatterv_add_ctr(t, in, out, counts, &ctr);
+        for (k = 0; k < n; ++k) counts[k] = -1;
+        sync_ctr(&ctr);
+      }
+      for (i = 0; i < mine; ++i) bad += out[i] != n * (at + i) + n * (n - 1) / 2;
+      for (i = mine; i < LEN; ++i) bad += out[i] != -1;
+    }
+    free(counts);
   }
   CHECK(bad == 0);
   free(d), free(v), free(w), free(out), free(in), free(ll);

@@ -9,6 +9,8 @@
 //   lengths   the same with 3000 and 4000 ints: both staged (or, on smp, read from the
 //             sender's memory), their lengths differ
 //   size      all_gather into a result too small for the team
+//   vcounts   on the odd team, a split-phase reduce_scatterv whose counts (rank 1's) add up
+//             to less than its data
 //   empty     a collective on the empty team that no_color gives
 //   world     team::destroy on the world
 #include "harness.hpp"
@@ -41,6 +43,13 @@ int main(int argc, char** argv) {
   } else if (mistake == "size" && me == 3) {
     std::vector<int> small(3);
     splitc::all_gather(odd, std::span<const int>(mine), std::span<int>(small));
+  } else if (mistake == "vcounts" && me % 2 == 1) {
+    std::vector<std::size_t> counts{2, odd.rank() == 0 ? std::size_t{2} : std::size_t{1}};
+    std::vector<int> out(counts[static_cast<std::size_t>(odd.rank())]);
+    splitc::counter done;
+    splitc::reduce_scatterv(odd, std::span<const int>(all), std::span<int>(out),
+                            std::span<const std::size_t>(counts), splitc::ops::add{}, done);
+    splitc::sync(done);
   } else if (mistake == "empty") {
     splitc::team none = splitc::team::world().split(me == 2 ? splitc::team::no_color : 0, me);
     if (me == 2) splitc::barrier(none);

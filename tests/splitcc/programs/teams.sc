@@ -2,9 +2,9 @@
  * the odd processors as two teams (ranked backwards), their reductions, scans, broadcast and
  * all-gather; a team split again; the rows of a processor grid summing the cells of a matrix
  * in Figure 8's layout that their members own; a split-phase reduction
- * completed on a Counter while the program computes, and a split-phase all-gather of unequal
- * blocks. "PASS teams" from processor 0 when every
- * result equals its value computed here. */
+ * completed on a Counter while the program computes, a split-phase all-gather of unequal
+ * blocks, and a histogram reduced and scattered in unequal shares. "PASS teams" from
+ * processor 0 when every result equals its value computed here. */
 #include <split-c/split-c.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +97,28 @@ static void gathered_names()
   free(counts);
 }
 
+/* A histogram reduced and scattered unevenly (team_reduce_scatterv_add): processor k keeps
+ * BINS_OF(k) of the bins; every processor counts 1 in each bin and its number in bin 0. */
+#define BINS_OF(k) ((k) + 1)
+static void histogram_shares()
+{
+  int *counts = (int *)malloc(PROCS * sizeof(int)), *bins, *kept, k, total = 0, first = 0;
+  for (k = 0; k < PROCS; k++) {
+    counts[k] = BINS_OF(k);
+    if (k < MYPROC) first += counts[k];
+    total += counts[k];
+  }
+  bins = (int *)malloc(total * sizeof(int));
+  kept = (int *)malloc(BINS_OF(MYPROC) * sizeof(int));
+  for (k = 0; k < total; k++) bins[k] = k == 0 ? MYPROC : 1;
+  team_reduce_scatterv_add(splitc_team_world(), bins, kept, counts);
+  for (k = 0; k < BINS_OF(MYPROC); k++)
+    CHECK(kept[k] == (first + k == 0 ? PROCS * (PROCS - 1) / 2 : PROCS));
+  free(kept);
+  free(bins);
+  free(counts);
+}
+
 static void split_phase(void)
 {
   Counter done = SPLITC_COUNTER_INIT;
@@ -112,6 +134,7 @@ static void split_phase(void)
   for (k = 0; k < 100; k++) CHECK(v[k] == PROCS * (PROCS - 1) / 2.0 + (double)PROCS * k);
   CHECK(w > 0);
   gathered_names();
+  histogram_shares();
 }
 
 splitc_main(argc, argv)
