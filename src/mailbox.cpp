@@ -220,8 +220,8 @@ namespace {
 /// The backend's has_peer_read members, or what a backend without them answers (templates:
 /// `if constexpr` discards only there).
 template <class B>
-std::size_t peer_read_min_of(const B& b) noexcept {
-  if constexpr (has_peer_read<B>) return b.peer_read_min();
+std::size_t peer_read_min_of(const B& b, proc_t p) noexcept {
+  if constexpr (has_peer_read<B>) return b.peer_read_min(p);
   else return 0;
 }
 template <class B>
@@ -232,8 +232,9 @@ bool peer_read_by(B& b, proc_t p, const void* src, void* dst, std::size_t len) n
 
 /// Whether rank q is to read a piece of `len` bytes in one part from our memory (has_peer_read).
 bool lend_source(collective_group& g, proc_t q, std::size_t len, std::size_t second_part) {
-  const std::size_t min = peer_read_min_of(g.c.backend);
-  return min != 0 && len >= min && second_part == 0 && q != g.rank;
+  if (q == g.rank || second_part != 0) return false;
+  const std::size_t min = peer_read_min_of(g.c.backend, g.proc(q));
+  return min != 0 && len >= min;
 }
 }  // namespace
 

@@ -27,9 +27,10 @@
 // to r + k while it receives from r - k; blocks of one mailbox message are all sent first);
 // reduce-scatter is a ring of n - 1 rounds for a commutative operator on at least
 // binary_swap_threshold bytes, else a reduce-to-all of the whole vector whose own block each
-// member keeps (rank order kept). Where the backend reads a peer's memory (has_peer_read: smp)
-// a long block is read by its receiver straight from the sender's buffer into place, one copy
-// (detail/mailbox.hpp): the sender's call returns once its receivers have read it.
+// member keeps (rank order kept). Where the backend reads a peer's memory (has_peer_read: smp;
+// udp, mpi and mpich between processes of one host) a long block is read by its receiver
+// straight from the sender's buffer into place, one copy (detail/mailbox.hpp): the sender's
+// call returns once its receivers have read it.
 #pragma once
 
 #include <splitc/collectives.hpp>

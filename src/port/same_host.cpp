@@ -160,6 +160,7 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
   const segment_geometry g = segment_from_environment();
   mapped_.assign(static_cast<std::size_t>(procs), 0);
   mapped_[static_cast<std::size_t>(myproc)] = g.base;
+  pids_.assign(static_cast<std::size_t>(procs), 0);
   members_.assign(1, myproc);
   if (segment_fd_ < 0 || procs == 1) {
     net.barrier(net.context);
@@ -168,6 +169,9 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
     return;
   }
 
+  // Peers may read this process's memory once the collectives start (peer_read).
+  peer_read_min_ = env::same_host_collective_one_copy_min.get();
+  if (peer_read_min_ != 0) cross_memory::open_to_peers();
   const std::uint64_t host = fnv1a(env::host_id.get());
   const long block = env::same_host_max.get();
   if (block < 0) {
@@ -179,6 +183,10 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
   const int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (s < 0) fatal_error(fmt::format("{}: same-host: cannot create a socket: {}", backend,
                                      std::strerror(errno)));
+  // Each offer comes with its sender's process id as the kernel sees it from here (0 when
+  // its pid namespace hides it): what the collectives' one copy reads from (peer_read).
+  const int pass_credentials = 1;
+  setsockopt(s, SOL_SOCKET, SO_PASSCRED, &pass_credentials, sizeof pass_credentials);
   sockaddr_un me{};
   const socklen_t me_len = socket_name(me, job, host, myproc);
   if (bind(s, reinterpret_cast<sockaddr*>(&me), me_len) != 0) {
@@ -195,7 +203,7 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
     while (true) {
       segment_offer offer{};
       iovec io{&offer, sizeof offer};
-      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(ucred))] = {};
       msghdr m{};
       m.msg_iov = &io;
       m.msg_iovlen = 1;
@@ -209,9 +217,17 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
                                 std::strerror(errno)));
       }
       int fd = -1;
-      if (cmsghdr* c = CMSG_FIRSTHDR(&m);
-          c != nullptr && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-        std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+      pid_t sender = 0;
+      for (cmsghdr* c = CMSG_FIRSTHDR(&m); c != nullptr; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level != SOL_SOCKET) continue;
+        if (c->cmsg_type == SCM_RIGHTS && fd < 0) {
+          std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+        } else if (c->cmsg_type == SCM_CREDENTIALS) {
+          ucred who{};
+          std::memcpy(&who, CMSG_DATA(c), sizeof who);
+          sender = who.pid;
+        }
+      }
       if (n != static_cast<ssize_t>(sizeof offer) || offer.magic != offer_magic ||
           offer.job != job || offer.proc < 0 || offer.proc >= procs || fd < 0) {
         if (fd >= 0) close(fd);
@@ -237,6 +253,7 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
       }
       heard[static_cast<std::size_t>(q)] = 1;
       map_peer(backend, q, fd, g.size + mailbox_bytes_);
+      pids_[static_cast<std::size_t>(q)] = sender;
     }
   };
 

@@ -24,6 +24,29 @@ splitc_add_program_test(teams teams_test.cpp LABELS collectives teams ARGS 5000 
 # Split-phase collectives (issue 41): every collective completed on a counter, many in flight on
 # one team and on overlapping teams, progress by polling alone.
 splitc_add_program_test(split_phase split_phase_test.cpp LABELS collectives teams NETWORK_ARGS 700)
+# The collectives' one copy between processes of one host (smp, and the same-host layers of
+# udp, mpi and mpich): on, the default, at P = 2 and 3; off (staged) at P = 2; refused by the odd
+# processors' kernel (a seccomp filter) at P = 3 -- not under Open MPI or MPICH, whose own
+# shared-memory transports may use the call the filter refuses. Not in the flavours that put
+# processes on different hosts.
+if(NOT SPLITC_TEST_FLAVOUR)
+  foreach(mode_procs on:2 on:3 staged:2 refused:3)
+    string(REPLACE ":" ";" mp ${mode_procs})
+    list(GET mp 0 mode)
+    list(GET mp 1 procs)
+    set(one_copy_backends smp udp mpi mpich)
+    set(one_copy_environment)
+    if(mode STREQUAL "refused")
+      set(one_copy_backends smp udp)
+    elseif(mode STREQUAL "staged")
+      set(one_copy_environment
+          ENVIRONMENT "SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN=0;SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN=0")
+    endif()
+    splitc_add_program_test(collective_one_copy collective_one_copy.cpp LABELS collectives
+      BACKENDS ${one_copy_backends} PROCS ${procs} VARIANT ${mode} ARGS ${mode}
+      ${one_copy_environment})
+  endforeach()
+endif()
 # And at P = 8 on smp (the other backends' counts stop at 7; the sim runs 8 and 1024 in
 # ports/sim/tests).
 if("smp" IN_LIST SPLITC_TEST_BACKENDS AND NOT SPLITC_TEST_FLAVOUR)

@@ -24,9 +24,10 @@
 // instead of one per kilobyte.
 //
 // Pieces read from the sender's memory: where the backend reads another process's memory
-// (has_peer_read: smp) and the receiver copies the stream into place (a gather's, scatter's,
-// all-gather's or all-to-all's; not a combining stream, which reads each element once
-// anyway), a piece of at least peer_read_min() bytes is not staged: its message carries the
+// (has_peer_read: smp, and udp, mpi and mpich between processes of one host) and the receiver
+// copies the stream into place (a gather's, scatter's, all-gather's or all-to-all's; not a
+// combining stream, which reads each element once anyway), a piece of at least
+// peer_read_min(p) bytes is not staged: its message carries the
 // source's own address, and the receiver reads it straight into its destination, one copy
 // instead of two. The sender keeps the source as it is until the receiver has acknowledged
 // the piece: the collective waits for that before it returns (mailbox_settle_sources), or

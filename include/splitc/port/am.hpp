@@ -397,15 +397,17 @@ concept has_direct_range = requires(const B& cb, proc_t p, const void* local, st
 /// One copy from another process of this host (port/cross_memory.hpp): `peer_read` copies
 /// `len` bytes at `src` in processor p's process -- any memory of it, not only its segment --
 /// to `dst` here, false when it did not (the kernel refused; the core then gets the bytes by
-/// a message). `peer_read_min()`: the smallest piece of a collective's stream worth reading
-/// so (0: none is; the stream is staged, two copies). The core reads only what p's message
+/// a message). `peer_read_min(p)`: the smallest piece of a collective's stream worth reading
+/// so from (and lending to) processor p (0: none is; the stream is staged, two copies): the
+/// same for every p on smp, 0 for a processor of another host under the same-host layer
+/// (port/same_host.hpp). The core reads only what p's message
 /// names: a collective's source, which p keeps until the reader acknowledges it
 /// (detail/mailbox.hpp, "Pieces read from the sender's memory").
 template <class B>
 concept has_peer_read = requires(B& b, const B& cb, proc_t p, const void* src, void* dst,
                                  std::size_t len) {
   { b.peer_read(p, src, dst, len) } noexcept -> std::same_as<bool>;
-  { cb.peer_read_min() } noexcept -> std::same_as<std::size_t>;
+  { cb.peer_read_min(p) } noexcept -> std::same_as<std::size_t>;
 };
 
 /// Native collectives on a control network (the CM-5's): what the core gives a

@@ -21,6 +21,10 @@
 // host write and this process drains; a backend sends through send() to the
 // processors carries() names and calls poll() in its own.
 //
+// One copy (optional, a backend's has_peer_read members): a collective's long piece between
+// two processes of this host is read by its receiver from the sender's memory, which need
+// not be the segment (port/cross_memory.hpp; the peer's process id came with its offer).
+//
 // Switches (env_vars.def): SPLITC_SAME_HOST=0 turns the layer off,
 // SPLITC_SAME_HOST_MESSAGES=0 keeps messages on the network,
 // SPLITC_HOST_ID and SPLITC_SAME_HOST_MAX split a host, SPLITC_VERBOSE says
@@ -28,6 +32,7 @@
 #pragma once
 
 #include <splitc/port/am.hpp>
+#include <splitc/port/cross_memory.hpp>
 #include <splitc/port/ring_messages.hpp>
 #include <splitc/port/segment.hpp>
 
@@ -83,6 +88,25 @@ class same_host {
   /// The processors sharing memory with this one, in increasing order, this
   /// one included (just this one with the layer off).
   const std::vector<proc_t>& members() const noexcept { return members_; }
+
+  // ---- the collectives' one copy (a backend's has_peer_read members) ------------------
+
+  /// Copy `len` bytes at `src` in processor p's process (any of its memory) to `dst` here,
+  /// when p shares this host: false when not done (another host, or the kernel refused).
+  bool peer_read(proc_t p, const void* src, void* dst, std::size_t len) noexcept {
+    const pid_t pid = pids_.empty() ? 0 : pids_[static_cast<std::size_t>(p)];
+    return pid > 0 && cross_memory_.read(pid, src, len, dst);
+  }
+  /// The smallest collective piece worth reading so from p
+  /// (SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN): 0 for a processor of another host, with the
+  /// layer off, or once the kernel has refused a read.
+  std::size_t peer_read_min(proc_t p) const noexcept {
+    if (pids_.empty() || pids_[static_cast<std::size_t>(p)] <= 0 || !cross_memory_.usable())
+      return 0;
+    return peer_read_min_;
+  }
+  /// Bytes read so far (tests check the path was taken).
+  std::size_t peer_read_bytes() const noexcept { return cross_memory_.bytes_read(); }
 
   // ---- messages (map_segment with `messages`) ------------------------------
 
@@ -173,6 +197,9 @@ class same_host {
   int segment_fd_ = -1;                 ///< the memfd, until connect has sent it
   std::vector<std::uintptr_t> mapped_;  ///< per processor: where its segment is mapped here, or 0
   std::vector<proc_t> members_;
+  std::vector<pid_t> pids_;             ///< per processor on this host: its process id, or 0
+  std::size_t peer_read_min_ = 0;       ///< SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN
+  cross_memory cross_memory_;
 
   std::size_t ring_bytes_ = 0;          ///< per ring; 0: no messages
   std::size_t mailbox_bytes_ = 0;       ///< 2 × procs rings, after the segment in the memfd

@@ -203,6 +203,14 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
     return same_host_.address(p, local);
   }
   std::span<const proc_t> host_members() const noexcept { return same_host_.members(); }
+  /// A collective's long piece read from a peer of this host's memory (has_peer_read: the
+  /// same-host layer's one copy, SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN; 0 for other hosts).
+  bool peer_read(proc_t p, const void* src, void* dst, std::size_t len) noexcept {
+    return same_host_.peer_read(p, src, dst, len);
+  }
+  std::size_t peer_read_min(proc_t p) const noexcept { return same_host_.peer_read_min(p); }
+  /// Bytes collectives' receivers read from their senders' memory so far (tests check the path).
+  std::size_t peer_read_bytes() const noexcept { return same_host_.peer_read_bytes(); }
 
   // ---- native atomics (PORTING.md 1.1, has_native_atomics) -------------------------
   // With SPLITC_MPI_ATOMICS=mpi: MPI-3's MPI_Fetch_and_op and MPI_Compare_and_swap on

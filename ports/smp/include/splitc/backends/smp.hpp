@@ -165,7 +165,7 @@ class smp_backend : public port::am_forwarding<smp_backend> {
     return p != myproc_ && cross_memory_.read(__atomic_load_n(&pids_[p], __ATOMIC_ACQUIRE), src, len, dst);
   }
   /// SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN; 0 once the kernel has refused a cross-memory copy.
-  std::size_t peer_read_min() const noexcept { return cross_memory_.usable() ? peer_read_min_ : 0; }
+  std::size_t peer_read_min(proc_t) const noexcept { return cross_memory_.usable() ? peer_read_min_ : 0; }
   /// Bytes collectives' receivers read from their senders' memory so far (tests check the path).
   std::size_t peer_read_bytes() const noexcept { return cross_memory_.bytes_read(); }
 

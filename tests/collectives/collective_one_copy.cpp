@@ -1,21 +1,20 @@
-// The smp backend's one copy for the collectives' streams (issue 41; detail/mailbox.hpp,
+// The collectives' one copy between processes of one host (issue 41; detail/mailbox.hpp,
 // "Pieces read from the sender's memory"): a gather's, scatter's, all-gather's or
 // all-to-all's long block is read by its receiver straight from the sender's private memory
-// (std::vector here) into its destination. Checked, at sizes on both sides of the staging
-// threshold, blocking and split-phase:
+// (std::vector here) into its destination -- on smp (SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN) and
+// under the same-host layer of udp, mpi and mpich (SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN).
+// Checked, at sizes on both sides of the staging threshold, blocking and split-phase:
 //   - the results are exact, and the path was taken (bytes read) when it is on;
 //   - a collective returns only once its receivers have read what it lent them: each member
 //     overwrites its source as soon as the call returns while the root is late (it sleeps
 //     before its gather), and the root still gets the blocks as they were;
 //   - a sender keeps a split-phase collective's sources lent until its counter completes;
-//   - "off" (SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN=0): nothing is read so, the results the same;
+//   - "staged" (the variable 0): nothing is read so, every block staged, the results the same;
 //   - "refused": the odd processors' kernel refuses process_vm_readv (a seccomp filter, as a
 //     container's may): their receives fall back to a get, results exact, and they stop
 //     lending their own blocks.
-// Argument: on | off | refused.
-#include "../../../tests/programs/harness.hpp"
-
-#include <splitc/backends/smp.hpp>
+// Argument: on | staged | refused.
+#include "harness.hpp"
 
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -32,9 +31,8 @@
 
 namespace {
 
-using smp = splitc::backends::smp::smp_backend;
-
-smp& backend() { return splitc::detail::ctx().backend; }
+/// The backend this program runs on: its has_peer_read members and the bytes they read.
+auto& backend() { return splitc::detail::ctx().backend; }
 
 std::int32_t value(int proc, std::size_t i, int salt) {
   return static_cast<std::int32_t>(proc * 1000003 + static_cast<int>(i) * 7 + salt);
@@ -134,10 +132,12 @@ int main(int argc, char** argv) {
   const bool refused_here = mode == "refused" && harness::processor() % 2 == 1;
   if (refused_here) refuse_cross_memory_reads();
   splitc::init(argc, argv);
-  CHECK_MSG(mode == "on" || mode == "off" || mode == "refused",
-            "usage: smp_collective_one_copy on|off|refused");
-  const std::size_t min = backend().peer_read_min();
-  CHECK_MSG((mode == "off") == (min == 0), "SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN: {} in mode {}", min, mode);
+  CHECK_MSG(mode == "on" || mode == "staged" || mode == "refused",
+            "usage: collective_one_copy on|staged|refused");
+  const int P = splitc::procs(), peer = (splitc::myproc() + 1) % P;
+  const std::size_t min = backend().peer_read_min(peer);
+  if (P > 1)
+    CHECK_MSG((mode == "staged") == (min == 0), "the one copy's threshold: {} in mode {}", min, mode);
   // Around the staging threshold (8 KiB: 2047 elements go in messages, 2048 staged), 64 KiB,
   // and 1.5 MiB (two pieces).
   int salt = 0;
@@ -146,14 +146,13 @@ int main(int argc, char** argv) {
     check_exchanges(count, ++salt * 10);
     check_sources_kept(count, ++salt * 10);
   }
-  const int P = splitc::procs();
   const std::size_t read = backend().peer_read_bytes();
   if (mode == "on" && P > 1) CHECK_MSG(read > 0, "no collective's bytes were read from a peer");
-  if (mode == "off" || refused_here)
+  if (mode == "staged" || refused_here)
     CHECK_MSG(read == 0, "{} bytes read from peers, where the path is {}", read, mode);
   if (refused_here)
-    CHECK_MSG(backend().peer_read_min() == 0, "a processor refused by its kernel still lends its blocks");
+    CHECK_MSG(backend().peer_read_min(peer) == 0, "a processor refused by its kernel still lends its blocks");
   if (mode == "refused" && !refused_here && P > 1)
     CHECK_MSG(read > 0, "a processor whose kernel allows it read nothing from its peers");
-  return harness::pass("smp.collective_one_copy");
+  return harness::pass("collective_one_copy");
 }
