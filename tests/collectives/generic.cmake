@@ -18,7 +18,8 @@ splitc_add_program_test(atomics atomics_test.cpp LABELS collectives NETWORK_ARGS
   ENVIRONMENT "SPLITC_SAME_HOST=0;SPLITC_UDP_IMPAIR=drop=0.05,dup=0.03,reorder=0.05,delay=50,jitter=100,window=400,seed=7")
 # Teams and the full collective set (issue 41): every collective on the world, split teams of
 # uneven sizes, nested teams, the host's team, a processor grid's rows and columns.
-# Long streams travel staged: 1.5 MiB blocks (two pieces each) on smp, 20000 bytes elsewhere.
+# Long streams: 1.5 MiB blocks (two pieces each) on smp, 20000 bytes elsewhere (read in one copy
+# between processes of one host, staged in the flavours that put them on different hosts).
 splitc_add_program_test(teams teams_test.cpp LABELS collectives teams ARGS 5000 1572864
   NETWORK_ARGS 700 20000)
 # Split-phase collectives (issue 41): every collective completed on a counter, many in flight on
