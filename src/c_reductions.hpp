@@ -157,17 +157,6 @@ void reduce_scatter(const team& t, const T* in, T* out, std::size_t count) {
                             std::span<const std::size_t>(counts), op);
 }
 
-/// The vector form: blocks of counts[r] elements (`in` holds their sum, `out` this member's).
-template <class T, class Op>
-void reduce_scatterv(const team& t, const T* in, T* out, const std::vector<std::size_t>& counts) {
-  auto g = t.group("reduce_scatterv", signature<detail::collective_kind::reduce_scatter, T, Op>);
-  std::size_t total = 0;
-  for (auto n : counts) total += n;
-  auto op = erased<T, Op>();
-  detail::reduce_scatter_on(g, cells(in, total), cells(out, counts[static_cast<std::size_t>(g.rank)]),
-                            std::span<const std::size_t>(counts), op);
-}
-
 // ---- split-phase, completing on a counter ----------------------------------------------
 
 template <std::size_t N>
@@ -208,19 +197,31 @@ void start_reduce_scatter(const detail::collective_group& g, std::span<const cel
   });
 }
 
-template <std::size_t N>
-void start_reduce_scatterv(const detail::collective_group& g, std::span<const cell<N>> in,
-                           std::span<cell<N>> out, std::vector<std::size_t> counts, erased_op<N> op,
-                           counter& done) {
-  detail::start_split_phase(
-      g, done, [in, out, c = std::move(counts), op](detail::collective_group& g) mutable {
-        detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(c), op);
-      });
-}
-
 template <detail::collective_kind Kind, class T, class Op>
 detail::collective_group split_group(const team& t, const char* what) {
   return t.group(what, signature<Kind, T, Op>, true);
+}
+
+/// Reduce-scatter with blocks of counts[r] elements (`in` holds their sum, `out` this
+/// member's), blocking, or split-phase with `done` (the counts kept by the collective).
+template <class T, class Op, class... Done>
+void reduce_scatterv(const team& t, const T* in, T* out, std::vector<std::size_t> counts,
+                     Done&... done) {
+  std::size_t total = 0;
+  for (auto n : counts) total += n;
+  auto block = cells(out, counts[static_cast<std::size_t>(t.rank())]);
+  auto run = [data = cells(in, total), block, c = std::move(counts),
+              op = erased<T, Op>()](detail::collective_group& g) mutable {
+    detail::reduce_scatter_on(g, data, block, std::span<const std::size_t>(c), op);
+  };
+  if constexpr (sizeof...(Done) == 0) {
+    auto g = t.group("reduce_scatterv", signature<detail::collective_kind::reduce_scatter, T, Op>);
+    run(g);
+  } else {
+    detail::start_split_phase(split_group<detail::collective_kind::reduce_scatter, T, Op>(
+                                  t, "reduce_scatterv"),
+                              done..., std::move(run));
+  }
 }
 
 }  // namespace splitc::c_reductions

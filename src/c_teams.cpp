@@ -292,11 +292,7 @@ void team_all_to_allv_ctr(splitc_team_t t, const void* send, const int* send_cou
                                          splitc_counter_t* c) {                                   \
     const char* what = "team_reduce_scatterv_" #NAME "_ctr";                                      \
     const team& tm = of(t, what);                                                                 \
-    auto n = counts_of(tm, counts, what);                                                         \
-    const std::size_t total = sum(n), mine = n[static_cast<std::size_t>(tm.rank())];              \
-    cr::start_reduce_scatterv(                                                                    \
-        cr::split_group<kind::reduce_scatter, T, OP>(tm, "reduce_scatterv"), cr::cells(in, total), \
-        cr::cells(out, mine), std::move(n), cr::erased<T, OP>(), cpp(c, what));                   \
+    cr::reduce_scatterv<T, OP>(tm, in, out, counts_of(tm, counts, what), cpp(c, what));           \
   }
 
 #define SPLITC_TEAM_DEFINE_(NAME, T, OP)                                                          \

@@ -97,9 +97,9 @@ class same_host {
     const pid_t pid = pids_.empty() ? 0 : pids_[static_cast<std::size_t>(p)];
     return pid > 0 && cross_memory_.read(pid, src, len, dst);
   }
-  /// The smallest collective piece worth reading so from p
-  /// (SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN): 0 for a processor of another host, with the
-  /// layer off, or once the kernel has refused a read.
+  /// The smallest collective piece worth reading so from p, and lending to it
+  /// (SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN): 0 for a processor of another host or whose
+  /// pid this process cannot see, with the layer off, or once the kernel has refused a read.
   std::size_t peer_read_min(proc_t p) const noexcept {
     if (pids_.empty() || pids_[static_cast<std::size_t>(p)] <= 0 || !cross_memory_.usable())
       return 0;
