@@ -151,7 +151,7 @@ template <class T, class Op>
 void reduce_scatter(const team& t, const T* in, T* out, std::size_t count) {
   auto g = t.group("reduce_scatter", signature<detail::collective_kind::reduce_scatter, T, Op>);
   const std::size_t total = count * static_cast<std::size_t>(g.size);
-  const auto counts = detail::equal_counts(g, detail::block_count(g, "reduce_scatter", "the data", total));
+  const auto counts = detail::equal_counts(g, count);
   auto op = erased<T, Op>();
   detail::reduce_scatter_on(g, cells(in, total), cells(out, count),
                             std::span<const std::size_t>(counts), op);
@@ -191,8 +191,7 @@ template <std::size_t N>
 void start_reduce_scatter(const detail::collective_group& g, std::span<const cell<N>> in,
                           std::span<cell<N>> out, erased_op<N> op, counter& done) {
   detail::start_split_phase(g, done, [in, out, op](detail::collective_group& g) mutable {
-    const auto counts =
-        detail::equal_counts(g, detail::block_count(g, "reduce_scatter", "the data", in.size()));
+    const auto counts = detail::equal_counts(g, out.size());  // in: out.size() per member
     detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(counts), op);
   });
 }

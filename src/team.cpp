@@ -94,7 +94,7 @@ std::vector<T> exchange_all(collective_group& g, T mine) {
   std::vector<T> all(static_cast<std::size_t>(g.size));
   const std::vector<std::size_t> ones(static_cast<std::size_t>(g.size), 1);
   detail::all_gather_on(g, std::span<const T>(&mine, 1), std::span<T>(all),
-                        std::span<const std::size_t>(ones), "team::split");
+                        std::span<const std::size_t>(ones));
   return all;
 }
 
@@ -242,8 +242,7 @@ team team::split_by_host() const {
   std::vector<std::array<char, 256>> names(static_cast<std::size_t>(g.size));
   const std::vector<std::size_t> ones(static_cast<std::size_t>(g.size), 1);
   detail::all_gather_on(g, std::span<const std::array<char, 256>>(&name, 1),
-                        std::span<std::array<char, 256>>(names), std::span<const std::size_t>(ones),
-                        "team::split_by_host");
+                        std::span<std::array<char, 256>>(names), std::span<const std::size_t>(ones));
   proc_t color = 0;
   while (names[static_cast<std::size_t>(color)] != name) ++color;
   return split(color, me);

@@ -203,12 +203,12 @@ inline void ring_reduce_scatter(collective_group& g, T* acc, const block_layout&
   }
 }
 
+/// Reduce-scatter of blocks of counts[r] elements (checked by check_reduce_scatter).
 template <class T, class Op>
 inline void reduce_scatter_on(collective_group& g, std::span<const T> in, std::span<T> out,
                               std::span<const std::size_t> counts, Op& op) {
   const block_layout layout(counts, sizeof(T));
   const auto mine = counts[static_cast<std::size_t>(g.rank)];
-  if (out.size() != mine) [[unlikely]] bad_collective_size(g, "reduce_scatter", "the result", out.size(), mine);
   std::vector<T> acc(in.begin(), in.end());
   prepare_operands(std::span<T>(acc), op);
   if constexpr (is_commutative<Op>) {
@@ -234,60 +234,103 @@ inline unsigned char* bytes_of(std::span<T> s) {
   return reinterpret_cast<unsigned char*>(s.data());
 }
 
+// ---- the checks of a member's own arguments ---------------------------------------------
+// Made at the call, before anything moves: a split-phase form makes them before it returns,
+// so a size that cannot fit is reported from the caller's own stack. What needs another
+// member's arguments (counts that disagree) is found where the data arrives.
+
 inline void check_counts(collective_group& g, const char* what, std::span<const std::size_t> counts) {
   if (counts.size() != static_cast<std::size_t>(g.size)) [[unlikely]]
     bad_collective_size(g, what, "the counts", counts.size(), static_cast<std::size_t>(g.size));
 }
-
-/// reduce_scatterv's counts: one per member, adding up to the length of the data.
-inline void check_reduce_scatterv(collective_group& g, std::span<const std::size_t> counts,
-                                  std::size_t data) {
-  check_counts(g, "reduce_scatterv", counts);
-  std::size_t total = 0;
-  for (auto n : counts) total += n;
-  if (data != total) [[unlikely]] bad_collective_size(g, "reduce_scatterv", "the data", data, total);
+inline void check_root(collective_group& g, proc_t root, const char* what) {
+  if (static_cast<unsigned>(root) >= static_cast<unsigned>(g.size)) [[unlikely]] bad_root(g, root, what);
 }
+inline std::size_t counts_total(std::span<const std::size_t> counts) {
+  return std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+}
+
+/// gather: the root; at the root, a count per member and room for them all.
+template <class T>
+inline void check_gather(collective_group& g, std::span<const T> all,
+                         std::span<const std::size_t> counts, proc_t root, const char* what) {
+  check_root(g, root, what);
+  if (g.rank != root) return;
+  check_counts(g, what, counts);
+  if (all.size() < counts_total(counts)) [[unlikely]]
+    bad_collective_size(g, what, "the result", all.size(), counts_total(counts));
+}
+/// scatter: the same as gather, `all` being the data the root sends.
+template <class T>
+inline void check_scatter(collective_group& g, std::span<const T> all,
+                          std::span<const std::size_t> counts, proc_t root, const char* what) {
+  check_root(g, root, what);
+  if (g.rank != root) return;
+  check_counts(g, what, counts);
+  if (all.size() < counts_total(counts)) [[unlikely]]
+    bad_collective_size(g, what, "the data", all.size(), counts_total(counts));
+}
+/// all-gather: a count per member, this member's own among them, and room for them all.
+template <class T>
+inline void check_all_gather(collective_group& g, std::span<const T> mine, std::span<T> all,
+                             std::span<const std::size_t> counts, const char* what) {
+  check_counts(g, what, counts);
+  if (all.size() < counts_total(counts)) [[unlikely]]
+    bad_collective_size(g, what, "the result", all.size(), counts_total(counts));
+  if (mine.size() != counts[static_cast<std::size_t>(g.rank)]) [[unlikely]]
+    bad_collective_size(g, what, "this member's data", mine.size(), counts[static_cast<std::size_t>(g.rank)]);
+}
+/// all-to-all: a count per member each way, and the data and room they add up to.
+template <class T>
+inline void check_all_to_all(collective_group& g, std::span<const T> send,
+                             std::span<const std::size_t> send_counts, std::span<T> receive,
+                             std::span<const std::size_t> receive_counts, const char* what) {
+  check_counts(g, what, send_counts);
+  check_counts(g, what, receive_counts);
+  if (send.size() < counts_total(send_counts)) [[unlikely]]
+    bad_collective_size(g, what, "the data sent", send.size(), counts_total(send_counts));
+  if (receive.size() < counts_total(receive_counts)) [[unlikely]]
+    bad_collective_size(g, what, "the result", receive.size(), counts_total(receive_counts));
+}
+/// reduce-scatter: a count per member adding up to the data, this member's block its result.
+template <class T>
+inline void check_reduce_scatter(collective_group& g, std::span<const T> in, std::span<T> out,
+                                 std::span<const std::size_t> counts, const char* what) {
+  check_counts(g, what, counts);
+  if (in.size() != counts_total(counts)) [[unlikely]]
+    bad_collective_size(g, what, "the data", in.size(), counts_total(counts));
+  const auto mine = counts[static_cast<std::size_t>(g.rank)];
+  if (out.size() != mine) [[unlikely]] bad_collective_size(g, what, "the result", out.size(), mine);
+}
+
+// ---- the movers (their arguments checked) ------------------------------------------------
 
 template <class T>
 inline void gather_on(collective_group& g, std::span<const T> mine, std::span<T> all,
-                      std::span<const std::size_t> counts, proc_t root, const char* what) {
-  if (static_cast<unsigned>(root) >= static_cast<unsigned>(g.size)) [[unlikely]] bad_root(g, root, what);
+                      std::span<const std::size_t> counts, proc_t root) {
   if (g.rank != root) {
     gather_bytes(g, bytes_of(mine), mine.size_bytes(), nullptr, nullptr, root);
     return;
   }
-  check_counts(g, what, counts);
   const block_layout layout(counts, sizeof(T));
-  if (all.size_bytes() < layout.total()) [[unlikely]]
-    bad_collective_size(g, what, "the result", all.size(), layout.total() / sizeof(T));
   gather_bytes(g, bytes_of(mine), mine.size_bytes(), bytes_of(all), &layout, root);
 }
 
 template <class T>
 inline void scatter_on(collective_group& g, std::span<const T> all,
-                       std::span<const std::size_t> counts, std::span<T> mine, proc_t root,
-                       const char* what) {
-  if (static_cast<unsigned>(root) >= static_cast<unsigned>(g.size)) [[unlikely]] bad_root(g, root, what);
+                       std::span<const std::size_t> counts, std::span<T> mine, proc_t root) {
   if (g.rank != root) {
     scatter_bytes(g, nullptr, nullptr, bytes_of(mine), mine.size_bytes(), root);
     return;
   }
-  check_counts(g, what, counts);
   const block_layout layout(counts, sizeof(T));
-  if (all.size_bytes() < layout.total()) [[unlikely]]
-    bad_collective_size(g, what, "the data", all.size(), layout.total() / sizeof(T));
   scatter_bytes(g, bytes_of(all), &layout, bytes_of(mine), mine.size_bytes(), root);
 }
 
 template <class T>
 inline void all_gather_on(collective_group& g, std::span<const T> mine, std::span<T> all,
-                          std::span<const std::size_t> counts, const char* what) {
-  check_counts(g, what, counts);
+                          std::span<const std::size_t> counts) {
   const block_layout layout(counts, sizeof(T));
-  if (all.size_bytes() < layout.total()) [[unlikely]]
-    bad_collective_size(g, what, "the result", all.size(), layout.total() / sizeof(T));
-  if (mine.size() != counts[static_cast<std::size_t>(g.rank)]) [[unlikely]]
-    bad_collective_size(g, what, "this member's data", mine.size(), counts[static_cast<std::size_t>(g.rank)]);
   if (mine.size_bytes() != 0)  // an empty span's data may be null
     std::memcpy(bytes_of(all) + layout.at(g.rank), bytes_of(mine), mine.size_bytes());
   all_gather_bytes(g, bytes_of(mine), bytes_of(all), layout);
@@ -296,14 +339,8 @@ inline void all_gather_on(collective_group& g, std::span<const T> mine, std::spa
 template <class T>
 inline void all_to_all_on(collective_group& g, std::span<const T> send,
                           std::span<const std::size_t> send_counts, std::span<T> receive,
-                          std::span<const std::size_t> receive_counts, const char* what) {
-  check_counts(g, what, send_counts);
-  check_counts(g, what, receive_counts);
+                          std::span<const std::size_t> receive_counts) {
   const block_layout out(send_counts, sizeof(T)), in(receive_counts, sizeof(T));
-  if (send.size_bytes() < out.total()) [[unlikely]]
-    bad_collective_size(g, what, "the data sent", send.size(), out.total() / sizeof(T));
-  if (receive.size_bytes() < in.total()) [[unlikely]]
-    bad_collective_size(g, what, "the result", receive.size(), in.total() / sizeof(T));
   all_to_all_bytes(g, bytes_of(send), out, bytes_of(receive), in);
 }
 
@@ -330,57 +367,54 @@ inline collective_group group_for(const team& t, const char* what) {
 
 template <class T>
   requires std::is_trivially_copyable_v<T>
-inline void gather(const team& t, std::span<const T> mine, std::span<T> all, proc_t root = 0) {
-  auto g = detail::group_for<detail::collective_kind::gather, T>(t, "gather");
-  detail::gather_on(g, mine, all, std::span<const std::size_t>(detail::equal_counts(g, mine.size())),
-                    root, "gather");
-}
-template <class T>
-  requires std::is_trivially_copyable_v<T>
 inline void gatherv(const team& t, std::span<const T> mine, std::span<T> all,
                     std::span<const std::size_t> counts, proc_t root = 0) {
   auto g = detail::group_for<detail::collective_kind::gather, T>(t, "gatherv");
-  detail::gather_on(g, mine, all, counts, root, "gatherv");
+  detail::check_gather(g, std::span<const T>(all), counts, root, "gatherv");
+  detail::gather_on(g, mine, all, counts, root);
 }
 template <class T>
   requires std::is_trivially_copyable_v<T>
-inline void scatter(const team& t, std::span<const T> all, std::span<T> mine, proc_t root = 0) {
-  auto g = detail::group_for<detail::collective_kind::scatter, T>(t, "scatter");
-  detail::scatter_on(g, all, std::span<const std::size_t>(detail::equal_counts(g, mine.size())),
-                     mine, root, "scatter");
+inline void gather(const team& t, std::span<const T> mine, std::span<T> all, proc_t root = 0) {
+  auto g = detail::group_for<detail::collective_kind::gather, T>(t, "gather");
+  const auto counts = detail::equal_counts(g, mine.size());
+  detail::check_gather(g, std::span<const T>(all), std::span<const std::size_t>(counts), root, "gather");
+  detail::gather_on(g, mine, all, std::span<const std::size_t>(counts), root);
 }
 template <class T>
   requires std::is_trivially_copyable_v<T>
 inline void scatterv(const team& t, std::span<const T> all, std::span<const std::size_t> counts,
                      std::span<T> mine, proc_t root = 0) {
   auto g = detail::group_for<detail::collective_kind::scatter, T>(t, "scatterv");
-  detail::scatter_on(g, all, counts, mine, root, "scatterv");
+  detail::check_scatter(g, all, counts, root, "scatterv");
+  detail::scatter_on(g, all, counts, mine, root);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void scatter(const team& t, std::span<const T> all, std::span<T> mine, proc_t root = 0) {
+  auto g = detail::group_for<detail::collective_kind::scatter, T>(t, "scatter");
+  const auto counts = detail::equal_counts(g, mine.size());
+  detail::check_scatter(g, all, std::span<const std::size_t>(counts), root, "scatter");
+  detail::scatter_on(g, all, std::span<const std::size_t>(counts), mine, root);
 }
 
 // ---- all-gather and all-to-all ---------------------------------------------------------
 
 template <class T>
   requires std::is_trivially_copyable_v<T>
-inline void all_gather(const team& t, std::span<const T> mine, std::span<T> all) {
-  auto g = detail::group_for<detail::collective_kind::all_gather, T>(t, "all_gather");
-  detail::all_gather_on(g, mine, all, std::span<const std::size_t>(detail::equal_counts(g, mine.size())),
-                        "all_gather");
-}
-template <class T>
-  requires std::is_trivially_copyable_v<T>
 inline void all_gatherv(const team& t, std::span<const T> mine, std::span<T> all,
                         std::span<const std::size_t> counts) {
   auto g = detail::group_for<detail::collective_kind::all_gather, T>(t, "all_gatherv");
-  detail::all_gather_on(g, mine, all, counts, "all_gatherv");
+  detail::check_all_gather(g, mine, all, counts, "all_gatherv");
+  detail::all_gather_on(g, mine, all, counts);
 }
 template <class T>
   requires std::is_trivially_copyable_v<T>
-inline void all_to_all(const team& t, std::span<const T> send, std::span<T> receive) {
-  auto g = detail::group_for<detail::collective_kind::all_to_all, T>(t, "all_to_all");
-  const auto counts = detail::equal_counts(
-      g, detail::block_count(g, "all_to_all", "the data sent", send.size()));
-  detail::all_to_all_on(g, send, std::span<const std::size_t>(counts), receive,
-                        std::span<const std::size_t>(counts), "all_to_all");
+inline void all_gather(const team& t, std::span<const T> mine, std::span<T> all) {
+  auto g = detail::group_for<detail::collective_kind::all_gather, T>(t, "all_gather");
+  const auto counts = detail::equal_counts(g, mine.size());
+  detail::check_all_gather(g, mine, all, std::span<const std::size_t>(counts), "all_gather");
+  detail::all_gather_on(g, mine, all, std::span<const std::size_t>(counts));
 }
 template <class T>
   requires std::is_trivially_copyable_v<T>
@@ -388,24 +422,36 @@ inline void all_to_allv(const team& t, std::span<const T> send,
                         std::span<const std::size_t> send_counts, std::span<T> receive,
                         std::span<const std::size_t> receive_counts) {
   auto g = detail::group_for<detail::collective_kind::all_to_all, T>(t, "all_to_allv");
-  detail::all_to_all_on(g, send, send_counts, receive, receive_counts, "all_to_allv");
+  detail::check_all_to_all(g, send, send_counts, receive, receive_counts, "all_to_allv");
+  detail::all_to_all_on(g, send, send_counts, receive, receive_counts);
+}
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+inline void all_to_all(const team& t, std::span<const T> send, std::span<T> receive) {
+  auto g = detail::group_for<detail::collective_kind::all_to_all, T>(t, "all_to_all");
+  const auto counts = detail::equal_counts(
+      g, detail::block_count(g, "all_to_all", "the data sent", send.size()));
+  const std::span<const std::size_t> c(counts);
+  detail::check_all_to_all(g, send, c, receive, c, "all_to_all");
+  detail::all_to_all_on(g, send, c, receive, c);
 }
 
 // ---- reduce-scatter --------------------------------------------------------------------
 
 template <collective_element T, class Op>
+inline void reduce_scatterv(const team& t, std::span<const T> in, std::span<T> out,
+                            std::span<const std::size_t> counts, Op op) {
+  auto g = detail::group_for<detail::collective_kind::reduce_scatter, T, Op>(t, "reduce_scatterv");
+  detail::check_reduce_scatter(g, in, out, counts, "reduce_scatterv");
+  detail::reduce_scatter_on(g, in, out, counts, op);
+}
+template <collective_element T, class Op>
 inline void reduce_scatter(const team& t, std::span<const T> in, std::span<T> out, Op op) {
   auto g = detail::group_for<detail::collective_kind::reduce_scatter, T, Op>(t, "reduce_scatter");
   const auto counts =
       detail::equal_counts(g, detail::block_count(g, "reduce_scatter", "the data", in.size()));
+  detail::check_reduce_scatter(g, in, out, std::span<const std::size_t>(counts), "reduce_scatter");
   detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(counts), op);
-}
-template <collective_element T, class Op>
-inline void reduce_scatterv(const team& t, std::span<const T> in, std::span<T> out,
-                            std::span<const std::size_t> counts, Op op) {
-  auto g = detail::group_for<detail::collective_kind::reduce_scatter, T, Op>(t, "reduce_scatterv");
-  detail::check_reduce_scatterv(g, counts, in.size());
-  detail::reduce_scatter_on(g, in, out, counts, op);
 }
 
 // ---- the same over all processors --------------------------------------------------------

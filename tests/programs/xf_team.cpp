@@ -10,11 +10,14 @@
 //             sender's memory), their lengths differ
 //   size      all_gather into a result too small for the team
 //   vcounts   on the odd team, a split-phase reduce_scatterv whose counts (rank 1's) add up
-//             to less than its data
+//             to less than its data, behind a collective still in flight: reported at the
+//             call, before it returns
+//   split_size  the same with a split-phase all_gather into a result too small
 //   empty     a collective on the empty team that no_color gives
 //   world     team::destroy on the world
 #include "harness.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -43,12 +46,22 @@ int main(int argc, char** argv) {
   } else if (mistake == "size" && me == 3) {
     std::vector<int> small(3);
     splitc::all_gather(odd, std::span<const int>(mine), std::span<int>(small));
-  } else if (mistake == "vcounts" && me % 2 == 1) {
-    std::vector<std::size_t> counts{2, odd.rank() == 0 ? std::size_t{2} : std::size_t{1}};
-    std::vector<int> out(counts[static_cast<std::size_t>(odd.rank())]);
-    splitc::counter done;
-    splitc::reduce_scatterv(odd, std::span<const int>(all), std::span<int>(out),
-                            std::span<const std::size_t>(counts), splitc::ops::add{}, done);
+  } else if ((mistake == "vcounts" || mistake == "split_size") && me == 3) {
+    // A barrier ahead of it on the team, which processor 1 never joins, keeps the collective
+    // from starting at once: only a check made at the call can report it before it returns.
+    splitc::counter ahead, done;
+    splitc::barrier(odd, ahead);
+    if (mistake == "vcounts") {
+      std::vector<std::size_t> counts{2, 1};
+      std::vector<int> out(1);
+      splitc::reduce_scatterv(odd, std::span<const int>(all), std::span<int>(out),
+                              std::span<const std::size_t>(counts), splitc::ops::add{}, done);
+    } else {
+      std::vector<int> small(3);
+      splitc::all_gather(odd, std::span<const int>(mine), std::span<int>(small), done);
+    }
+    std::printf("processor %d: %s started\n", me, mistake.c_str());
+    std::fflush(stdout);
     splitc::sync(done);
   } else if (mistake == "empty") {
     splitc::team none = splitc::team::world().split(me == 2 ? splitc::team::no_color : 0, me);
