@@ -11,9 +11,11 @@
 
 #include "finalize_barrier.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 namespace splitc::detail {
 namespace {
@@ -230,9 +232,9 @@ bool peer_read_by(B& b, proc_t p, const void* src, void* dst, std::size_t len) n
   else return false;
 }
 
-/// Whether rank q is to read a piece of `len` bytes in one part from our memory (has_peer_read).
-bool lend_source(collective_group& g, proc_t q, std::size_t len, std::size_t second_part) {
-  if (q == g.rank || second_part != 0) return false;
+/// Whether rank q is to read a piece of `len` bytes from our memory (has_peer_read).
+bool lend_source(collective_group& g, proc_t q, std::size_t len) {
+  if (q == g.rank) return false;
   const std::size_t min = peer_read_min_of(g.c.backend, g.proc(q));
   return min != 0 && len >= min;
 }
@@ -244,10 +246,11 @@ bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size
   mailbox_state& m = g.mail;
   wait_for_credit(g, qi, m.depth());
   const std::uint64_t n = m.sent[qi];
-  if (receiver_copies && lend_source(g, q, alen, blen)) {
+  if (receiver_copies && lend_source(g, q, alen + blen)) {
     m.source_read_until[qi] = n + 1;
     m.sources_lent = true;
-    const staged_piece piece{reinterpret_cast<std::uintptr_t>(a), alen, 1};
+    const staged_piece piece{reinterpret_cast<std::uintptr_t>(a), alen + blen, 1, alen,
+                             reinterpret_cast<std::uintptr_t>(b)};
     post(g, q, &piece, sizeof piece, g.signature ^ mailbox_staged_mark);
     return true;
   }
@@ -261,7 +264,7 @@ bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size
     std::memcpy(s, a, alen);
     if (blen != 0) std::memcpy(s + alen, b, blen);
   }
-  const staged_piece piece{reinterpret_cast<std::uintptr_t>(s), alen + blen, 0};
+  const staged_piece piece{reinterpret_cast<std::uintptr_t>(s), alen + blen, 0, alen + blen, 0};
   post(g, q, &piece, sizeof piece, g.signature ^ mailbox_staged_mark);
   return s != nullptr;
 }
@@ -280,6 +283,28 @@ void fetch(context& c, proc_t from, const void* at, void* dst, std::size_t len) 
 void read_lent(context& c, proc_t from, const unsigned char* at, unsigned char* dst,
                std::size_t len) {
   if (!peer_read_by(c.backend, from, at, dst, len)) fetch(c, from, at, dst, len);
+}
+
+/// A lent piece, in its one or two runs of the sender's memory, read into the one or two
+/// runs of `into` (in order, as many bytes): one read per overlap of a run there and one here.
+void read_lent_piece(context& c, proc_t from, const staged_piece& piece,
+                     const piece_destination& into) {
+  using run = std::pair<std::uintptr_t, std::size_t>;
+  const std::array<run, 2> source{
+      run{static_cast<std::uintptr_t>(piece.address), static_cast<std::size_t>(piece.first_length)},
+      run{static_cast<std::uintptr_t>(piece.second_address),
+          static_cast<std::size_t>(piece.length - piece.first_length)}};
+  std::size_t s = 0, s_at = 0;
+  for (const std::span<unsigned char> part : into) {
+    for (std::size_t d_at = 0; d_at < part.size();) {
+      while (s_at == source[s].second) s = s + 1, s_at = 0;  // lengths add up: s stays < 2
+      const std::size_t len = std::min(part.size() - d_at, source[s].second - s_at);
+      read_lent(c, from, reinterpret_cast<const unsigned char*>(source[s].first + s_at),
+                part.data() + d_at, len);
+      d_at += len;
+      s_at += len;
+    }
+  }
 }
 }  // namespace
 
@@ -305,17 +330,15 @@ staged_arrival mailbox_receive_staged(collective_group& g, proc_t p, std::size_t
   const auto* at = reinterpret_cast<const unsigned char*>(static_cast<std::uintptr_t>(piece.address));
   const proc_t from = g.proc(p);
   if (piece.in_sender_memory != 0) {
+    if (piece.first_length > piece.length) [[unlikely]]
+      collective_mismatch(g, p, piece.first_length, len);
     if (into == nullptr) {  // both ends run one algorithm: a copying sender has a copying receiver
       fetched.resize(len);
-      read_lent(c, from, at, fetched.data(), len);
+      read_lent_piece(c, from, piece, piece_destination{std::span<unsigned char>(fetched), {}});
       *bytes = fetched.data();
       return staged_arrival::at_bytes;
     }
-    for (const std::span<unsigned char> part : *into) {
-      if (part.empty()) continue;
-      read_lent(c, from, at, part.data(), part.size());
-      at += part.size();
-    }
+    read_lent_piece(c, from, piece, *into);
     return staged_arrival::placed;
   }
   if (from == c.myproc) {

@@ -10,10 +10,12 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <chrono>
@@ -32,11 +34,21 @@ struct segment_offer {
   std::uint64_t base;
   std::uint64_t size;
   std::uint64_t mailbox;  ///< bytes of the mailbox after the segment (0: no messages)
+  std::uint64_t pid_namespace[2];  ///< the sender's pid namespace (pid_namespace_of)
 };
 constexpr std::uint64_t offer_magic = 0x73706c6974632d68ULL;  // "splitc-h"
 
 /// How long a process waits for the offers of peers that took its own.
 constexpr auto offer_wait = std::chrono::seconds(60);
+
+/// This process's pid namespace, as the device and inode of /proc/self/ns/pid ({0, 0} where
+/// /proc does not say). Two processes read each other's memory only when theirs are the
+/// same: each then sees the other's pid, so both lend and both read, or neither does.
+std::array<std::uint64_t, 2> pid_namespace_of() noexcept {
+  struct stat st {};
+  if (stat("/proc/self/ns/pid", &st) != 0) return {0, 0};
+  return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
 
 /// FNV-1a: SPLITC_HOST_ID, folded into the sockets' names.
 std::uint64_t fnv1a(std::string_view text) noexcept {
@@ -184,7 +196,11 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
   if (s < 0) fatal_error(fmt::format("{}: same-host: cannot create a socket: {}", backend,
                                      std::strerror(errno)));
   // Each offer comes with its sender's process id as the kernel sees it from here (0 when
-  // its pid namespace hides it): what the collectives' one copy reads from (peer_read).
+  // its pid namespace hides it): what the collectives' one copy reads from (peer_read), kept
+  // only when the sender's pid namespace is this one's. (A process in a parent namespace sees
+  // its child namespace's pids, but not the other way round: it would lend blocks its peer
+  // could only fetch by a round trip, where staging them costs none.)
+  const std::array<std::uint64_t, 2> pid_namespace = pid_namespace_of();
   const int pass_credentials = 1;
   setsockopt(s, SOL_SOCKET, SO_PASSCRED, &pass_credentials, sizeof pass_credentials);
   sockaddr_un me{};
@@ -253,11 +269,14 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
       }
       heard[static_cast<std::size_t>(q)] = 1;
       map_peer(backend, q, fd, g.size + mailbox_bytes_);
-      pids_[static_cast<std::size_t>(q)] = sender;
+      const bool same_pid_namespace = offer.pid_namespace[0] == pid_namespace[0] &&
+                                      offer.pid_namespace[1] == pid_namespace[1];
+      pids_[static_cast<std::size_t>(q)] = same_pid_namespace ? sender : 0;
     }
   };
 
-  const segment_offer mine{offer_magic, job, myproc, g.base, g.size, mailbox_bytes_};
+  const segment_offer mine{offer_magic, job, myproc, g.base, g.size, mailbox_bytes_,
+                           {pid_namespace[0], pid_namespace[1]}};
   for (proc_t step = 1; step < procs; ++step) {
     const proc_t q = (myproc + step) % procs;  // staggered: not everyone at processor 0 first
     if (!same_block(q)) continue;

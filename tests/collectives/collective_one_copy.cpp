@@ -13,12 +13,16 @@
 //   - "refused": the odd processors' kernel refuses process_vm_readv (a seccomp filter, as a
 //     container's may): their receives fall back to a get, results exact, and they stop
 //     lending their own blocks.
-// Argument: on | staged | refused.
+//   - "pidns": the processors were started in pid namespaces of their own choosing
+//     (ports/udp/tests/same_host_pidns_test.sh): two lend each other blocks exactly when
+//     their namespaces are the same, results exact either way.
+// Argument: on | staged | refused | pidns.
 #include "harness.hpp"
 
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include <cerrno>
@@ -53,8 +57,39 @@ void refuse_cross_memory_reads() {
             std::strerror(errno));
 }
 
-/// Every collective that copies its streams into place, `count` elements per member.
-void check_exchanges(std::size_t count, int salt) {
+/// This process's pid namespace (the inode of /proc/self/ns/pid).
+std::uint64_t pid_namespace() {
+  struct stat st {};
+  CHECK_MSG(stat("/proc/self/ns/pid", &st) == 0, "/proc/self/ns/pid: {}", std::strerror(errno));
+  return static_cast<std::uint64_t>(st.st_ino);
+}
+
+/// "pidns": one copy between two processors exactly when their pid namespaces are the same.
+/// Returns whether any peer shares this processor's.
+bool check_pid_namespaces() {
+  const int me = splitc::myproc(), P = splitc::procs();
+  const std::uint64_t mine = pid_namespace();
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(P));
+  splitc::all_gather(std::span<const std::uint64_t>(&mine, 1), std::span<std::uint64_t>(all));
+  bool shared = false;
+  for (int q = 0; q < P; ++q) {
+    if (q == me) continue;
+    const bool same = all[static_cast<std::size_t>(q)] == mine;
+    shared = shared || same;
+    const std::size_t min = backend().peer_read_min(q);
+    CHECK_MSG(same == (min != 0),
+              "processor {} (pid namespace {}) and {} (pid namespace {}): the one copy's "
+              "threshold {}, where it should be {}",
+              me, mine, q, all[static_cast<std::size_t>(q)], min, same ? "on" : "0");
+  }
+  return shared;
+}
+
+/// Every collective that copies its streams into place, `count` elements per member. `min`:
+/// the one copy's threshold (0: off), with which an all-gather's blocks are all read from
+/// the members that hold them -- also a run of two blocks that wraps around the end of its
+/// sender's buffer (Bruck's later rounds, from P = 4 on), in two parts there.
+void check_exchanges(std::size_t count, int salt, std::size_t min) {
   const int me = splitc::myproc(), P = splitc::procs();
   const auto n = static_cast<std::size_t>(P);
   std::vector<std::int32_t> mine(count), all(count * n, -1), expected(count * n);
@@ -62,8 +97,14 @@ void check_exchanges(std::size_t count, int salt) {
   for (int q = 0; q < P; ++q)
     for (std::size_t i = 0; i < count; ++i) expected[static_cast<std::size_t>(q) * count + i] = value(q, i, salt);
 
+  const std::size_t read_before = backend().peer_read_bytes();
   splitc::all_gather(std::span<const std::int32_t>(mine), std::span<std::int32_t>(all));
   CHECK_MSG(all == expected, "all_gather of {} elements", count);
+  const std::size_t block = count * sizeof(std::int32_t), read = backend().peer_read_bytes() - read_before;
+  if (min != 0 && block >= splitc::detail::mailbox_staged_threshold && block >= min)
+    CHECK_MSG(read == (n - 1) * block,
+              "all_gather of {}-byte blocks: {} bytes read from peers, where the {} other members' "
+              "blocks are {}", block, read, P - 1, (n - 1) * block);
 
   for (int root = 0; root < P; ++root) {
     std::fill(all.begin(), all.end(), -1);
@@ -132,18 +173,19 @@ int main(int argc, char** argv) {
   const bool refused_here = mode == "refused" && harness::processor() % 2 == 1;
   if (refused_here) refuse_cross_memory_reads();
   splitc::init(argc, argv);
-  CHECK_MSG(mode == "on" || mode == "staged" || mode == "refused",
-            "usage: collective_one_copy on|staged|refused");
+  CHECK_MSG(mode == "on" || mode == "staged" || mode == "refused" || mode == "pidns",
+            "usage: collective_one_copy on|staged|refused|pidns");
   const int P = splitc::procs(), peer = (splitc::myproc() + 1) % P;
   const std::size_t min = backend().peer_read_min(peer);
-  if (P > 1)
+  const bool shares_pid_namespace = mode == "pidns" && check_pid_namespaces();
+  if (P > 1 && mode != "pidns")
     CHECK_MSG((mode == "staged") == (min == 0), "the one copy's threshold: {} in mode {}", min, mode);
   // Around the staging threshold (8 KiB: 2047 elements go in messages, 2048 staged), 64 KiB,
   // and 1.5 MiB (two pieces).
   int salt = 0;
   for (std::size_t count : {std::size_t{2047}, std::size_t{2048}, std::size_t{16384},
                             std::size_t{393216}}) {
-    check_exchanges(count, ++salt * 10);
+    check_exchanges(count, ++salt * 10, mode == "on" ? min : 0);
     check_sources_kept(count, ++salt * 10);
   }
   const std::size_t read = backend().peer_read_bytes();
@@ -154,5 +196,9 @@ int main(int argc, char** argv) {
     CHECK_MSG(backend().peer_read_min(peer) == 0, "a processor refused by its kernel still lends its blocks");
   if (mode == "refused" && !refused_here && P > 1)
     CHECK_MSG(read > 0, "a processor whose kernel allows it read nothing from its peers");
+  if (mode == "pidns")
+    CHECK_MSG((read > 0) == shares_pid_namespace,
+              "{} bytes read from peers, where {} peer shares this processor's pid namespace",
+              read, shares_pid_namespace ? "a" : "no");
   return harness::pass("collective_one_copy");
 }

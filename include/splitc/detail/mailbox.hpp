@@ -104,11 +104,16 @@ struct staging_buffer {
 
 /// What a staged piece's message carries: where the piece lies (0: nowhere, it follows in
 /// mailbox messages), its length, and whether that address is in the sender's segment
-/// (staged) or anywhere in its memory (read there: has_peer_read).
+/// (staged) or anywhere in its memory (read there: has_peer_read). A piece read from the
+/// sender's memory may lie in two runs there (a run of blocks that wraps around the end of
+/// the sender's buffer): the first `first_length` bytes at `address`, the rest at
+/// `second_address`; a staged piece is always one run (first_length == length).
 struct staged_piece {
   std::uint64_t address;
   std::uint64_t length;
   std::uint64_t in_sender_memory;
+  std::uint64_t first_length;
+  std::uint64_t second_address;
 };
 
 /// Per-process bookkeeping of one set of channels (private memory): the world's, or a team's,
@@ -209,8 +214,9 @@ void mailbox_release(collective_group& g, proc_t p);
 /// Send one staged piece of alen + blen bytes (the two parts, in order) to rank q. False when
 /// no staging space was to be had: the piece must then follow in mailbox messages (the
 /// receiver is told so by the piece's message). `receiver_copies`: q copies the stream into
-/// place (mailbox_receive_staged's `into`), so a piece in one part may be read from our memory
-/// instead of staged (above); the caller then keeps `a` as it is until mailbox_settle_sources.
+/// place (mailbox_receive_staged's `into`), so the piece may be read from our memory instead
+/// of staged (above); the caller then keeps `a` and `b` as they are until
+/// mailbox_settle_sources.
 bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size_t alen,
                          const void* b, std::size_t blen, bool receiver_copies);
 /// Where a received piece's bytes go: up to two runs of the destination, in order.

@@ -98,8 +98,9 @@ class same_host {
     return pid > 0 && cross_memory_.read(pid, src, len, dst);
   }
   /// The smallest collective piece worth reading so from p, and lending to it
-  /// (SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN): 0 for a processor of another host or whose
-  /// pid this process cannot see, with the layer off, or once the kernel has refused a read.
+  /// (SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN): 0 for a processor of another host or of
+  /// another pid namespace (either would see the other's pid: the answer is the same at both
+  /// ends), with the layer off, or once the kernel has refused a read.
   std::size_t peer_read_min(proc_t p) const noexcept {
     if (pids_.empty() || pids_[static_cast<std::size_t>(p)] <= 0 || !cross_memory_.usable())
       return 0;
@@ -197,7 +198,7 @@ class same_host {
   int segment_fd_ = -1;                 ///< the memfd, until connect has sent it
   std::vector<std::uintptr_t> mapped_;  ///< per processor: where its segment is mapped here, or 0
   std::vector<proc_t> members_;
-  std::vector<pid_t> pids_;             ///< per processor on this host: its process id, or 0
+  std::vector<pid_t> pids_;  ///< per processor on this host and in this pid namespace: its pid, or 0
   std::size_t peer_read_min_ = 0;       ///< SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN
   cross_memory cross_memory_;
 
