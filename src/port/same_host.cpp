@@ -34,7 +34,7 @@ struct segment_offer {
   std::uint64_t base;
   std::uint64_t size;
   std::uint64_t mailbox;  ///< bytes of the mailbox after the segment (0: no messages)
-  std::uint64_t pid_namespace[2];  ///< the sender's pid namespace (pid_namespace_of)
+  std::array<std::uint64_t, 2> pid_namespace;  ///< the sender's (pid_namespace_of)
 };
 constexpr std::uint64_t offer_magic = 0x73706c6974632d68ULL;  // "splitc-h"
 
@@ -269,14 +269,11 @@ void same_host::connect(std::string_view backend, proc_t myproc, proc_t procs, s
       }
       heard[static_cast<std::size_t>(q)] = 1;
       map_peer(backend, q, fd, g.size + mailbox_bytes_);
-      const bool same_pid_namespace = offer.pid_namespace[0] == pid_namespace[0] &&
-                                      offer.pid_namespace[1] == pid_namespace[1];
-      pids_[static_cast<std::size_t>(q)] = same_pid_namespace ? sender : 0;
+      pids_[static_cast<std::size_t>(q)] = offer.pid_namespace == pid_namespace ? sender : 0;
     }
   };
 
-  const segment_offer mine{offer_magic, job, myproc, g.base, g.size, mailbox_bytes_,
-                           {pid_namespace[0], pid_namespace[1]}};
+  const segment_offer mine{offer_magic, job, myproc, g.base, g.size, mailbox_bytes_, pid_namespace};
   for (proc_t step = 1; step < procs; ++step) {
     const proc_t q = (myproc + step) % procs;  // staggered: not everyone at processor 0 first
     if (!same_block(q)) continue;
