@@ -58,8 +58,8 @@ void check_arrived_announcements(context& c) {
   collective_group g{c, m, nullptr, c.myproc, c.procs, 0, -1, true};
   const tree_node n = physical_tree(g, 0);
   while (m.unchecked_count != 0) {
-    for (const proc_t child : {n.left, n.right})
-      if (child >= 0 && !m.arrived(static_cast<std::size_t>(child))) return;
+    if (n.left >= 0 && !child_has_announced(m, n.left, 0)) return;
+    if (n.right >= 0 && !child_has_announced(m, n.right, 1)) return;
     settle_oldest_broadcast(g);
   }
 }
@@ -89,6 +89,10 @@ int progress(context& c) {
   if (!c.pending.empty()) [[unlikely]] retry_pending(c);
   if (c.mail.unchecked_count != 0 && !c.mail.settling && c.collective_yield == nullptr) [[unlikely]]
     check_arrived_announcements(c);
+  // Root announcements owed for a while go now: a parent may be waiting for them.
+  if (c.mail.owed_count != 0 && ++c.mail.owed_polls > mailbox_state::owed_polls_max &&
+      c.collective_yield == nullptr) [[unlikely]]
+    send_owed_announcements(c, c.mail);
   // Split-phase collectives move on at every poll -- but not from inside one of them.
   if (c.split_phase_in_flight != 0 && c.collective_yield == nullptr) [[unlikely]]
     handled += run_split_phase(c);

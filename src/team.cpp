@@ -153,9 +153,14 @@ detail::collective_group team::group(const char* what, std::uint64_t signature,
         return collective_group{c, c.mail, nullptr, c.myproc, c.procs, signature, -1, !split_phase,
                                 split_phase};
       };
-      if ((!broadcast || split_phase) && c.mail.unchecked_count != 0) {
+      const detail::mailbox_state& m = c.mail;
+      if ((!broadcast || split_phase) &&
+          (m.unchecked_count | m.owed_count | m.announced_ahead[0] | m.announced_ahead[1]) != 0) {
         collective_group g = world();
-        detail::settle_root_check(g);
+        if (broadcast)
+          detail::settle_root_check(g);
+        else
+          detail::settle_before_other_collective(g);
       }
       return world();
     }

@@ -115,14 +115,15 @@ inline constexpr std::size_t binary_swap_threshold = 16 * 1024;
 namespace detail {
 
 /// The world's channels for one collective call. The checks earlier broadcasts left are made
-/// first, unless a broadcast asks to leave them to checked_broadcast (`broadcast`).
+/// first, and the announcements they owe sent, unless a broadcast asks to leave them to
+/// checked_broadcast (`broadcast`).
 inline collective_group world_group(const char* what, std::uint64_t signature,
                                     bool broadcast = false) {
   context& c = blocking_context(what);
   // Split-phase collectives on the world's channels come first (in issue order).
   if (c.split_phase_in_flight != 0) [[unlikely]] finish_split_phase(c, c.mail);
   collective_group g{c, c.mail, nullptr, c.myproc, c.procs, signature, -1, true};
-  if (!broadcast) settle_root_check(g);
+  if (!broadcast) settle_before_other_collective(g);
   return g;
 }
 

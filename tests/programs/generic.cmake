@@ -245,6 +245,17 @@ splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS wait TEST xf_br
 splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS loop TEST xf_broadcast_root_loop
   REGEX "collective mismatch: processor (2 broadcasts from root 1, processor 0 from root 0|0 broadcasts from root 0, processor 2 from root 1)"
   REGEX_nx_sim "${_any_pair}" REGEX_mpl_sim "${_any_pair}")
+# ... or one processor makes one broadcast more than the others before a barrier: its root
+# announcements, one message for all its broadcasts, cover one its parent never made. Where
+# the barrier is the CM-5's control network, the network names the mismatch (cmaml, whose
+# broadcasts agree there too), or, where only the barrier is the network's (cmam_sim's
+# machine), the sim finds every processor waiting: the announcement the others never read
+# waits in a mailbox the network's barrier does not look at.
+splitc_add_failure_test(xf_broadcast_root PROCS 3 STATUS 70 ARGS extra TEST xf_broadcast_root_extra
+  REGEX "collective mismatch: processor [02] is in a different collective"
+  REGEX_cmaml "cmaml: CMMD_[a-z_]+: node [0-2] is in (CMMD_sync_with_nodes|a reduction)"
+  REGEX_cmaml_sim "cmaml_sim: CMMD_[a-z_]+: node [0-2] is in (CMMD_sync_with_nodes|a reduction)"
+  REGEX_cmam_sim "sim: deadlock at virtual time [0-9]+ ns: every processor waits and no message is in flight")
 # SPLITC_BROADCAST_CHECK=before_return: the same mismatches are reported before any processor
 # returns from the broadcast (none prints what it got, none leaves the sixth of a loop).
 set(_roots_differ "collective mismatch: processor (1 broadcasts from root 1, processor [02] from root 0|[02] broadcasts from root 0, processor 1 from root 1)")

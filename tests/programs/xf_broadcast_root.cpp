@@ -15,6 +15,10 @@
 // SPLITC_BROADCAST_CHECK=before_return none may. With "mixed", processor 2 alone (its rank from
 // its launcher's environment) sets SPLITC_BROADCAST_CHECK=before_return before init, and
 // everyone broadcasts from root 0: the two ways of checking are a mismatch, reported as such.
+// With "extra", every processor makes 4 broadcasts from root 0 and processor 2 a fifth, then
+// everyone calls barrier: processor 2's root announcements, one message for all five, tell
+// processor 0 of a broadcast it never made, which is reported at its barrier (or processor 2
+// meets the barrier's message where it waits for data) -- never a hang.
 #include "harness.hpp"
 
 #include <splitc/wait.hpp>
@@ -48,6 +52,13 @@ int main(int argc, char** argv) {
   const bool long_vector = argc > 1 && std::strcmp(argv[1], "long") == 0;
   const bool last = argc > 1 && std::strcmp(argv[1], "last") == 0;
   const bool wait = argc > 1 && std::strcmp(argv[1], "wait") == 0;
+  if (argc > 1 && std::strcmp(argv[1], "extra") == 0) {
+    int value = 0;
+    for (int i = 0; i < (splitc::myproc() == 2 ? 5 : 4); ++i) value += splitc::broadcast(i, 0);
+    std::printf("processor %d made its broadcasts (%d)\n", splitc::myproc(), value);
+    splitc::barrier();
+    return harness::pass("xf_broadcast_root");
+  }
   if (argc > 1 && std::strcmp(argv[1], "loop") == 0) {
     for (int i = 0; i < 40; ++i) {
       int value = i;

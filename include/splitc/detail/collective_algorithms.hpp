@@ -196,22 +196,37 @@ inline void broadcast_down(collective_group& g, std::span<T> data, proc_t root) 
 
 /// Processors that name different roots must be caught, not left to exchange
 /// the wrong data or wait for each other. The tree rooted at 0 does not depend
-/// on anyone's root, so every processor first announces itself to its parent
-/// there (an empty message signed with the root it believes in), and every
-/// processor checks its children's announcements: some edge of that tree
-/// joins two processors that disagree, and its parent names them. The
-/// announcement is the first message a processor sends in a broadcast, so on
-/// every channel it comes before any data.
+/// on anyone's root, so every processor announces itself to its parent there (a
+/// message signed with the root it believes in, carrying how many broadcasts in a
+/// row so signed it covers), and every processor checks its children's
+/// announcements: some edge of that tree joins two processors that disagree, and
+/// its parent names them. The announcement comes before any data on its channel.
+/// A one-chunk broadcast of the world owes its announcement instead
+/// (owe_root_announcement): one message then covers up to owed_limit() broadcasts
+/// (root_announcements.cpp, which also says when the debt is paid).
 inline void announce_root(collective_group& g) {
-  static constexpr unsigned char nothing = 0;
+  static constexpr std::uint32_t one = 1;
   const tree_node n = physical_tree(g, 0);
-  if (n.parent >= 0) mailbox_send(g, n.parent, &nothing, 0);
+  if (n.parent >= 0) mailbox_send(g, n.parent, &one, sizeof one);
+}
+/// Add this broadcast to the announcements owed to `parent` (the parent in the tree rooted at
+/// 0; -1: none).
+void owe_root_announcement(collective_group& g, proc_t parent);
+/// Check the announcement of `child` (side 0: the left child in the tree rooted at 0, 1: the
+/// right) for this broadcast: the rest of its last one, or its next message.
+void check_child_root(collective_group& g, proc_t child, int side);
+/// Whether the announcement of `child` for the oldest broadcast not yet checked is here.
+inline bool child_has_announced(const mailbox_state& m, proc_t child, int side) noexcept {
+  return m.announced_ahead[side] != 0 || m.arrived(static_cast<std::size_t>(child));
 }
 inline void check_children_roots(collective_group& g) {
   const tree_node n = physical_tree(g, 0);
-  if (n.left >= 0) receive_chunk<unsigned char>(g, n.left, 0, [](const unsigned char*) {});
-  if (n.right >= 0) receive_chunk<unsigned char>(g, n.right, 0, [](const unsigned char*) {});
+  if (n.left >= 0) check_child_root(g, n.left, 0);
+  if (n.right >= 0) check_child_root(g, n.right, 1);
 }
+/// A child that announced more broadcasts than this processor made before another collective
+/// is in a broadcast this one skipped: reported as a mismatch with this collective.
+void check_no_broadcast_ahead(collective_group& g);
 
 /// check_children_roots for a broadcast checked after it returned: a poll inside the check
 /// must not start another (progress.cpp).
@@ -232,24 +247,31 @@ inline void check_children_roots_settling(collective_group& g) {
   --m.unchecked_count;
   check_children_roots_settling(previous);
 }
-/// Every check the broadcasts left, before anything else is received on the channels: every
-/// collective group on them calls this first (a broadcast of the world only when it must).
+/// Every check the broadcasts left, before anything else is received on the channels, and
+/// the announcements owed, before anything else is sent: every collective group on them calls
+/// this first (a broadcast of the world only when it must).
 inline void settle_root_check(collective_group& g) {
+  if (g.mail.owed_count != 0) [[unlikely]] send_owed_announcements(g.c, g.mail);
   while (g.mail.unchecked_count != 0) settle_oldest_broadcast(g);
 }
+/// settle_root_check for a collective that is no broadcast: a child's announcement of more
+/// broadcasts is then a mismatch.
+inline void settle_before_other_collective(collective_group& g) {
+  settle_root_check(g);
+  if ((g.mail.announced_ahead[0] | g.mail.announced_ahead[1]) != 0) [[unlikely]]
+    check_no_broadcast_ahead(g);
+}
 
-/// A non-root's wait for this broadcast's data from `parent`. If the announcements of this
-/// broadcast from its children (`checks`, after those of the broadcasts still unchecked) all
-/// arrive first, they are checked while it waits, so that a processor whose data never comes
-/// -- some processor named another root -- still checks them: true when it did.
+/// A non-root's wait for this broadcast's data from `parent`. The announcements its children
+/// owe it (`checks`: those of the broadcasts still unchecked, then this one's) are checked as
+/// they arrive while it waits, so that a processor whose data never comes -- some processor
+/// named another root -- still checks them: true when this broadcast's were.
 inline bool wait_for_broadcast_data(collective_group& g, proc_t parent, const tree_node& checks) {
   if (g.mail.arrived(static_cast<std::size_t>(parent), 0)) [[likely]]
     return false;
   auto announcements_in = [&] {
-    for (const proc_t child : {checks.left, checks.right})
-      if (child >= 0 && !g.mail.arrived(static_cast<std::size_t>(child), g.mail.unchecked_count))
-        return false;
-    return true;
+    return (checks.left < 0 || child_has_announced(g.mail, checks.left, 0)) &&
+           (checks.right < 0 || child_has_announced(g.mail, checks.right, 1));
   };
   for (bool checked = false;;) {
     bool check_now = false;
@@ -259,9 +281,12 @@ inline bool wait_for_broadcast_data(collective_group& g, proc_t parent, const tr
       return check_now;
     });
     if (!check_now) return checked;
-    settle_root_check(g);
-    check_children_roots_settling(g);
-    checked = true;
+    if (g.mail.unchecked_count != 0) {
+      settle_oldest_broadcast(g);
+    } else {
+      check_children_roots_settling(g);
+      checked = true;
+    }
   }
 }
 
@@ -287,10 +312,11 @@ inline void agreed_broadcast(collective_group& g, std::span<T> data, proc_t root
 }
 
 /// A broadcast with the root check overlapped with the data. The check waits only for
-/// announcements, which everyone sends first, so it always completes.
+/// announcements, which everyone sends (or owes, and pays before it could wait:
+/// root_announcements.cpp), so it always completes.
 ///
-/// In a one-chunk broadcast of the world a processor does not wait for its children's
-/// announcements before it sends on (which made a loop of broadcasts go at a round trip per
+/// In a one-chunk broadcast of the world a processor owes its own announcement
+/// (owe_root_announcement) and does not wait for its children's before it sends on (which made a loop of broadcasts go at a round trip per
 /// broadcast on every processor with children): the root sends and leaves, a non-root
 /// forwards the data as it comes, checking the announcements only if they come first; what
 /// is left unchecked is checked at the start of its next other collective (settle_root_check;
@@ -324,13 +350,14 @@ inline void checked_broadcast(collective_group& g, std::span<T> data, proc_t roo
   const tree_node checks = physical_tree(g, 0), path = physical_tree(g, root);
   const bool data_behind_announcement =
       path.parent >= 0 && (path.parent == checks.left || path.parent == checks.right);
-  announce_root(g);
   if (!one_chunk || data_behind_announcement) {
+    announce_root(g);
     settle_root_check(g);
     check_children_roots(g);
     broadcast_down(g, data, root);
     return;
   }
+  owe_root_announcement(g, checks.parent);
   mailbox_state& m = g.mail;
   if (m.unchecked_count >= m.unchecked_window()) settle_oldest_broadcast(g);
   const bool checked = path.parent >= 0 && wait_for_broadcast_data(g, path.parent, checks);

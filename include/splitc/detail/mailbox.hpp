@@ -145,6 +145,21 @@ struct mailbox_state {
   /// While announcements are being checked (settle_oldest_broadcast): a poll inside that
   /// check must not start another.
   bool settling = false;
+  /// Root announcements this processor owes its parent in the tree rooted at 0 (rank
+  /// owed_parent) for one-chunk broadcasts of the world: owed_count broadcasts in a row, all
+  /// signed owed_signature, announced by one message that carries the count
+  /// (root_announcements.cpp). Sent before any other message to that parent, when the
+  /// signature changes, at owed_limit(), at the start of the next other collective, before a
+  /// layer's idle wait, and at a poll once owed_polls_max polls have passed without one.
+  std::uint64_t owed_signature = 0;
+  std::uint32_t owed_count = 0;
+  std::uint32_t owed_polls = 0;
+  proc_t owed_parent = -1;
+  static constexpr std::uint32_t owed_polls_max = 64;
+  /// Per child in the tree rooted at 0 (left, right): how many broadcasts after those checked
+  /// its last announcement still covers, and their signature.
+  std::uint32_t announced_ahead[2] = {0, 0};
+  std::uint64_t announced_signature[2] = {0, 0};
   std::vector<std::uint64_t> sent;         ///< messages sent to each processor
   std::vector<std::uint64_t> received;     ///< messages consumed from each processor
   std::vector<std::uint64_t> acked_seen;   ///< last acknowledgement read, per receiver
@@ -165,6 +180,11 @@ struct mailbox_state {
   /// acknowledgements a receiver holds back, fewer than 4) can fill the depth and block it.
   /// Half the depth (32 of 64, 8 of 16), 1 where the mailboxes are 4 deep.
   std::size_t unchecked_window() const noexcept { return depth() >= 16 ? depth() / 2 : 1; }
+  /// How many broadcasts one root announcement covers at most: half the window, so that a
+  /// parent whose window fills finds the next announcement under way (16 up to 8 processors).
+  std::uint32_t owed_limit() const noexcept {
+    return static_cast<std::uint32_t>(unchecked_window() >= 2 ? unchecked_window() / 2 : 1);
+  }
   /// Acknowledgement word in *this* layout: receiver q's acknowledgements to us.
   std::atomic<std::uint64_t>* ack_word(std::size_t receiver) const noexcept {
     return reinterpret_cast<std::atomic<std::uint64_t>*>(region + 64 * receiver);
@@ -203,8 +223,11 @@ struct collective_group {
 };
 
 /// Send `len` (<= mailbox_payload_bytes) bytes to rank q of the group, signed
-/// with the group's signature.
+/// with the group's signature (root announcements owed to q go first).
 void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t len);
+/// Send the root announcements this processor owes (mailbox_state::owed_count) on the world's
+/// channels `m` now (root_announcements.cpp).
+void send_owed_announcements(context& c, mailbox_state& m);
 /// Wait for the next message from rank p; the pointer is valid until
 /// mailbox_release. `len` and `signature` describe what the sender sent.
 const unsigned char* mailbox_receive(collective_group& g, proc_t p, std::size_t* len,

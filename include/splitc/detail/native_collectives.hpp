@@ -119,9 +119,11 @@ class in_native_collective {
   context& c_;
 };
 
-/// Before a native collective: what this processor queued leaves first.
+/// Before a native collective: what this processor queued leaves first, and the root
+/// announcements it owes (the layer may wait without polling the core for a while).
 inline void native_flush(context& c) {
   while (!c.pending.empty()) (void)progress(c);
+  if (c.mail.owed_count != 0) [[unlikely]] send_owed_announcements(c, c.mail);
 }
 
 /// The agreement check (above): true when every processor called this collective

@@ -6,6 +6,8 @@
 #include <splitc/port/backoff.hpp>
 #include <splitc/detail/messaging.hpp>
 
+#include <type_traits>
+
 namespace splitc::detail {
 
 [[gnu::cold, noreturn]] void wait_in_handler(context& c, const char* what);
@@ -45,6 +47,10 @@ inline void wait_until(context& c, const char* what, Done done) {
       b.reset();
       continue;
     }
+    // A layer's idle wait may sleep until something arrives: the root announcements this
+    // processor owes leave first, since a parent may be waiting for them.
+    if constexpr (has_idle_wait<std::remove_reference_t<decltype(c.backend)>>)
+      if (c.mail.owed_count != 0) [[unlikely]] send_owed_announcements(c, c.mail);
     pause_waiting(c.backend, c, b, what);
   }
 }
