@@ -48,8 +48,9 @@ void check_child_root(collective_group& g, proc_t child, int side) {
     return;
   }
   std::uint32_t count = 0;
-  receive_chunk<unsigned char>(g, child, sizeof count,
-                               [&](const unsigned char* d) { std::memcpy(&count, d, sizeof count); });
+  receive_chunk<unsigned char>(g, child, sizeof count, [&](const unsigned char* d) {
+    std::memcpy(&count, d, sizeof count);
+  });
   if (count == 0 || count > m.owed_limit()) [[unlikely]]
     fail("processor {} announced {} broadcasts in one message, where at most {} are sent "
          "(a corrupted collective message)",

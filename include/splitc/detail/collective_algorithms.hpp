@@ -316,9 +316,10 @@ inline void agreed_broadcast(collective_group& g, std::span<T> data, proc_t root
 /// root_announcements.cpp), so it always completes.
 ///
 /// In a one-chunk broadcast of the world a processor owes its own announcement
-/// (owe_root_announcement) and does not wait for its children's before it sends on (which made a loop of broadcasts go at a round trip per
-/// broadcast on every processor with children): the root sends and leaves, a non-root
-/// forwards the data as it comes, checking the announcements only if they come first; what
+/// (owe_root_announcement) and does not wait for its children's before it sends on (which
+/// made a loop of broadcasts go at a round trip per broadcast on every processor with
+/// children): the root sends and leaves, a non-root forwards the data as it comes, checking
+/// the announcements only if they come first; what
 /// is left unchecked is checked at the start of its next other collective (settle_root_check;
 /// finalize is one), at a poll once all have come (progress.cpp), or when unchecked_window()
 /// broadcasts are pending (half the mailboxes' depth: 32 up to 8 processors) -- so
