@@ -211,11 +211,17 @@ unsigned char* staging_for(collective_group& g, std::size_t q, std::uint64_t n, 
   return s.at;
 }
 
+/// The root announcements this processor owes rank q (root_announcements.cpp) go before
+/// anything else on the channel to it.
+void pay_owed_announcements_before(collective_group& g, proc_t q) {
+  if (g.mail.owed_count != 0 && q == g.mail.owed_parent) [[unlikely]]
+    send_owed_announcements(g.c, g.mail);
+}
+
 }  // namespace
 
 void mailbox_send(collective_group& g, proc_t q, const void* data, std::size_t len) {
-  if (g.mail.owed_count != 0 && q == g.mail.owed_parent) [[unlikely]]
-    send_owed_announcements(g.c, g.mail);  // they come before anything else on the channel
+  pay_owed_announcements_before(g, q);
   wait_for_credit(g, static_cast<std::size_t>(q), g.mail.depth());
   post(g, q, data, len, g.signature);
 }
@@ -246,7 +252,7 @@ bool mailbox_send_staged(collective_group& g, proc_t q, const void* a, std::size
                          const void* b, std::size_t blen, bool receiver_copies) {
   const auto qi = static_cast<std::size_t>(q);
   mailbox_state& m = g.mail;
-  if (m.owed_count != 0 && q == m.owed_parent) [[unlikely]] send_owed_announcements(g.c, m);
+  pay_owed_announcements_before(g, q);
   wait_for_credit(g, qi, m.depth());
   const std::uint64_t n = m.sent[qi];
   if (receiver_copies && lend_source(g, q, alen + blen)) {
