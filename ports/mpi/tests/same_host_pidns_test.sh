@@ -7,19 +7,21 @@
 # Open MPI's own start-up then waits for ever (MPICH's UCX refuses even one: "Shared memory
 # error"), so the udp test (ports/udp/tests) covers siblings. Open MPI's single copy, which
 # names its peer by pid, is off. Exits 77 (skipped) unless `unshare --pid` works here.
-#   same_host_pidns_test.sh OPENMPI_MPIRUN COLLECTIVE_ONE_COPY_PROGRAM
+#   same_host_pidns_test.sh COLLECTIVE_ONE_COPY_PROGRAM MPIRUN [MPIRUN OPTIONS...]
+# (the launch command of the other mpi tests, ports/mpi/tests/CMakeLists.txt's _launch_mpi)
 set -u
-mpirun=$1 prog=$2
+prog=$1
+shift
+launch=("$@")
 skip() { echo "same_host_pidns_test: skipped: $*"; exit 77; }
 fail() { echo "same_host_pidns_test: $*" >&2; exit 1; }
 
 command -v unshare >/dev/null || skip "no unshare command"
 unshare --pid --fork --kill-child true 2>/dev/null || skip "unshare --pid is not allowed here"
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SPLITC_VERBOSE=1
+export SPLITC_VERBOSE=1
 alone="unshare --pid --fork --kill-child"
-out=$(timeout 100 "$mpirun" --oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader \
-      --mca btl_vader_single_copy_mechanism none -x SPLITC_VERBOSE \
+out=$(timeout 100 "${launch[@]}" --mca btl_vader_single_copy_mechanism none -x SPLITC_VERBOSE \
       -np 1 "$prog" pidns : -np 1 $alone "$prog" pidns : -np 1 "$prog" pidns 2>&1)
 rc=$?
 echo "$out"
