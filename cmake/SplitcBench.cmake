@@ -12,12 +12,10 @@
 include_guard(GLOBAL)
 
 # common_sources.cpp is main.cpp, harness.cpp, mpi_link.cpp, results.cpp, plots.cpp and
-# seed_figures.cpp, compiled as one; each part is a file of its own (each names its own `part`
-# and `measure`); reference_paths.cpp alone holds the paths the build found (below).
-set(SPLITC_BENCH_SOURCES
-  common_sources.cpp reference_paths.cpp
-  parts/machine_limits.cpp parts/table4.cpp parts/pointers.cpp parts/collectives.cpp
-  parts/atomics.cpp parts/figures.cpp parts/teams.cpp parts/transfers.cpp parts/waits.cpp)
+# seed_figures.cpp, compiled as one; all_parts.cpp the parts (parts/*.cpp, each a file of its
+# own, its names in a namespace of its own), compiled as one; reference_paths.cpp alone holds
+# the paths the build found (below).
+set(SPLITC_BENCH_SOURCES common_sources.cpp all_parts.cpp reference_paths.cpp)
 
 function(splitc_add_bench name)
   cmake_parse_arguments(A "NO_SMOKE_TEST" "TARGET" "" ${ARGN})

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What a build from nothing costs, by part (docs/running.md, "What the build and the suite
 # cost"): configures a scratch build directory with every compile and link timed
-# (scripts/timed_tool.sh) and ccache off, builds it with two jobs, and prints the wall time and
-# the seconds of compiling and linking spent on each part of the tree. Run it on a quiet machine.
+# (scripts/timed_tool.sh) and ccache off, as scripts/build.sh configures it (line tables
+# only), builds it with two jobs, and prints the wall time and the seconds of compiling and
+# linking spent on each part of the tree. Run it on a quiet machine.
 #   scripts/build_cost.sh [BUILD_DIR]       (default build-cost; removed first)
 #   scripts/build_cost.sh --report TIMES    only the summary of an earlier run's times file
 set -euo pipefail
@@ -12,12 +13,12 @@ summarise() {  # summarise TIMES_FILE
   awk '
     function part(dir, out) {
       if (out ~ /splitc-tests-/) return "test programs (one driver per backend)"
-      if (out ~ /CMakeFiles\/splitc-[a-z0-9_]+\.dir\/__\/__\/src\//) return "core, compiled per backend"
+      if (out ~ /CMakeFiles\/splitc-[a-z0-9_]+\.dir\/__\/__\/(src|splitc-core)\//) return "core, compiled per backend"
       if (dir ~ /\/bench$/ || out ~ /splitc-bench/) return "benchmarks (splitc-bench, the backends'\'' and DOLIB'\''s)"
       if (dir ~ /\/compiler\//) return "splitcc"
       if (dir ~ /\/emulations\//) return "emulations"
-      if (dir ~ /\/layers\//) return "layers (DOLIB)"
-      if (dir ~ /\/backends\/[a-z0-9_]+$/) return "backends'\'' own sources"
+      if (dir ~ /\/layers\//) return "layers (DOLIB, ACL, MPI: per backend)"
+      if (dir ~ /\/(backends|ports)\/[a-z0-9_]+$/) return "backends'\'' own sources"
       if (dir ~ /\/tests\/unit$/) return "unit tests"
       if (dir ~ /\/tools$/) return "launchers (tools)"
       if (dir ~ /\/examples$/) return "examples"
@@ -48,7 +49,7 @@ times=$dir.times
 export SPLITC_BUILD_TIMES=$times CCACHE_DISABLE=1
 tool=$PWD/scripts/timed_tool.sh
 start=$(date +%s)
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPLITC_DEBUG_INFO=lines \
       "-DCMAKE_C_COMPILER_LAUNCHER=$tool;compile" "-DCMAKE_CXX_COMPILER_LAUNCHER=$tool;compile" \
       "-DCMAKE_C_LINKER_LAUNCHER=$tool;link" "-DCMAKE_CXX_LINKER_LAUNCHER=$tool;link" >/dev/null
 configured=$(date +%s)

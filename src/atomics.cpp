@@ -4,6 +4,8 @@
 #include <splitc/atomics.hpp>
 #include <splitc/errors.hpp>
 
+#include "am_words.hpp"
+
 #include <cstring>
 
 namespace splitc::detail {
@@ -12,14 +14,12 @@ void function_anchor() {}
 
 namespace {
 
+using am_words::word;
+using am_words::as;
+
 /// Argument bytes that fit a short request's words after the call's five.
 constexpr std::size_t short_argument_bytes = 3 * sizeof(am_word);
 
-am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
-template <class T>
-T* as(am_word w) noexcept {
-  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w));
-}
 
 /// A few bytes of arguments or result: the common sizes (one word, one
 /// int) as fixed-size moves, not a call to memcpy.

@@ -8,11 +8,16 @@
 #include <splitc/global_memory.hpp>
 #include <splitc/runtime.hpp>
 
+#include "am_words.hpp"
+
 #include <algorithm>
 #include <cstring>
 
 namespace splitc::detail {
 namespace {
+
+using am_words::word;
+using am_words::as;
 
 /// Bulk transfers are cut into the layer's own long messages when it has them
 /// (a layer with 4 KB packets gets 4 KB pieces, one packet each: Luna 1994
@@ -22,11 +27,6 @@ constexpr std::size_t fragment_bytes = splitc::am_long_piece;
 /// Fragments of one get in flight at once (see get_am).
 constexpr std::int64_t get_window = 4;
 
-template <class T>
-T* as(am_word w) noexcept {
-  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w));
-}
-am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
 int data_words(std::size_t len) noexcept { return static_cast<int>((len + 7) / 8); }
 
 /// The data of a short message (at most am_inline_bytes): the common sizes

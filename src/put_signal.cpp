@@ -4,6 +4,8 @@
 #include <splitc/errors.hpp>
 #include <splitc/runtime.hpp>
 
+#include "am_words.hpp"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -12,7 +14,8 @@ namespace splitc::detail {
 
 namespace {
 
-am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+using am_words::word;
+
 
 /// The fourth word of a piece: the signal's operation, the pieces of the put, and (for a put
 /// of several pieces) the sender's number for it.

@@ -13,6 +13,8 @@
 #include <splitc/detail/vector_transfer.hpp>
 #include <splitc/detail/positioned_transfer.hpp>
 
+#include "am_words.hpp"
+
 #include <splitc/bulk.hpp>
 #include <splitc/detail/messaging.hpp>
 #include <splitc/indexed.hpp>
@@ -28,6 +30,9 @@
 namespace splitc::detail {
 namespace {
 
+using am_words::word;
+using am_words::as;
+
 constexpr std::size_t message_bytes = medium_limit;
 constexpr std::size_t alone_bytes = medium_limit / 2;
 /// Pieces are taken in blocks of this many: first each one checked and translated (a get's
@@ -35,11 +40,6 @@ constexpr std::size_t alone_bytes = medium_limit / 2;
 /// from another core's cache), then each moved, the loads of the block overlapping.
 constexpr std::size_t block = 16;
 
-am_word word(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
-template <class T>
-T* as(am_word w) noexcept {
-  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(w));
-}
 
 /// A piece's bytes: the common element sizes as fixed-size moves, not a call.
 inline void copy_piece(void* dst, const void* src, std::size_t len) noexcept {

@@ -14,6 +14,7 @@
 #include <cstdio>
 
 namespace bench {
+namespace part_atomics_impl {
 namespace {
 
 const char* const part = "atomics";
@@ -164,8 +165,10 @@ void print(const context& ctx) {
 }
 
 }  // namespace
+}  // namespace part_atomics_impl
 
 void part_atomics(context& ctx) {
+  using namespace part_atomics_impl;
   served_part([&] {
     std::vector<std::vector<row>> rounds;
     for (int r = 0; r < ctx.rounds; ++r) rounds.push_back(measure(ctx));

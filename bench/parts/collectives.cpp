@@ -16,6 +16,7 @@
 #include <cstdio>
 
 namespace bench {
+namespace part_collectives_impl {
 namespace {
 
 const char* const part = "collectives";
@@ -200,8 +201,10 @@ void print(context& ctx) {
 }
 
 }  // namespace
+}  // namespace part_collectives_impl
 
 void part_collectives(context& ctx) {
+  using namespace part_collectives_impl;
   std::vector<std::vector<row>> rounds;
   for (int r = 0; r < ctx.rounds; ++r) {
     if (ctx.rounds > 1) ctx.progress(part, fmt::format("round {}/{}", r + 1, ctx.rounds));

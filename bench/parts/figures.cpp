@@ -17,6 +17,7 @@
 #include <cstring>
 
 namespace bench {
+namespace part_figures_impl {
 namespace {
 
 // One medium or long message per step: the layer's own size where it has the
@@ -223,8 +224,10 @@ void plot(context& ctx, const std::vector<std::size_t>& sz, const figure& f) {
 }
 
 }  // namespace
+}  // namespace part_figures_impl
 
 void part_figures(context& ctx) {
+  using namespace part_figures_impl;
   std::vector<const figure*> figs;
   for (const figure& f : figures())
     if (ctx.selected(f.id)) figs.push_back(&f);

@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace bench {
+namespace part_limits_impl {
 namespace {
 
 const char* const part = "limits";
@@ -219,8 +220,10 @@ void print(const context& ctx) {
 }
 
 }  // namespace
+}  // namespace part_limits_impl
 
 void part_limits(context& ctx) {
+  using namespace part_limits_impl;
   if (virtual_clock && !local_work_is_timed()) {
     // No raw path to a peer's memory (every access is a message) and memcpy
     // takes no virtual time; Open MPI runs in host time.

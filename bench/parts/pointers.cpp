@@ -11,6 +11,7 @@
 #include <cstdio>
 
 namespace bench {
+namespace part_table7_impl {
 namespace {
 
 const char* const part = "table7";
@@ -121,8 +122,10 @@ void print(const context& ctx) {
 }
 
 }  // namespace
+}  // namespace part_table7_impl
 
 void part_table7(context& ctx) {
+  using namespace part_table7_impl;
   if (!local_work_is_timed()) {
     if (splitc::myproc() == 0) print_not_applicable("Table 7 (pointer operations)");
     return;

@@ -15,6 +15,7 @@
 #include <cstdio>
 
 namespace bench {
+namespace part_table4_impl {
 namespace {
 
 /// One-way operations (AM send, store) per timed loop at most: the smp ring
@@ -456,8 +457,10 @@ void plot(context& ctx) {
 }
 
 }  // namespace
+}  // namespace part_table4_impl
 
 void part_table4(context& ctx) {
+  using namespace part_table4_impl;
   served_part([&] {
     std::vector<std::vector<row>> rounds;
     for (int r = 0; r < ctx.rounds; ++r) {

@@ -21,6 +21,7 @@
 #include <functional>
 
 namespace bench {
+namespace part_teams_impl {
 namespace {
 
 const char* const part = "teams";
@@ -253,8 +254,10 @@ void print(context& ctx) {
 }
 
 }  // namespace
+}  // namespace part_teams_impl
 
 void part_teams(context& ctx) {
+  using namespace part_teams_impl;
   std::vector<std::vector<row>> rounds;
   for (int r = 0; r < ctx.rounds; ++r) {
     if (ctx.rounds > 1) ctx.progress(part, fmt::format("round {}/{}", r + 1, ctx.rounds));

@@ -27,6 +27,7 @@
 #include <vector>
 
 namespace bench {
+namespace part_transfers_impl {
 namespace {
 
 const char* const part = "transfers";
@@ -259,8 +260,10 @@ void print(const context& ctx) {
 }
 
 }  // namespace
+}  // namespace part_transfers_impl
 
 void part_transfers(context& ctx) {
+  using namespace part_transfers_impl;
   if (splitc::procs() < 2) return;
   auto areas = splitc::all_spread_malloc<area>(static_cast<std::size_t>(splitc::procs()));
   std::vector<std::vector<row>> rounds;

@@ -23,6 +23,7 @@
 #include <cstdio>
 
 namespace bench {
+namespace part_waits_impl {
 namespace {
 
 const char* const part = "waits";
@@ -191,8 +192,10 @@ void print(const context& ctx) {
 }
 
 }  // namespace
+}  // namespace part_waits_impl
 
 void part_waits(context& ctx) {
+  using namespace part_waits_impl;
   if (splitc::procs() < 2) return;
   auto flags = splitc::all_spread_malloc<std::uint64_t>(static_cast<std::size_t>(splitc::procs()));
   auto areas = splitc::all_spread_malloc<signal_area>(static_cast<std::size_t>(splitc::procs()));

@@ -43,11 +43,11 @@
 #include <vector>
 
 namespace splitc::port {
-namespace {
 
-using clock = std::chrono::steady_clock;
+// What watchdog::state holds, in a named namespace (a class with external linkage may not hold
+// types of an unnamed one when its file is compiled inside another: the core's unity sources).
+namespace watchdog_records {
 
-constexpr std::uint64_t beat_magic = 0x73706c6974632d77;  // "splitc-w"
 constexpr int max_addresses = 4;
 
 /// Where a processor is: its host and namespaces.
@@ -66,6 +66,15 @@ struct record {
   std::uint16_t naddr;
   std::uint32_t addr[max_addresses];  ///< its host's IPv4 addresses (network order)
 };
+
+}  // namespace watchdog_records
+
+namespace {
+
+using namespace watchdog_records;
+using clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t beat_magic = 0x73706c6974632d77;  // "splitc-w"
 
 enum beat_kind : std::uint32_t { beat_alive = 1, beat_finalizing = 2, beat_failing = 3 };
 
