@@ -13,7 +13,7 @@ summarise() {  # summarise TIMES_FILE
   awk '
     function part(dir, out) {
       if (out ~ /splitc-tests-/) return "test programs (one driver per backend)"
-      if (out ~ /CMakeFiles\/splitc-[a-z0-9_]+\.dir\/__\/__\/(src|splitc-core)\//) return "core, compiled per backend"
+      if (out ~ /CMakeFiles\/splitc-[a-z0-9_]+\.dir\/__\/__\/(src|splitc-unity)\//) return "core, compiled per backend"
       if (dir ~ /\/bench$/ || out ~ /splitc-bench/) return "benchmarks (splitc-bench, the backends'\'' and DOLIB'\''s)"
       if (dir ~ /\/compiler\//) return "splitcc"
       if (dir ~ /\/emulations\//) return "emulations"
