@@ -29,6 +29,7 @@
 #pragma once
 
 #include <splitc/detail/collective_algorithms.hpp>
+#include <splitc/detail/erased_reduction.hpp>
 #include <splitc/detail/native_collectives.hpp>
 #include <splitc/detail/split_phase.hpp>
 #include <splitc/runtime.hpp>
@@ -112,6 +113,9 @@ template <> inline constexpr bool is_commutative<ops::logical_and> = true;
 /// operator is commutative.
 inline constexpr std::size_t binary_swap_threshold = 16 * 1024;
 
+template <std::size_t N, std::size_t A>
+inline constexpr bool is_commutative<detail::erased_operator<N, A, true>> = true;
+
 namespace detail {
 
 /// The world's channels for one collective call. The checks earlier broadcasts left are made
@@ -141,17 +145,53 @@ inline void broadcast_on(collective_group& g, std::span<T> data, proc_t root, co
   broadcast_finished(g);
 }
 
+/// The operator on cells that stands for Op on T (detail/erased_reduction.hpp).
+template <class T, class Op>
+inline auto erased(Op& op) {
+  return erase_operator<T, Op, is_commutative<Op>>(op);
+}
+
+template <class T, class Op>
+inline void reduce_to_all_algorithm(collective_group& g, std::span<T> data, Op& op);
+
+// The algorithms once per element size, alignment and commutativity. Inline: called out of
+// line they made a 4-byte reduce to one 2-2.5x slower (docs/architecture.md).
+template <std::size_t N, std::size_t A, bool C>
+inline void reduce_up_cells(collective_group& g, std::span<erased_cell<N, A>> data,
+                            erased_operator<N, A, C> op) {
+  reduce_up(g, data, op);
+}
+template <std::size_t N, std::size_t A, bool C>
+inline void reduce_to_all_cells(collective_group& g, std::span<erased_cell<N, A>> data,
+                                erased_operator<N, A, C> op) {
+  reduce_to_all_algorithm(g, data, op);
+}
+template <std::size_t N, std::size_t A, bool C>
+inline void scan_cells(collective_group& g, std::span<erased_cell<N, A>> data,
+                       erased_operator<N, A, C> op, std::span<erased_cell<N, A>> before) {
+  scan_chunks(g, data, op, before);
+}
+
 template <class T, class Op>
 inline void reduce_to_one_on(collective_group& g, std::span<T> data, Op& op) {
   prepare_operands(data, op);
   if (g.native &&
       native_try<native_collective::reduce_to_all, T, Op>(g.c, g.signature, data, data.data()))
     return;
-  reduce_up(g, data, op);
+  if constexpr (runs_erased<T, Op>) reduce_up_cells(g, as_cells(data), erased<T>(op));
+  else reduce_up(g, data, op);
 }
 
 template <class T, class Op>
-inline void reduce_to_all_on(collective_group& g, std::span<T> data, Op& op);
+inline void reduce_to_all_on(collective_group& g, std::span<T> data, Op& op) {
+  prepare_operands(data, op);
+  if (g.size == 1) return;
+  if (g.native &&
+      native_try<native_collective::reduce_to_all, T, Op>(g.c, g.signature, data, data.data()))
+    return;
+  if constexpr (runs_erased<T, Op>) reduce_to_all_cells(g, as_cells(data), erased<T>(op));
+  else reduce_to_all_algorithm(g, data, op);
+}
 
 template <class T, class Op>
 inline void scan_on(collective_group& g, std::span<T> data, Op& op) {
@@ -159,7 +199,9 @@ inline void scan_on(collective_group& g, std::span<T> data, Op& op) {
   if (g.native &&
       native_try<native_collective::scan, T, Op>(g.c, g.signature, data, data.data()))
     return;
-  scan_chunks(g, data, op, std::span<T>{});
+  if constexpr (runs_erased<T, Op>)
+    scan_cells(g, as_cells(data), erased<T>(op), std::span<cell_for<T>>{});
+  else scan_chunks(g, data, op, std::span<T>{});
 }
 
 /// Exclusive scan into `before` (rank 0's left as it is).
@@ -169,7 +211,9 @@ inline void exclusive_scan_on(collective_group& g, std::span<T> data, Op& op, st
   if (g.native && data.size() == 1 &&
       native_try<native_collective::exclusive_scan, T, Op>(g.c, g.signature, data, before.data()))
     return;
-  scan_chunks(g, data, op, before);
+  if constexpr (runs_erased<T, Op>)
+    scan_cells(g, as_cells(data), erased<T>(op), as_cells(before));
+  else scan_chunks(g, data, op, before);
 }
 
 void barrier_on(collective_group& g);  // src/runtime.cpp
@@ -240,12 +284,7 @@ inline T reduce_to_one(const team& t, T value, Op op) {
 
 namespace detail {
 template <class T, class Op>
-inline void reduce_to_all_on(collective_group& g, std::span<T> data, Op& op) {
-  prepare_operands(data, op);
-  if (g.size == 1) return;
-  if (g.native &&
-      native_try<native_collective::reduce_to_all, T, Op>(g.c, g.signature, data, data.data()))
-    return;
+inline void reduce_to_all_algorithm(collective_group& g, std::span<T> data, Op& op) {
   const bool power_of_two = (g.size & (g.size - 1)) == 0;
   if constexpr (is_commutative<Op>) {
     if (data.size_bytes() >= binary_swap_threshold) {

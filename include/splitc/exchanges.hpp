@@ -203,10 +203,10 @@ inline void ring_reduce_scatter(collective_group& g, T* acc, const block_layout&
   }
 }
 
-/// Reduce-scatter of blocks of counts[r] elements (checked by check_reduce_scatter).
+/// Reduce-scatter of blocks of counts[r] elements (checked by check_reduce_scatter), on T itself.
 template <class T, class Op>
-inline void reduce_scatter_on(collective_group& g, std::span<const T> in, std::span<T> out,
-                              std::span<const std::size_t> counts, Op& op) {
+inline void reduce_scatter_algorithm(collective_group& g, std::span<const T> in, std::span<T> out,
+                                     std::span<const std::size_t> counts, Op& op) {
   const block_layout layout(counts, sizeof(T));
   const auto mine = counts[static_cast<std::size_t>(g.rank)];
   std::vector<T> acc(in.begin(), in.end());
@@ -223,6 +223,23 @@ inline void reduce_scatter_on(collective_group& g, std::span<const T> in, std::s
   reduce_to_all_on(g, std::span<T>(acc), op);
   const T* block = acc.data() + layout.at(g.rank) / sizeof(T);
   std::copy(block, block + mine, out.begin());
+}
+
+/// The algorithm once per element size, alignment and commutativity (detail/erased_reduction.hpp).
+template <std::size_t N, std::size_t A, bool C>
+inline void reduce_scatter_cells(collective_group& g, std::span<const erased_cell<N, A>> in,
+                                 std::span<erased_cell<N, A>> out,
+                                 std::span<const std::size_t> counts,
+                                 erased_operator<N, A, C> op) {
+  reduce_scatter_algorithm(g, in, out, counts, op);
+}
+
+template <class T, class Op>
+inline void reduce_scatter_on(collective_group& g, std::span<const T> in, std::span<T> out,
+                              std::span<const std::size_t> counts, Op& op) {
+  if constexpr (runs_erased<T, Op>)
+    reduce_scatter_cells(g, as_cells(in), as_cells(out), counts, erased<T>(op));
+  else reduce_scatter_algorithm(g, in, out, counts, op);
 }
 
 template <class T>

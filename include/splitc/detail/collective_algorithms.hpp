@@ -107,11 +107,14 @@ static_assert(root_unmix(root_mix(0)) == 0 && root_unmix(root_mix(4095)) == 4095
 inline constexpr std::uint64_t agreed_broadcast_mark = 0xA24BAED4963EE407ULL;
 
 /// Operators with a `truth` (the logical ones) see every value as 1 or 0
-/// before anything is combined.
+/// before anything is combined; an operator on cells (detail/erased_reduction.hpp) does it
+/// through the real type.
 template <class T, class Op>
-inline void prepare_operands(std::span<T> data, const Op&) {
+inline void prepare_operands(std::span<T> data, const Op& op) {
   if constexpr (requires(T v) { Op::truth(v); })
     for (T& v : data) v = Op::truth(v);
+  else if constexpr (requires { op.prepare_run(data.data(), data.size()); })
+    op.prepare_run(data.data(), data.size());
 }
 
 /// A broadcast's messages are signed with its signature and its root; once it is over, the
