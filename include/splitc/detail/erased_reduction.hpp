@@ -53,12 +53,9 @@ inline constexpr erased_functions erased_functions_of = {
       else return static_cast<erased_prepare_fn>(nullptr);
     }()};
 
-/// An operator on cells: the real operator's address and its type's functions. Two words, so
-/// that it travels in registers: a larger one went through the stack, copied by wider loads
-/// than the stores that made it, and each call then waited for every older store to reach the
-/// cache (the mailbox slot of the message before among them; docs/performance.md, "No
-/// store-forwarding stall at a collective's start"). Commutative says whether the real
-/// operator is (is_commutative, collectives.hpp).
+/// An operator on cells: the real operator's address and its type's functions (two words,
+/// passed in registers). Commutative says whether the real operator is (is_commutative,
+/// collectives.hpp).
 template <std::size_t N, std::size_t A, bool Commutative>
 struct erased_operator {
   const erased_functions* functions;
