@@ -70,6 +70,11 @@ int launch_with_mpirun(const launch_options& options, char** argv, const mpirun_
     // died. splitc's processors do nothing on SIGTERM that needs the grace (the launcher
     // removes the job's files), so none is given unless the user sets one.
     setenv("OMPI_MCA_odls_base_sigkill_timeout", "0", 0);
+    // PMIx keeps the job's data (every process's endpoints) in a store in shared memory that
+    // mpirun creates and clears for every job before a process starts: on one host the plain
+    // hash store serves as well and starts faster (docs/running.md, "Failure"). A user's
+    // setting wins.
+    setenv("PMIX_MCA_gds", "hash", 0);
   }
   cmd.insert(cmd.end(), job.extra_args.begin(), job.extra_args.end());
   cmd.push_back(resolve_program(argv[0]));
