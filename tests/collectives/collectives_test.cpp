@@ -1,6 +1,7 @@
 // Collectives (broadcast, reduce to one / all, inclusive and exclusive scans)
 // for every operator and element type, single values and vectors (tree and
-// binary-swap sizes), user-defined and non-commutative operators, checked
+// binary-swap sizes), user-defined and non-commutative operators, operators with state of
+// their own (a capturing lambda, a struct with members; blocking, split-phase, on teams), checked
 // against the sequential computation on every processor. The checks cost O(n + P) per vector
 // and processor and the loops over roots take at most 64 of them, so that the program runs at
 // P = 1024 and beyond on the sim in a time that grows with P as the collectives do
@@ -147,6 +148,88 @@ void check_order() {
   for (const digits& d : v) CHECK(d.value == expect_all);
 }
 
+/// Operators with state of their own: the collectives run on cells of the element's size and
+/// reach the operator through its address (detail/erased_reduction.hpp), so the program's own
+/// object, with its members, must be the one that combines -- in the blocking forms, in the
+/// split-phase ones (which keep a copy while the collective runs) and on teams. A sum modulo a
+/// captured modulus (known only at run time), and concatenation in a base held by the operator.
+struct concatenate_in_base {
+  std::uint64_t base;
+  digits operator()(digits a, digits b) const {
+    std::uint64_t scale = 1;
+    for (int i = 0; i < b.length; ++i) scale *= base;
+    return {a.value * scale + b.value, a.length + b.length};
+  }
+};
+
+void check_stateful_operators() {
+  const long long modulus = 1000 + P;  // state no default-constructed operator could have
+  auto add_mod = [modulus](long long a, long long b) { return (a + b) % modulus; };
+  // Processor q's element i depends on i only through i % 5: the expected sums are computed
+  // once per residue (O(P), not O(n × P) per vector).
+  auto value_of = [&](int q, std::size_t i) { return (977LL * q + 31LL * static_cast<long long>(i % 5)) % modulus; };
+  long long whole[5], upto_me[5], upto_before[5];
+  for (std::size_t r = 0; r < 5; ++r) {
+    whole[r] = upto_me[r] = upto_before[r] = 0;
+    for (int q = 0; q < P; ++q) {
+      whole[r] = (whole[r] + value_of(q, r)) % modulus;
+      if (q <= me()) upto_me[r] = (upto_me[r] + value_of(q, r)) % modulus;
+      if (q < me()) upto_before[r] = (upto_before[r] + value_of(q, r)) % modulus;
+    }
+  }
+  auto sum_mod = [&](int upto, std::size_t i) {
+    if (upto == P - 1) return whole[i % 5];
+    return upto == me() ? upto_me[i % 5] : upto_before[i % 5];  // upto is me() or me() - 1
+  };
+  CHECK(splitc::reduce_to_all(value_of(me(), 0), add_mod) == sum_mod(P - 1, 0));
+  const long long one = splitc::reduce_to_one(value_of(me(), 0), add_mod);
+  if (me() == 0) CHECK(one == sum_mod(P - 1, 0));
+  CHECK(splitc::scan(value_of(me(), 0), add_mod) == sum_mod(me(), 0));
+  const long long before = splitc::exclusive_scan(value_of(me(), 0), add_mod, 0LL);
+  CHECK(before == (me() > 0 ? sum_mod(me() - 1, 0) : 0));
+  // Vectors of tree and binary-swap sizes, blocking and split-phase at once.
+  for (std::size_t n : {std::size_t{7}, std::size_t{5000}}) {
+    std::vector<long long> blocking(n), split(n), prefix(n);
+    for (std::size_t i = 0; i < n; ++i) blocking[i] = split[i] = prefix[i] = value_of(me(), i);
+    splitc::counter done;
+    splitc::reduce_to_all(std::span<long long>(split), add_mod, done);
+    splitc::scan(splitc::team::world(), std::span<long long>(prefix), add_mod, done);
+    splitc::reduce_to_all(std::span<long long>(blocking), add_mod);
+    splitc::sync(done);
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK_MSG(blocking[i] == sum_mod(P - 1, i), "stateful reduce_to_all n={} i={}", n, i);
+      CHECK_MSG(split[i] == sum_mod(P - 1, i), "stateful split-phase reduce_to_all n={} i={}", n, i);
+      CHECK_MSG(prefix[i] == sum_mod(me(), i), "stateful split-phase scan n={} i={}", n, i);
+    }
+  }
+  // Reduce-scatter: block r of the sum of every processor's blocks.
+  std::vector<long long> in(static_cast<std::size_t>(P) * 3), out(3);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = value_of(me(), i);
+  splitc::reduce_scatter(std::span<const long long>(in), std::span<long long>(out), add_mod);
+  for (std::size_t k = 0; k < 3; ++k)
+    CHECK_MSG(out[k] == sum_mod(P - 1, static_cast<std::size_t>(me()) * 3 + k),
+              "stateful reduce_scatter k={}", k);
+
+  // Not commutative, on a team of the even and one of the odd processors: the base is the
+  // operator's own (7, not the 10 of `concatenate`), so a result in another base is wrong.
+  splitc::team half = splitc::team::world().split(me() % 2, me());
+  const concatenate_in_base in_base{7};
+  const digits mine{static_cast<std::uint64_t>(me() % 7), 1};
+  std::uint64_t expect_all = 0, expect_prefix = 0;
+  for (int r = 0; r < half.size(); ++r) {
+    expect_all = expect_all * 7 + static_cast<std::uint64_t>(half.proc(r) % 7);
+    if (r <= half.rank()) expect_prefix = expect_prefix * 7 + static_cast<std::uint64_t>(half.proc(r) % 7);
+  }
+  CHECK(splitc::reduce_to_all(half, mine, in_base).value == expect_all);
+  CHECK(splitc::scan(half, mine, in_base).value == expect_prefix);
+  std::vector<digits> v(300, mine);  // several mailbox messages
+  splitc::counter done;
+  splitc::reduce_to_all(half, std::span<digits>(v), in_base, done);
+  splitc::sync(done);
+  for (const digits& d : v) CHECK(d.value == expect_all);
+  half.destroy();
+}
+
 void check_broadcast() {
   for (int root : sampled_roots()) {
     CHECK(splitc::broadcast(me() == root ? 1000 + root : -1, root) == 1000 + root);
@@ -284,6 +367,7 @@ int main(int argc, char** argv) {
   check_arithmetic<float>("float");
   check_arithmetic<double>("double");
   check_order();
+  check_stateful_operators();
   check_bitwise_and_logical();
   check_broadcast();
   check_deferred_root_checks();
