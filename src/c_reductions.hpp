@@ -3,12 +3,13 @@
 // type and an operator: it makes its collective's group with the typed signature (members
 // calling different names are still told apart, as in C++), tries the layer's own reduction
 // with the real type (the CM-5's control network, world only), and otherwise runs the generic
-// algorithm on elements that are only bytes of the type's size, with an operator that combines
-// a whole run of them through one function of the real type (combine_elements in
-// detail/collective_algorithms.hpp). So the 29 typed names of a collective compile its
-// algorithms twice, for 4- and 8-byte elements, instead of 29 times (issue 37: c_teams.cpp was
-// a third of the core's compile on every backend), with the same algorithm, the same order of
-// combining and so the same results as the C++ calls.
+// algorithm on cells of the type's size and alignment, with an operator that combines a whole
+// run of them through one function of the real type: the C++ calls' cells and operators
+// (detail/erased_reduction.hpp), here pointing to one object of each stateless operator. So
+// the 29 typed names of a collective compile its algorithms twice, for 4- and 8-byte elements,
+// instead of 29 times (issue 37: c_teams.cpp was a third of the core's compile on every
+// backend), with the same algorithm, the same order of combining and so the same results as
+// the C++ calls.
 #pragma once
 
 #include <splitc/exchanges.hpp>
@@ -21,55 +22,33 @@
 
 namespace splitc::c_reductions {
 
-/// An element of N bytes.
-template <std::size_t N>
-struct cell {
-  unsigned char bytes[N];
-};
+/// An element of T's size and alignment (detail/erased_reduction.hpp).
+template <class T>
+using cell = detail::cell_for<T>;
 
-/// acc = acc op in (in op acc with `in_first`) over `count` elements of one type.
-using combine_fn = void (*)(void* acc, const unsigned char* in, std::size_t count, bool in_first);
+/// The one object of each of the C interface's operators (they have no state) that the
+/// operators on cells point to.
+template <class Op>
+inline Op operator_object{};
 
-/// An operator on N-byte elements that combines through a function of the real type. Only for
-/// commutative operators: every operator of the C interface is (is_commutative below).
-template <std::size_t N>
-struct erased_op {
-  combine_fn fn;
-  void combine_run(cell<N>* acc, const unsigned char* in, std::size_t count, bool in_first) const {
-    fn(acc, in, count, in_first);
-  }
-};
-
-}  // namespace splitc::c_reductions
-
-namespace splitc {
-template <std::size_t N>
-inline constexpr bool is_commutative<c_reductions::erased_op<N>> = true;
-}  // namespace splitc
-
-namespace splitc::c_reductions {
-
+/// The operator on cells that stands for Op on T: every operator of the C interface is
+/// commutative.
 template <class T, class Op>
-void combine_typed(void* acc, const unsigned char* in, std::size_t count, bool in_first) {
-  Op op;
-  detail::combine_elements(static_cast<T*>(acc), in, count, op, in_first);
-}
-
-template <class T, class Op>
-erased_op<sizeof(T)> erased() {
-  return {&combine_typed<T, Op>};
+detail::erased_operator<sizeof(T), alignof(T), true> erased() {
+  static_assert(is_commutative<Op>);
+  return detail::erase_operator<T, Op, true>(operator_object<Op>);
 }
 template <class T>
-std::span<cell<sizeof(T)>> cells(T* data, std::size_t n) {
-  return {reinterpret_cast<cell<sizeof(T)>*>(data), n};
+std::span<cell<T>> cells(T* data, std::size_t n) {
+  return detail::as_cells(std::span<T>(data, n));
 }
 template <class T>
-std::span<const cell<sizeof(T)>> cells(const T* data, std::size_t n) {
-  return {reinterpret_cast<const cell<sizeof(T)>*>(data), n};
+std::span<const cell<T>> cells(const T* data, std::size_t n) {
+  return detail::as_cells(std::span<const T>(data, n));
 }
 template <class T>
-cell<sizeof(T)> cell_of(T value) {
-  cell<sizeof(T)> c;
+cell<T> cell_of(T value) {
+  cell<T> c;
   std::memcpy(c.bytes, &value, sizeof(T));
   return c;
 }
@@ -89,47 +68,56 @@ bool native(detail::collective_group& g, std::span<T> in, T* out) {
 
 // ---- blocking, on a group made by the caller (world_group or team::group) ------------------
 
-// The algorithms once per element size, out of line: the typed names only call them.
-template <std::size_t N>
-[[gnu::noinline]] void reduce_to_one_cells(detail::collective_group& g, std::span<cell<N>> data,
-                                           erased_op<N> op) {
+// The algorithms once per element size and alignment, out of line: the typed names only call
+// them. (Named apart from detail's inline *_cells, which argument-dependent lookup also finds.)
+template <std::size_t N, std::size_t A>
+using sized_operator = detail::erased_operator<N, A, true>;
+
+template <std::size_t N, std::size_t A>
+[[gnu::noinline]] void reduce_to_one_sized(detail::collective_group& g,
+                                           std::span<detail::erased_cell<N, A>> data,
+                                           sized_operator<N, A> op) {
   detail::reduce_to_one_on(g, data, op);
 }
-template <std::size_t N>
-[[gnu::noinline]] void reduce_to_all_cells(detail::collective_group& g, std::span<cell<N>> data,
-                                           erased_op<N> op) {
+template <std::size_t N, std::size_t A>
+[[gnu::noinline]] void reduce_to_all_sized(detail::collective_group& g,
+                                           std::span<detail::erased_cell<N, A>> data,
+                                           sized_operator<N, A> op) {
   detail::reduce_to_all_on(g, data, op);
 }
-template <std::size_t N>
-[[gnu::noinline]] void scan_cells(detail::collective_group& g, std::span<cell<N>> data,
-                                  erased_op<N> op) {
+template <std::size_t N, std::size_t A>
+[[gnu::noinline]] void scan_sized(detail::collective_group& g,
+                                  std::span<detail::erased_cell<N, A>> data,
+                                  sized_operator<N, A> op) {
   detail::scan_on(g, data, op);
 }
 
 template <class T, class Op>
 void reduce_to_one(detail::collective_group g, T* data, std::size_t n) {
   if (native<native_collective::reduce_to_all, T, Op>(g, std::span<T>(data, n), data)) return;
-  reduce_to_one_cells(g, cells(data, n), erased<T, Op>());
+  reduce_to_one_sized(g, cells(data, n), erased<T, Op>());
 }
 
 template <class T, class Op>
 void reduce_to_all(detail::collective_group g, T* data, std::size_t n) {
   if (g.size == 1) return;
   if (native<native_collective::reduce_to_all, T, Op>(g, std::span<T>(data, n), data)) return;
-  reduce_to_all_cells(g, cells(data, n), erased<T, Op>());
+  reduce_to_all_sized(g, cells(data, n), erased<T, Op>());
 }
 
 template <class T, class Op>
 void scan(detail::collective_group g, T* data, std::size_t n) {
   if (native<native_collective::scan, T, Op>(g, std::span<T>(data, n), data)) return;
-  scan_cells(g, cells(data, n), erased<T, Op>());
+  scan_sized(g, cells(data, n), erased<T, Op>());
 }
 
-template <std::size_t N>
-[[gnu::noinline]] void exclusive_scan_cells(detail::collective_group& g, std::span<cell<N>> data, erased_op<N> op,
-                          cell<N> identity) {
-  std::vector<cell<N>> before(data.size(), identity);
-  detail::exclusive_scan_on(g, data, op, std::span<cell<N>>(before));
+template <std::size_t N, std::size_t A>
+[[gnu::noinline]] void exclusive_scan_sized(detail::collective_group& g,
+                                            std::span<detail::erased_cell<N, A>> data,
+                                            sized_operator<N, A> op,
+                                            detail::erased_cell<N, A> identity) {
+  std::vector<detail::erased_cell<N, A>> before(data.size(), identity);
+  detail::exclusive_scan_on(g, data, op, std::span<detail::erased_cell<N, A>>(before));
   if (g.rank == 0) std::fill(before.begin(), before.end(), identity);
   std::copy(before.begin(), before.end(), data.begin());
 }
@@ -144,7 +132,7 @@ void exclusive_scan(detail::collective_group g, T* data, std::size_t n, T identi
       return;
     }
   }
-  exclusive_scan_cells(g, cells(data, n), erased<T, Op>(), cell_of(identity));
+  exclusive_scan_sized(g, cells(data, n), erased<T, Op>(), cell_of(identity));
 }
 
 template <class T, class Op>
@@ -159,37 +147,42 @@ void reduce_scatter(const team& t, const T* in, T* out, std::size_t count) {
 
 // ---- split-phase, completing on a counter ----------------------------------------------
 
-template <std::size_t N>
-void start_reduce_to_one(const detail::collective_group& g, std::span<cell<N>> data,
-                         erased_op<N> op, counter& done) {
+template <std::size_t N, std::size_t A>
+void start_reduce_to_one(const detail::collective_group& g,
+                         std::span<detail::erased_cell<N, A>> data, sized_operator<N, A> op,
+                         counter& done) {
   detail::start_split_phase(g, done, [data, op](detail::collective_group& g) mutable {
     detail::reduce_to_one_on(g, data, op);
   });
 }
-template <std::size_t N>
-void start_reduce_to_all(const detail::collective_group& g, std::span<cell<N>> data,
-                         erased_op<N> op, counter& done) {
+template <std::size_t N, std::size_t A>
+void start_reduce_to_all(const detail::collective_group& g,
+                         std::span<detail::erased_cell<N, A>> data, sized_operator<N, A> op,
+                         counter& done) {
   detail::start_split_phase(g, done, [data, op](detail::collective_group& g) mutable {
     detail::reduce_to_all_on(g, data, op);
   });
 }
-template <std::size_t N>
-void start_scan(const detail::collective_group& g, std::span<cell<N>> data, erased_op<N> op,
-                counter& done) {
+template <std::size_t N, std::size_t A>
+void start_scan(const detail::collective_group& g, std::span<detail::erased_cell<N, A>> data,
+                sized_operator<N, A> op, counter& done) {
   detail::start_split_phase(g, done, [data, op](detail::collective_group& g) mutable {
     detail::scan_on(g, data, op);
   });
 }
-template <std::size_t N>
-void start_exclusive_scan(const detail::collective_group& g, std::span<cell<N>> data,
-                          erased_op<N> op, cell<N> identity, counter& done) {
+template <std::size_t N, std::size_t A>
+void start_exclusive_scan(const detail::collective_group& g,
+                          std::span<detail::erased_cell<N, A>> data, sized_operator<N, A> op,
+                          detail::erased_cell<N, A> identity, counter& done) {
   detail::start_split_phase(g, done, [data, op, identity](detail::collective_group& g) {
-    exclusive_scan_cells(g, data, op, identity);
+    exclusive_scan_sized(g, data, op, identity);
   });
 }
-template <std::size_t N>
-void start_reduce_scatter(const detail::collective_group& g, std::span<const cell<N>> in,
-                          std::span<cell<N>> out, erased_op<N> op, counter& done) {
+template <std::size_t N, std::size_t A>
+void start_reduce_scatter(const detail::collective_group& g,
+                          std::span<const detail::erased_cell<N, A>> in,
+                          std::span<detail::erased_cell<N, A>> out, sized_operator<N, A> op,
+                          counter& done) {
   detail::start_split_phase(g, done, [in, out, op](detail::collective_group& g) mutable {
     const auto counts = detail::equal_counts(g, out.size());  // in: out.size() per member
     detail::reduce_scatter_on(g, in, out, std::span<const std::size_t>(counts), op);
