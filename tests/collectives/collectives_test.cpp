@@ -1,11 +1,11 @@
 // Collectives (broadcast, reduce to one / all, inclusive and exclusive scans)
 // for every operator and element type, single values and vectors (tree and
 // binary-swap sizes), user-defined and non-commutative operators, operators with state of
-// their own (a capturing lambda, a struct with members; blocking, split-phase, on teams), checked
-// against the sequential computation on every processor. The checks cost O(n + P) per vector
-// and processor and the loops over roots take at most 64 of them, so that the program runs at
-// P = 1024 and beyond on the sim in a time that grows with P as the collectives do
-// (docs/sim.md, "Scaling").
+// their own (a capturing lambda, a struct with members; blocking, split-phase, on teams; up to
+// P = 64), checked against the sequential computation on every processor. The checks cost
+// O(n + P) per vector and processor and the loops over roots take at most 64 of them, so that
+// the program runs at P = 1024 and beyond on the sim in a time that grows with P as the
+// collectives do (docs/sim.md, "Scaling").
 #include "harness.hpp"
 
 #include <algorithm>
@@ -187,8 +187,11 @@ void check_stateful_operators() {
   CHECK(splitc::scan(value_of(me(), 0), add_mod) == sum_mod(me(), 0));
   const long long before = splitc::exclusive_scan(value_of(me(), 0), add_mod, 0LL);
   CHECK(before == (me() > 0 ? sum_mod(me() - 1, 0) : 0));
-  // Vectors of tree and binary-swap sizes, blocking and split-phase at once.
-  for (std::size_t n : {std::size_t{7}, std::size_t{5000}}) {
+  // A short vector blocking and split-phase at once, and one of many messages. (A lambda is not
+  // commutative to the collectives, so long vectors take the tree: one such, to keep the
+  // program's time at P = 1024 on the sim.)
+  {
+    const std::size_t n = 7;
     std::vector<long long> blocking(n), split(n), prefix(n);
     for (std::size_t i = 0; i < n; ++i) blocking[i] = split[i] = prefix[i] = value_of(me(), i);
     splitc::counter done;
@@ -197,11 +200,16 @@ void check_stateful_operators() {
     splitc::reduce_to_all(std::span<long long>(blocking), add_mod);
     splitc::sync(done);
     for (std::size_t i = 0; i < n; ++i) {
-      CHECK_MSG(blocking[i] == sum_mod(P - 1, i), "stateful reduce_to_all n={} i={}", n, i);
-      CHECK_MSG(split[i] == sum_mod(P - 1, i), "stateful split-phase reduce_to_all n={} i={}", n, i);
-      CHECK_MSG(prefix[i] == sum_mod(me(), i), "stateful split-phase scan n={} i={}", n, i);
+      CHECK_MSG(blocking[i] == sum_mod(P - 1, i), "stateful reduce_to_all i={}", i);
+      CHECK_MSG(split[i] == sum_mod(P - 1, i), "stateful split-phase reduce_to_all i={}", i);
+      CHECK_MSG(prefix[i] == sum_mod(me(), i), "stateful split-phase scan i={}", i);
     }
   }
+  std::vector<long long> many(1000);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = value_of(me(), i);
+  splitc::reduce_to_all(std::span<long long>(many), add_mod);
+  for (std::size_t i = 0; i < many.size(); ++i)
+    CHECK_MSG(many[i] == sum_mod(P - 1, i), "stateful reduce_to_all of 1000, i={}", i);
   // Reduce-scatter: block r of the sum of every processor's blocks.
   std::vector<long long> in(static_cast<std::size_t>(P) * 3), out(3);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = value_of(me(), i);
@@ -367,7 +375,10 @@ int main(int argc, char** argv) {
   check_arithmetic<float>("float");
   check_arithmetic<double>("double");
   check_order();
-  check_stateful_operators();
+  // The operators' state is a matter of the calls' plumbing, not of scale: checked up to P = 64
+  // (every backend's matrix), not in the sim's runs at hundreds of processors, where they made
+  // the program at P = 1024 up to 40 % slower (docs/running.md, 2026-12-06).
+  if (P <= 64) check_stateful_operators();
   check_bitwise_and_logical();
   check_broadcast();
   check_deferred_root_checks();
