@@ -187,9 +187,8 @@ void check_stateful_operators() {
   CHECK(splitc::scan(value_of(me(), 0), add_mod) == sum_mod(me(), 0));
   const long long before = splitc::exclusive_scan(value_of(me(), 0), add_mod, 0LL);
   CHECK(before == (me() > 0 ? sum_mod(me() - 1, 0) : 0));
-  // A short vector blocking and split-phase at once, and one of many messages. (A lambda is not
-  // commutative to the collectives, so long vectors take the tree: one such, to keep the
-  // program's time at P = 1024 on the sim.)
+  // A short vector blocking and split-phase at once, and one of many messages (a lambda is not
+  // commutative to the collectives: long vectors take the tree).
   {
     const std::size_t n = 7;
     std::vector<long long> blocking(n), split(n), prefix(n);
