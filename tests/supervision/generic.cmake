@@ -122,3 +122,17 @@ if("mpi" IN_LIST SPLITC_TEST_BACKENDS)
   set_tests_properties(mpi.supervision.mpirun_killed PROPERTIES LABELS "supervision;mpi"
     TIMEOUT 120)
 endif()
+
+# What splitc-run hands the MPI-style launchers (PMIx's hash store and no SIGKILL grace for
+# Open MPI's mpirun and oshrun, a user's own values kept, nothing for MPICH's Hydra), seen by a
+# stand-in launcher: no job starts.
+foreach(backend mpi mpich shmem)
+  if(backend IN_LIST SPLITC_TEST_BACKENDS)
+    add_test(NAME ${backend}.supervision.launcher_environment
+      COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/launcher_environment.sh
+              $<TARGET_FILE:splitc-run-${backend}> ${backend})
+    set_tests_properties(${backend}.supervision.launcher_environment PROPERTIES
+      LABELS "supervision;${backend}" TIMEOUT 60
+      PASS_REGULAR_EXPRESSION "PASS launcher environment on ${backend}")
+  endif()
+endforeach()
