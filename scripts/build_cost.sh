@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What a build from nothing costs, by part (docs/running.md, "What the build and the suite
 # cost"): configures a scratch build directory with every compile and link timed
-# (scripts/timed_tool.sh) and ccache off, as scripts/build.sh configures it (line tables
-# only), builds it with two jobs, and prints the wall time and the seconds of compiling and
+# (scripts/timed_tool.sh) and ccache off, as scripts/build.sh configures it (Ninja, line
+# tables only), builds it with two jobs, and prints the wall time and the seconds of compiling and
 # linking spent on each part of the tree. Run it on a quiet machine.
 #   scripts/build_cost.sh [BUILD_DIR]       (default build-cost; removed first)
 #   scripts/build_cost.sh --report TIMES    only the summary of an earlier run's times file
@@ -49,7 +49,7 @@ times=$dir.times
 export SPLITC_BUILD_TIMES=$times CCACHE_DISABLE=1
 tool=$PWD/scripts/timed_tool.sh
 start=$(date +%s)
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPLITC_DEBUG_INFO=lines \
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPLITC_DEBUG_INFO=lines \
       "-DCMAKE_C_COMPILER_LAUNCHER=$tool;compile" "-DCMAKE_CXX_COMPILER_LAUNCHER=$tool;compile" \
       "-DCMAKE_C_LINKER_LAUNCHER=$tool;link" "-DCMAKE_CXX_LINKER_LAUNCHER=$tool;link" >/dev/null
 configured=$(date +%s)
