@@ -2,8 +2,8 @@
 # What a build from nothing costs, by part (docs/running.md, "What the build and the suite
 # cost"): configures a scratch build directory with every compile and link timed
 # (scripts/timed_tool.sh) and ccache off, as scripts/build.sh configures it (Ninja, line
-# tables only), builds it with two jobs, and prints the wall time and the seconds of compiling and
-# linking spent on each part of the tree. Run it on a quiet machine.
+# tables only), builds it with two jobs, and prints the wall time and the seconds of
+# compiling and linking spent on each part of the tree. Run it on a quiet machine.
 #   scripts/build_cost.sh [BUILD_DIR]       (default build-cost; removed first)
 #   scripts/build_cost.sh --report TIMES    only the summary of an earlier run's times file
 set -euo pipefail

@@ -2,7 +2,8 @@
 # A compiler and linker launcher that times each call (scripts/build_cost.sh): appends
 # "<seconds> <compile|link> <directory> <output>" to $SPLITC_BUILD_TIMES, then exits as the
 # tool did. <directory> is the build directory of the target the output belongs to (Ninja runs
-# every tool from the top of the build, make from the target's own directory). Compiles go through ccache when CCACHE_DISABLE is not set.
+# every tool from the top of the build, make from the target's own directory). Compiles go
+# through ccache when CCACHE_DISABLE is not set.
 #   timed_tool.sh compile|link TOOL ARGS...
 kind=$1
 shift
