@@ -25,7 +25,7 @@ packages=(cmake g++ make pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           gfortran                                           # DOLIB's Fortran interface and test
           libglobalarrays-dev libarmci-mpi-dev               # DOLIB's Global Arrays comparison
           libscalapack-openmpi-dev liblapack-dev libblas-dev   # (what ga-config --libs names)
-          ninja-build                                        # the build's generator (sanitize.sh's too)
+          ninja-build                                        # the generator (sanitize.sh's too)
           ccache)                                            # objects kept between builds
 
 missing=()
