@@ -16,19 +16,26 @@
 # hours on two cores.
 # With no sanitizer named: asan and tsan.
 #
+#   scripts/sanitize.sh --check-targets BUILD
+#
+# builds nothing: checks that every target the subsets name is a target of the configured
+# build BUILD (the ctest scripts.sanitize_targets, so that a renamed target is found when it is
+# renamed, not at the next sanitizer run).
+#
 # The spread heap must lie where the sanitizer lets a program map memory (docs/running.md):
 # ASan's shadow covers the default SPLITC_SEGMENT_BASE (0x100000000000), TSan maps
 # application memory only in a few ranges; each build runs with the base that works for it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-full=0 repeat=2 which=()
+full=0 repeat=2 which=() check_build=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --full) full=1; shift ;;
     --repeat) repeat=$2; shift 2 ;;
+    --check-targets) check_build=$2; shift 2 ;;
     asan|tsan) which+=("$1"); shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "sanitize.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -37,15 +44,36 @@ done
 # Tests of the default subset (ctest -R) and the targets they need.
 asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives|teams)\.p2|smp\.collective_one_copy\.(on|refused)\.p3|(cmaml|hpam|t3d)\.(conformance|random_mix|bulk|global_memory|collectives|teams)\.p4)$'
 tsan_tests='^(udp\.unit\..*|udp\.exact\.p2|udp\.atomics\.p2)$'
-unit_targets=(unit_global_ptr unit_spread_ptr unit_counter unit_shm_ring unit_backend_concept
-              unit_local_ops unit_local_bulk unit_job_of_one unit_errors unit_not_initialized)
-# The test programs of a backend are one executable, its test driver (cmake/SplitcTests.cmake).
+# The test programs of a backend are one executable, its test driver (cmake/SplitcTests.cmake);
+# the unit tests' executables (every target named unit_*) are added from the configured build.
 asan_targets=(splitc-run splitc-run-udp udp_engine_test udp_exact splitc-tests-smp splitc-tests-udp
-              splitc-run-smp smp_collective_one_copy
-              splitc-run-cmaml splitc-tests-cmaml splitc-run-hpam splitc-tests-hpam
-              splitc-run-t3d splitc-tests-t3d
-              "${unit_targets[@]}")
+              splitc-run-smp splitc-run-cmaml splitc-tests-cmaml splitc-run-hpam splitc-tests-hpam
+              splitc-run-t3d splitc-tests-t3d)
 tsan_targets=(splitc-run-udp udp_engine_test udp_exact splitc-tests-udp)
+
+# The targets of the configured build DIR, one per line (CMake writes one directory per target,
+# whichever the generator).
+targets_of() {
+  sed -n 's|.*/CMakeFiles/\([^/]*\)\.dir$|\1|p' "$1/CMakeFiles/TargetDirectories.txt"
+}
+# The unit tests' targets of the configured build DIR.
+unit_targets_of() {
+  targets_of "$1" | grep '^unit_' | sort
+}
+
+if [[ -n $check_build ]]; then
+  [[ -f $check_build/CMakeFiles/TargetDirectories.txt ]] ||
+    { echo "sanitize.sh: $check_build is not a configured build directory" >&2; exit 2; }
+  known=$(targets_of "$check_build")
+  missing=0
+  for t in "${asan_targets[@]}" "${tsan_targets[@]}"; do
+    grep -qx -- "$t" <<<"$known" || { echo "sanitize.sh: no target '$t' in $check_build" >&2; missing=1; }
+  done
+  [[ -n $(unit_targets_of "$check_build") ]] ||
+    { echo "sanitize.sh: no unit_* target in $check_build" >&2; missing=1; }
+  (( missing == 0 )) && echo "sanitize.sh: every target of the subsets is in $check_build"
+  exit $missing
+fi
 
 # Objects kept between runs as scripts/build.sh keeps them (the sanitizers' flags make them
 # entries of their own), so that a second run after a change rebuilds only what it touched.
@@ -91,8 +119,10 @@ for s in "${which[@]}"; do
     ctest --test-dir "$dir" --output-on-failure -j2 --timeout 900 \
           --repeat "until-fail:$repeat" || status=1
   else
+    [[ $s == asan ]] && mapfile -t -O "${#targets[@]}" targets < <(unit_targets_of "$dir")
     cmake --build "$dir" -j2 --target "${targets[@]}"
-    ctest --test-dir "$dir" --output-on-failure -j2 --timeout 600 -R "$tests" || status=1
+    ctest --test-dir "$dir" --output-on-failure -j2 --timeout 600 --no-tests=error -R "$tests" ||
+      status=1
   fi
   echo "== $s: $(( $(date +%s) - start )) s (build and tests)"
 done
