@@ -14,6 +14,8 @@
 
 namespace splitc::detail {
 // The C interface's storage (src/c_per_processor.cpp), with the backend's answer as a parameter.
+// The tests' keys are static, as splitc.h asks of a program's: the storage a key holds lives
+// until the process exits, reachable from the key (LeakSanitizer, scripts/sanitize.sh).
 void* per_processor_storage(splitc_per_processor_key& key, std::size_t size, bool shared,
                             proc_t myproc, proc_t procs);
 }  // namespace splitc::detail
@@ -144,7 +146,7 @@ TEST(PerProcessorSeparate, IsOneValueWhateverTheProcessor) {
 
 TEST(PerProcessorC, SharedGivesEachProcessorItsOwnCopyOfTheInitialBytes) {
   static const int initial[2] = {5, 6};
-  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_FROM(initial);
+  static splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_FROM(initial);
   auto* p1 = static_cast<int*>(per_processor_storage(key, sizeof initial, true, 1, 3));
   EXPECT_EQ(p1[0], 5);
   EXPECT_EQ(p1[1], 6);
@@ -160,14 +162,14 @@ TEST(PerProcessorC, SharedGivesEachProcessorItsOwnCopyOfTheInitialBytes) {
 }
 
 TEST(PerProcessorC, SeparateIsOneZeroedStorageWhateverTheProcessor) {
-  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
+  static splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
   auto* a = static_cast<long*>(per_processor_storage(key, 4 * sizeof(long), false, 3, 8));
   for (int i = 0; i < 4; ++i) EXPECT_EQ(a[i], 0);
   EXPECT_EQ(per_processor_storage(key, 4 * sizeof(long), false, 5, 8), a);
 }
 
 TEST(PerProcessorC, TheInlineAccessCachesTheRunningProcessorsStorage) {
-  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
+  static splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
   fake_job job(2);
   job.run_as(1);
   void* mine = splitc_per_processor(&key, sizeof(int));
@@ -177,14 +179,14 @@ TEST(PerProcessorC, TheInlineAccessCachesTheRunningProcessorsStorage) {
 }
 
 TEST(PerProcessorCDeathTest, ADifferentSizeForOneKeyEndsTheProcess) {
-  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
+  static splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
   per_processor_storage(key, 8, true, 0, 2);
   EXPECT_EXIT(per_processor_storage(key, 16, true, 1, 2), ExitedWithCode(splitc::error_exit_status),
               "splitc_per_processor: the key was first used with 8 bytes, now with 16");
 }
 
 TEST(PerProcessorCDeathTest, OutsideTheJobEndsTheProcess) {
-  splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
+  static splitc_per_processor_key key = SPLITC_PER_PROCESSOR_KEY_INIT;
   ASSERT_EQ(splitc_current_context, nullptr);
   EXPECT_EXIT(splitc_per_processor(&key, sizeof(int)), ExitedWithCode(splitc::error_exit_status),
               "splitc_per_processor used outside the job");
