@@ -19,7 +19,7 @@
 #   scripts/sanitize.sh --check-targets BUILD
 #
 # builds nothing: checks that every target the subsets name is a target of the configured
-# build BUILD (the ctest scripts.sanitize_targets, so that a renamed target is found when it is
+# build BUILD (the ctest docs.sanitize_targets, so that a renamed target is found when it is
 # renamed, not at the next sanitizer run).
 #
 # The spread heap must lie where the sanitizer lets a program map memory (docs/running.md):
@@ -67,7 +67,8 @@ if [[ -n $check_build ]]; then
   known=$(targets_of "$check_build")
   missing=0
   for t in "${asan_targets[@]}" "${tsan_targets[@]}"; do
-    grep -qx -- "$t" <<<"$known" || { echo "sanitize.sh: no target '$t' in $check_build" >&2; missing=1; }
+    grep -qx -- "$t" <<<"$known" ||
+      { echo "sanitize.sh: no target '$t' in $check_build" >&2; missing=1; }
   done
   [[ -n $(unit_targets_of "$check_build") ]] ||
     { echo "sanitize.sh: no unit_* target in $check_build" >&2; missing=1; }
