@@ -37,6 +37,21 @@ function(_splitc_test_compile_options target)
   splitc_test_debug_info(${target})
 endfunction()
 
+# splitc_expect_target(): the suite's runner, splitc-expect (programs/splitc_expect.cpp: it starts
+# a test's job under a time limit and judges its exit and output; the failure runs also what
+# the job left behind), built once wherever suites are registered, in this tree and outside it.
+# Tests name it $<TARGET_FILE:splitc-expect>.
+function(splitc_expect_target)
+  if(TARGET splitc-expect)
+    return()
+  endif()
+  add_executable(splitc-expect "${SPLITC_TESTS_DIR}/programs/splitc_expect.cpp")
+  target_compile_features(splitc-expect PRIVATE cxx_std_20)
+  set_target_properties(splitc-expect PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/splitc-tests")
+  _splitc_test_compile_options(splitc-expect)
+endfunction()
+
 # splitc_add_backend_tests(NAME): every generic suite on NAME at its process
 # counts. A SINGLE_PROCESS backend (the template) gets each suite's
 # single_process.cmake instead (${SPLITC_TESTS_DIR}/*/single_process.cmake,
@@ -52,6 +67,7 @@ endfunction()
 function(splitc_add_backend_tests name)
   cmake_parse_arguments(B "FAILURES" "FLAVOUR" "PROCS;ENVIRONMENT;LABELS" ${ARGN})
   find_program(SPLITC_TEST_BASH bash REQUIRED)
+  splitc_expect_target()
   set(SPLITC_TEST_BACKENDS ${name})
   get_target_property(SPLITC_TEST_PROCS_${name} splitc-${name} SPLITC_TEST_PROCS)
   set(SPLITC_TEST_FLAVOUR "${B_FLAVOUR}")
@@ -200,7 +216,7 @@ endfunction()
 #                         [VARIANT v] [LAUNCHER_ARGS a...])
 # builds tp_NAME_<backend> for every backend (BACKENDS, default all being tested) and
 # registers <backend>.NAME.p<P> (<backend>.NAME.VARIANT.p<P> with VARIANT: the same program
-# again, e.g. with another ENVIRONMENT) for every P: expect_pass.sh NAME <launcher> -n P
+# again, e.g. with another ENVIRONMENT) for every P: splitc-expect pass NAME <launcher> -n P
 # tp_NAME_<backend> ARGS. PROCS defaults to the backend's process counts
 # (SPLITC_TEST_PROCS_<backend>); counts beyond them are left out. NETWORK_ARGS replace ARGS on
 # the backends other than smp, which are slower (smaller sizes or fewer rounds, the same
@@ -237,7 +253,7 @@ function(splitc_add_program_test name source)
     foreach(p IN LISTS procs)
       set(test ${prefix}.p${p})
       add_test(NAME ${test}
-        COMMAND ${SPLITC_TEST_BASH} "${SPLITC_TESTS_DIR}/programs/expect_pass.sh" ${name}
+        COMMAND $<TARGET_FILE:splitc-expect> pass ${name}
                 ${run} -n ${p} ${T_LAUNCHER_ARGS} $<TARGET_FILE:tp_${name}_${backend}> ${args})
       set_tests_properties(${test} PROPERTIES
         LABELS "programs;${backend};generic;${T_LABELS}"
@@ -309,9 +325,9 @@ function(splitc_add_failure_test name)
     endif()
     splitc_test_name(test ${backend} errors.${F_TEST})
     add_test(NAME ${test}
-      COMMAND ${SPLITC_TEST_BASH} "${SPLITC_TESTS_DIR}/programs/expect_failure.sh" ${options}
+      COMMAND $<TARGET_FILE:splitc-expect> failure ${options}
               -- ${run} -n ${F_PROCS} $<TARGET_FILE:${name}_${backend}> ${F_ARGS})
-    # expect_failure.sh checks afterwards that no process of the program is left (pgrep): the
+    # splitc-expect checks afterwards that no process of the program is left (by its name): the
     # tests that run one program (two TESTs of it, or a flavour) take turns.
     set_tests_properties(${test} PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120
                                             RESOURCE_LOCK ${name}_${backend})

@@ -17,7 +17,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   foreach(procs IN LISTS SPLITC_TEST_PROCS_${backend})
     splitc_test_name(test ${backend} c_api.p${procs})
     add_test(NAME ${test}
-             COMMAND ${SPLITC_TEST_BASH} ${SPLITC_TESTS_DIR}/programs/expect_pass.sh
+             COMMAND $<TARGET_FILE:splitc-expect> pass
                      c_api ${run} -n ${procs} $<TARGET_FILE:c_api_test_${backend}>)
     set_tests_properties(${test} PROPERTIES TIMEOUT 120 LABELS "c_interface;${backend};generic")
     splitc_test_flavour_properties(${test})
@@ -58,7 +58,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
     list(GET parts 1 message)
     set(test ${backend}.errors.c_${case})
     add_test(NAME ${test}
-      COMMAND ${SPLITC_TEST_BASH} ${SPLITC_TESTS_DIR}/programs/expect_failure.sh
+      COMMAND $<TARGET_FILE:splitc-expect> failure
               --status 70 --regex "processor 1 of 2: ${message}"
               --program xf_c_counts_${backend}
               -- ${run} -n 2 $<TARGET_FILE:xf_c_counts_${backend}> ${case})

@@ -55,7 +55,7 @@ if("smp" IN_LIST SPLITC_TEST_BACKENDS AND NOT SPLITC_TEST_FLAVOUR)
   splitc_test_launcher(smp run)
   foreach(program teams split_phase)
     add_test(NAME smp.${program}.p8
-             COMMAND ${SPLITC_TEST_BASH} ${SPLITC_TESTS_DIR}/programs/expect_pass.sh ${program}
+             COMMAND $<TARGET_FILE:splitc-expect> pass ${program}
                      ${run} -n 8 $<TARGET_FILE:tp_${program}_smp>)
     set_tests_properties(smp.${program}.p8 PROPERTIES TIMEOUT 120
                          LABELS "collectives;teams;smp;generic")
@@ -66,7 +66,7 @@ if("smp" IN_LIST SPLITC_TEST_BACKENDS AND NOT SPLITC_TEST_FLAVOUR)
   set(staged_args_split_phase)
   foreach(program teams split_phase)
     add_test(NAME smp.${program}.staged.p3
-             COMMAND ${SPLITC_TEST_BASH} ${SPLITC_TESTS_DIR}/programs/expect_pass.sh ${program}
+             COMMAND $<TARGET_FILE:splitc-expect> pass ${program}
                      ${run} -n 3 $<TARGET_FILE:tp_${program}_smp> ${staged_args_${program}})
     set_tests_properties(smp.${program}.staged.p3 PROPERTIES TIMEOUT 120
                          ENVIRONMENT SPLITC_SMP_COLLECTIVE_ONE_COPY_MIN=0

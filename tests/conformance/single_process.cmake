@@ -6,7 +6,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
   foreach(p 1 2)
     add_test(NAME ${backend}.conformance.xf_no_path.p${p}
-      COMMAND ${SPLITC_TEST_BASH} ${SPLITC_TESTS_DIR}/programs/expect_failure.sh
+      COMMAND $<TARGET_FILE:splitc-expect> failure
               --regex "no path to peer"
               -- ${run} -n ${p} $<TARGET_FILE:tp_conformance_${backend}>)
     set_tests_properties(${backend}.conformance.xf_no_path.p${p} PROPERTIES

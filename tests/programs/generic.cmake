@@ -2,8 +2,8 @@
 # included by splitc_add_backend_tests, cmake/SplitcTests.cmake, in this tree and outside it).
 # Each program (label "programs" and the backend's name) is a plain main() that prints
 # "PASS <name>" and exits 0, or names the failing processor and exits non-zero. Each runs
-# through its backend's launcher at several process counts (expect_pass.sh also requires the
-# PASS line), plus the expected-failure runs (expect_failure.sh, label "errors").
+# through its backend's launcher at several process counts (`splitc-expect pass` also requires
+# the PASS line), plus the expected-failure runs (`splitc-expect failure`, label "errors").
 # ---- programs at every process count. NETWORK_ARGS: on every backend but smp, fewer barrier
 # rounds (runtime_basics), 16 MiB transfers where smp's long matrix runs 64 MiB (bulk_large:
 # still 4 or more of their largest long messages), 3000 short and 100 medium requests per pair
@@ -110,13 +110,13 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_add_test_program(tp_plain_start plain_start.cpp ${backend})
   set(exe $<TARGET_FILE:tp_plain_start_${backend}>)
   add_test(NAME ${backend}.plain_start.procs3
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh plain_start
+    COMMAND $<TARGET_FILE:splitc-expect> pass plain_start
             ${_plain_env} SPLITC_PROCS=3 ${exe} 3)
   add_test(NAME ${backend}.plain_start.procs1
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh plain_start
+    COMMAND $<TARGET_FILE:splitc-expect> pass plain_start
             ${_plain_env} SPLITC_PROCS=1 ${exe} 1)
   add_test(NAME ${backend}.plain_start.unset
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh plain_start
+    COMMAND $<TARGET_FILE:splitc-expect> pass plain_start
             ${_plain_env} --unset=SPLITC_PROCS ${exe} 1)
 
   # Program arguments, written out in each add_test: a CMake list cannot hold the empty one.
@@ -124,22 +124,22 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
   set(exe $<TARGET_FILE:tp_program_args_${backend}>)
   add_test(NAME ${backend}.program_args.p3
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh program_args
+    COMMAND $<TARGET_FILE:splitc-expect> pass program_args
             ${run} -n 3 ${exe} -n 5 --keep-aslr -- "two words" "" --backend=none)
   add_test(NAME ${backend}.program_args.plain_procs3
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh program_args
+    COMMAND $<TARGET_FILE:splitc-expect> pass program_args
             ${_plain_env} SPLITC_PROCS=3 ${exe} -n 5 --keep-aslr -- "two words" ""
             --backend=none)
   # An option splitc-run does not know is refused with the usage, not run as the program.
   add_test(NAME ${backend}.launcher.unknown_option
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh --status 2
+    COMMAND $<TARGET_FILE:splitc-expect> failure --status 2
             --regex "splitc-run: unknown option '--bogus' \\(a program whose name starts with '-' follows '--'\\)"
             -- ${run} -n 2 --bogus ${exe})
   set_tests_properties(${backend}.launcher.unknown_option PROPERTIES
     LABELS "errors;${backend};generic" TIMEOUT 60)
   # The backend's test driver, asked for a program it does not have, names the ones it has.
   add_test(NAME ${backend}.test_driver.unknown_program
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh --status 2
+    COMMAND $<TARGET_FILE:splitc-expect> failure --status 2
             --regex "splitc-tests-${backend}: no test program named 'no_such_program'; this driver has: .*tp_program_args"
             -- $<TARGET_FILE:splitc-tests-${backend}> no_such_program)
   set_tests_properties(${backend}.test_driver.unknown_program PROPERTIES
@@ -152,7 +152,7 @@ endforeach()
 endif()
 
 # ---- expected failures (label "errors"): each program's name (xf_NAME_<backend>) is used by
-# no other test, so expect_failure.sh can check with pgrep that none of its processes is left.
+# no other test, so splitc-expect can check by the name that none of its processes is left.
 
 # splitc_add_failure_test: cmake/SplitcTests.cmake.
 splitc_add_failure_test(xf_range PROCS 3 STATUS 70
@@ -320,14 +320,14 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
   if(DEFINED _cannot_start_${backend})
     add_test(NAME ${backend}.errors.cannot_start
-      COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh
+      COMMAND $<TARGET_FILE:splitc-expect> failure
               ${_cannot_start_${backend}}
               -- ${run} -n 2 ${CMAKE_CURRENT_BINARY_DIR}/no_such_program)
     set_tests_properties(${backend}.errors.cannot_start
       PROPERTIES LABELS "errors;${backend};generic" TIMEOUT 120)
   endif()
   add_test(NAME ${backend}.errors.bad_procs_env
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh --status 70
+    COMMAND $<TARGET_FILE:splitc-expect> failure --status 70
             --regex "splitc: processor 0: SPLITC_PROCS=0 is not a processor count \\(1..4096\\)"
             -- ${_plain_env} SPLITC_PROCS=0 $<TARGET_FILE:tp_plain_start_${backend}> 1)
   set_tests_properties(${backend}.errors.bad_procs_env
@@ -361,7 +361,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
     list(GET _bad_env_${case} 0 setting)
     list(GET _bad_env_${case} 1 regex)
     add_test(NAME ${backend}.errors.bad_${case}
-      COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh
+      COMMAND $<TARGET_FILE:splitc-expect> failure
               --regex "splitc: processor [0-9]+[^:]*: ${regex}"
               -- ${CMAKE_COMMAND} -E env ${setting}
                  ${run} -n 2 $<TARGET_FILE:tp_plain_start_${backend}> 2)

@@ -8,13 +8,13 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_test_launcher(${backend} run)
   set(exe $<TARGET_FILE:tp_plain_start_${backend}>)
   add_test(NAME ${backend}.plain_start.p1
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_pass.sh plain_start
+    COMMAND $<TARGET_FILE:splitc-expect> pass plain_start
             ${run} -n 1 ${exe} 1)
   add_test(NAME ${backend}.errors.no_path_to_peer.p2
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh
+    COMMAND $<TARGET_FILE:splitc-expect> failure
             --regex "no path to peer" -- ${run} -n 2 ${exe} 2)
   add_test(NAME ${backend}.errors.no_path_to_peer.plain_procs2
-    COMMAND ${SPLITC_TEST_BASH} ${CMAKE_CURRENT_LIST_DIR}/expect_failure.sh
+    COMMAND $<TARGET_FILE:splitc-expect> failure
             --regex "no path to peer"
             -- ${CMAKE_COMMAND} -E env --unset=SPLITC_JOB --unset=SPLITC_SMP_FD
                --unset=SPLITC_MYPROC SPLITC_PROCS=2 ${exe} 2)

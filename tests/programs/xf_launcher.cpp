@@ -3,7 +3,8 @@
 
 #include <unistd.h>
 
-// expect_failure.sh signals splitc-run once processor 0 says the job is ready.
+// `splitc-expect failure --signal-launcher` signals splitc-run once processor 0 says the job
+// is ready.
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
   if (splitc::myproc() == 0) {

@@ -5,7 +5,8 @@
 
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
-  if (splitc::myproc() == 1) {  // expect_failure.sh kill -9s the pid it prints when ready
+  // `splitc-expect failure --kill-printed-pid` kill -9s the pid it prints when ready.
+  if (splitc::myproc() == 1) {
     std::printf("processor 1 (pid %ld) ready to be killed\n", static_cast<long>(getpid()));
     std::fflush(stdout);
     for (;;) pause();

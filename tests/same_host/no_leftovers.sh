@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A job ended by SIGKILL leaves no shared-memory object behind (docs/same_host.md): the
 # names in /dev/shm after the command are those before it. Runs the command given (an
-# expect_failure.sh line that kills a processor or the launcher with SIGKILL) and compares.
+# `splitc-expect failure` line that kills a processor or the launcher with SIGKILL) and compares.
 # What a killed splitc-run leaves is removed by its janitor once the launcher is gone
 # (src/port/external_launch.cpp), a moment after the command returns: the check waits up to
 # 20 s for the names to go, and fails naming those that stay.

@@ -8,8 +8,8 @@
 if(NOT SPLITC_TEST_ERROR_PATHS OR SPLITC_TEST_FLAVOUR)
   return()
 endif()
-set(_expect_failure ${SPLITC_TESTS_DIR}/programs/expect_failure.sh)
-set(_expect_pass ${SPLITC_TESTS_DIR}/programs/expect_pass.sh)
+set(_expect_failure $<TARGET_FILE:splitc-expect> failure)
+set(_expect_pass $<TARGET_FILE:splitc-expect> pass)
 foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
   splitc_add_test_program(sv_probe sv_probe.cpp ${backend})
   # Processors sharing one process (sim): no process to stop or lose; its scheduler reports
@@ -29,7 +29,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
     list(GET case 0 kind)
     list(GET case 1 name)
     add_test(NAME ${backend}.supervision.${name}.p3
-      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30 --status 70 --regex "${mismatch}"
+      COMMAND ${_expect_failure} --within 30 --status 70 --regex "${mismatch}"
               -- ${run} -n 3 ${exe} ${kind} 1)
     set_tests_properties(${backend}.supervision.${name}.p3
       PROPERTIES LABELS "supervision;errors;${backend}" TIMEOUT 120)
@@ -39,10 +39,10 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
     # supervisor of that process names it, under splitc-run and started with SPLITC_PROCS.
     set(whole "splitc-run: the job's process \\(pid [0-9]+, every processor\\) exited before every processor reached finalize\\(\\)")
     add_test(NAME ${backend}.supervision.exit0.p4
-      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30 --regex "${whole}"
+      COMMAND ${_expect_failure} --within 30 --regex "${whole}"
               -- ${run} -n 4 ${exe} exit0 3)
     add_test(NAME ${backend}.supervision.exit0.procs4
-      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30 --regex "${whole}"
+      COMMAND ${_expect_failure} --within 30 --regex "${whole}"
               -- ${CMAKE_COMMAND} -E env --unset=SPLITC_JOB SPLITC_PROCS=4 ${exe} exit0 3)
     set_tests_properties(${backend}.supervision.exit0.p4 ${backend}.supervision.exit0.procs4
       PROPERTIES LABELS "supervision;${backend}" TIMEOUT 120)
@@ -52,7 +52,7 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
 
   # SIGSTOP of processor 1 at P = 4: its watcher (processor 2) names it within the limit.
   add_test(NAME ${backend}.supervision.stop.p4
-    COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30
+    COMMAND ${_expect_failure} --within 30
             --regex "splitc: processor 2 of 4: processor 1 has been silent for [0-9.]+ s \\(limit SPLITC_SILENCE=2 s\\)"
             -- ${env} ${run} -n 4 ${exe} stop 1)
   # _exit(0) of processor 3 at P = 4, past every exit handler: processor 0 (its watcher) names
@@ -65,13 +65,13 @@ foreach(backend IN LISTS SPLITC_TEST_BACKENDS)
     set(early "${early}|splitc-run: processor 3 \\(pid [0-9]+\\) exited before reaching finalize\\(\\)")
   endif()
   add_test(NAME ${backend}.supervision.exit0.p4
-    COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} --within 30
+    COMMAND ${_expect_failure} --within 30
             --regex "${early}"
             -- ${env} ${run} -n 4 ${exe} exit0 3)
   # Processor 1 computes for 4 s without polling under a 2 s limit (twice the limit: its
   # heartbeats are a thread's, not its loop's): the job passes.
   add_test(NAME ${backend}.supervision.compute.p3
-    COMMAND ${SPLITC_TEST_BASH} ${_expect_pass} sv_probe ${env} ${run} -n 3 ${exe} compute 4)
+    COMMAND ${_expect_pass} sv_probe ${env} ${run} -n 3 ${exe} compute 4)
   # The whole job stopped for 4 s (twice the limit) and continued, as a paused virtual machine
   # or a suspended job is: no processor was silent; the job goes on and passes.
   add_test(NAME ${backend}.supervision.frozen_whole.p3
@@ -94,7 +94,7 @@ foreach(program_backend IN LISTS SPLITC_TEST_BACKENDS)
   if(SPLITC_MPIRUN_OPENMPI AND NOT program_backend MATCHES "^(mpi|shmem)$")
     set(test ${program_backend}.supervision.foreign_openmpi)
     add_test(NAME ${test}
-      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} 
+      COMMAND ${_expect_failure} 
               --regex "splitc: processor [0-3]: this program is linked with backend '${program_backend}' but was started by Open MPI's mpirun( \\(or oshrun\\))? as one of 4 processes \\(OMPI_COMM_WORLD_SIZE=4\\); .*start it with splitc-run --backend ${program_backend}"
               -- ${SPLITC_MPIRUN_OPENMPI} --allow-run-as-root --oversubscribe -np 4 ${exe} ok)
     list(APPEND foreign ${test})
@@ -102,7 +102,7 @@ foreach(program_backend IN LISTS SPLITC_TEST_BACKENDS)
   if(SPLITC_MPIRUN_MPICH AND NOT program_backend STREQUAL "mpich")
     set(test ${program_backend}.supervision.foreign_mpich)
     add_test(NAME ${test}
-      COMMAND ${SPLITC_TEST_BASH} ${_expect_failure} 
+      COMMAND ${_expect_failure} 
               --regex "splitc: processor [0-3]: this program is linked with backend '${program_backend}' but was started by MPICH's mpiexec \\(Hydra\\) or another PMI launcher as one of 4 processes \\(PMI_SIZE=4\\); .*start it with splitc-run --backend ${program_backend}"
               -- ${SPLITC_MPIRUN_MPICH} -np 4 ${exe} ok)
     list(APPEND foreign ${test})

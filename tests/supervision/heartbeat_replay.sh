@@ -2,13 +2,13 @@
 # A stopped processor is reported within the silence limit even while a hostile neighbour
 # replays its captured heartbeats (issue 45; heartbeat_replay.cpp, which needs root: without
 # it this test is skipped, exit 77).
-#   heartbeat_replay.sh REPLAYER EXPECT_FAILURE_ARGS... -- JOB...
-# Runs the replayer for longer than expect_failure's --within limit: a believed replay would
+#   heartbeat_replay.sh REPLAYER SPLITC_EXPECT FAILURE_ARGS... -- JOB...
+# Runs the replayer for longer than `splitc-expect failure`'s --within limit: a believed replay would
 # keep the stopped processor "alive" past it. Fails also when the replayer replayed nothing
 # (then the run proved nothing).
 set -u
-replayer=$1
-shift
+replayer=$1 expect=$2
+shift 2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$replayer" 90 > "$out" &
@@ -20,7 +20,7 @@ if ! kill -0 "$pid" 2> /dev/null; then
   cat "$out"
   exit "$rc"
 fi
-bash "$(dirname "$0")/../programs/expect_failure.sh" "$@"
+"$expect" failure "$@"
 rc=$?
 kill -TERM "$pid" 2> /dev/null
 wait "$pid"

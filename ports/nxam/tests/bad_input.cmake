@@ -14,12 +14,12 @@ function(nxam_bad_input_tests port layer)
   string(TOLOWER ${layer} emulation)
   target_include_directories(nxam_bad_input_${port} PRIVATE
     ${PROJECT_SOURCE_DIR}/emulations/${emulation}/include)
-  set(run ${PROJECT_SOURCE_DIR}/tests/programs/run_mpi_job.sh)
+  set(run $<TARGET_FILE:splitc-expect> mpi)
   set(cmd $<TARGET_FILE:splitc-run> --backend ${port} -n 2 $<TARGET_FILE:nxam_bad_input_${port}>)
   add_test(NAME ${port}.errors.layer_too_long
-    COMMAND bash ${run} "fail:${_nxam_too_long_${layer}}" 60 ${cmd} too-long)
+    COMMAND ${run} "fail:${_nxam_too_long_${layer}}" 60 ${cmd} too-long)
   add_test(NAME ${port}.errors.layer_foreign
-    COMMAND bash ${run}
+    COMMAND ${run}
       "fail:${port}: processor 0 received a message of NXAM's type 1000 that is not an NXAM packet|${emulation}: processor 0 received a message of NXAM's type 1000 that is not an NXAM packet"
       60 ${cmd} foreign)
   set_tests_properties(${port}.errors.layer_too_long ${port}.errors.layer_foreign PROPERTIES
