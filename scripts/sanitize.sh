@@ -44,12 +44,13 @@ done
 # Tests of the default subset (ctest -R) and the targets they need.
 asan_tests='^(unit\..*|udp\.unit\..*|udp\.exact\.p2|udp\.impair\.p2|(smp|udp)\.(runtime_basics|global_memory|bulk|active_messages|atomics|collectives|teams)\.p2|smp\.collective_one_copy\.(on|refused)\.p3|(cmaml|hpam|t3d)\.(conformance|random_mix|bulk|global_memory|collectives|teams)\.p4)$'
 tsan_tests='^(udp\.unit\..*|udp\.exact\.p2|udp\.atomics\.p2)$'
-# The test programs of a backend are one executable, its test driver (cmake/SplitcTests.cmake);
-# the unit tests' executables (every target named unit_*) are added from the configured build.
-asan_targets=(splitc-run splitc-run-udp udp_engine_test udp_exact splitc-tests-smp splitc-tests-udp
-              splitc-run-smp splitc-run-cmaml splitc-tests-cmaml splitc-run-hpam splitc-tests-hpam
-              splitc-run-t3d splitc-tests-t3d)
-tsan_targets=(splitc-run-udp udp_engine_test udp_exact splitc-tests-udp)
+# The test programs of a backend are one executable, its test driver (cmake/SplitcTests.cmake),
+# and each job runs under the suite's runner, splitc-expect; the unit tests' executables (every
+# target named unit_*) are added from the configured build.
+asan_targets=(splitc-expect splitc-run splitc-run-udp udp_engine_test udp_exact splitc-tests-smp
+              splitc-tests-udp splitc-run-smp splitc-run-cmaml splitc-tests-cmaml splitc-run-hpam
+              splitc-tests-hpam splitc-run-t3d splitc-tests-t3d)
+tsan_targets=(splitc-expect splitc-run-udp udp_engine_test udp_exact splitc-tests-udp)
 
 # The targets of the configured build DIR, one per line (CMake writes one directory per target,
 # whichever the generator).
