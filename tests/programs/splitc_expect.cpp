@@ -28,10 +28,10 @@
 // launcher ends its job itself), as timeout(1) does; so a hung job is ended by its own
 // launcher rather than orphaned. The output goes to an unnamed temporary file, printed once the
 // job has ended. This was four bash scripts (expect_pass.sh, expect_output.sh,
-// expect_failure.sh, run_mpi_job.sh); each program a script started (timeout, mktemp, cat, rm,
-// grep, pgrep, a subshell) cost this machine 2-11 ms of CPU, 26 ms for a passing test and 79 ms
-// for a failing one, against a few for this program (docs/running.md, "The harness's own
-// cost").
+// expect_failure.sh, run_mpi_job.sh), each starting timeout, mktemp, cat, rm, grep, pgrep and
+// subshells: about 25 ms of CPU above a passing job and 75 ms above a failing one on the
+// machine of 2026-12-06, where this program adds 4-7 and 10-20 (docs/running.md, "The
+// harness's own cost").
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -551,7 +551,7 @@ int expect_mpi(const std::string& expect, const std::string& seconds,
   spec.limit_s = static_cast<double>(limit);
   spec.grace_s = 10;
   const std::string cmd = joined(spec.command);
-  const std::string name = expect.substr(5);
+  const std::string wanted = expect.substr(5);  // the NAME of pass:, the REGEX of fail:
   job_result r = run_job(spec);
   print(r.output);
   // Open MPI 4.x's mpirun can misjudge a process that finalized and exited 0 ("mpirun has
@@ -561,7 +561,7 @@ int expect_mpi(const std::string& expect, const std::string& seconds,
   // run prints, is rerun once; anything else is judged as it is.
   if (pass && r.status == 1 && r.output.find("with PID 0 on") != std::string::npos &&
       r.output.find("exiting improperly") != std::string::npos &&
-      count_exact_lines(r.output, "PASS " + name) == 1) {
+      count_exact_lines(r.output, "PASS " + wanted) == 1) {
     std::fprintf(stderr,
                  "run_test: Open MPI misjudged a finished process (its issue 7833); running the "
                  "job again\n");
@@ -581,9 +581,9 @@ int expect_mpi(const std::string& expect, const std::string& seconds,
                    r.status, elapsed);
       return 1;
     }
-    const int count = count_exact_lines(r.output, "PASS " + name);
+    const int count = count_exact_lines(r.output, "PASS " + wanted);
     if (count != 1) {
-      std::fprintf(stderr, "run_test: 'PASS %s' printed %d times (expected once)\n", name.c_str(),
+      std::fprintf(stderr, "run_test: 'PASS %s' printed %d times (expected once)\n", wanted.c_str(),
                    count);
       return 1;
     }
@@ -593,9 +593,9 @@ int expect_mpi(const std::string& expect, const std::string& seconds,
     std::fprintf(stderr, "run_test: '%s' was expected to fail but exited 0\n", cmd.c_str());
     return 1;
   }
-  if (!line_regex(name).first_match(r.output)) {
+  if (!line_regex(wanted).first_match(r.output)) {
     std::fprintf(stderr, "run_test: '%s' failed (status %d) without a message matching /%s/\n",
-                 cmd.c_str(), r.status, name.c_str());
+                 cmd.c_str(), r.status, wanted.c_str());
     return 1;
   }
   std::printf("run_test: failed as expected (status %d, %s s)\n", r.status, elapsed);
