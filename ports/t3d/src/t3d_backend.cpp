@@ -179,6 +179,18 @@ void t3d_backend::note_other_counter(counter& done) {
   put_count_ = 0;
 }
 
+void t3d_backend::rma_put_other_counter(proc_t p, void* dst, const void* src, std::size_t len,
+                                        counter& done) {
+  note_other_counter(done);
+  (void)rma_put(p, dst, src, len, done);
+}
+
+void t3d_backend::rma_get_after_puts(void* dst, proc_t p, const void* src, std::size_t len) {
+  shmem_quiet();  // a get must not overtake this PE's earlier puts (quiet_earlier_puts)
+  ++rma_operations_;
+  shmem_getmem(dst, symmetric(src), len, p);
+}
+
 #if defined(SPLITC_BACKEND_SHMEM)
 #if defined(OSHMEM_MAJOR_VERSION) && \
     OSHMEM_MAJOR_VERSION * 10000 + OSHMEM_MINOR_VERSION * 100 + OSHMEM_RELEASE_VERSION < 40105
