@@ -196,10 +196,11 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   /// the engine (where the core's address is the peer's copy, segments lying apart) the same
   /// offset in this PE's segment (port/segment_places.hpp).
   void* symmetric(const void* addr) const noexcept { return port::same_place_on(myproc_, addr); }
-  /// The remote end is in the symmetric segment.
+  /// The remote end is in the symmetric segment: direct_range's test (the same formula, so
+  /// that where the core asked direct_range first the compiler answers this from it).
   bool rma_reaches(proc_t, const void* addr, std::size_t len) const noexcept {
-    const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(symmetric(addr)) - segment_base_;
-    return off < segment_size_ && len <= segment_size_ - off;
+    std::uintptr_t off;
+    return port::range_in_segment(segment_base_, segment_size_, symmetric(addr), len, off);
   }
   // The core inlines these into the program's get and put: the common case has the counts
   // first and the layer's call last, the rare ones (another counter, earlier puts to quiet)
@@ -219,7 +220,7 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
     return am_status::ok;
   }
   am_status rma_get(void* dst, proc_t p, const void* src, std::size_t len, counter&) {
-    if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] {
+    if (put_count_ != 0) [[unlikely]] {
       rma_get_after_puts(dst, p, src, len);
       return am_status::ok;
     }
@@ -299,7 +300,7 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   /// (SHMEM orders neither; splitc's program order needs it). Their counters
   /// wait for the next poll.
   void quiet_earlier_puts() {
-    if (put_count_ != 0 || !other_puts_.empty()) [[unlikely]] shmem_quiet();
+    if (put_count_ != 0) [[unlikely]] shmem_quiet();
   }
   void complete_puts() {
     shmem_quiet();
@@ -350,7 +351,9 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   std::vector<std::int64_t> stored_seen_;  ///< stored_from_[s] as last taken
   std::int64_t stored_arrived_ = 0;        ///< taken, not yet asked for by the core
   // Puts completed by the next shmem_quiet: put_count_ of them on
-  // put_counter_, and one entry per put on other counters before it.
+  // put_counter_, and one entry per put on other counters before it. Every put counts on
+  // put_counter_ last (note_other_counter, then ++put_count_), so put_count_ == 0 means that
+  // no put is outstanding at all: what poll, rma_flush and a get test.
   counter* put_counter_ = nullptr;
   std::int64_t put_count_ = 0;
   std::vector<std::pair<counter*, std::int64_t>> other_puts_;
