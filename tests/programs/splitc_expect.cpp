@@ -381,16 +381,6 @@ bool has_env(pid_t pid, std::string_view entry) {
   return false;
 }
 
-/// The processes whose environment carries the job's tag (the job's, however deep).
-std::vector<pid_t> tagged_pids(const std::string& tag) {
-  const std::string entry = "SPLITC_TEST_TAG=" + tag;
-  std::vector<pid_t> pids;
-  for (pid_t pid : all_pids()) {
-    if (pid != getpid() && has_env(pid, entry)) pids.push_back(pid);
-  }
-  return pids;
-}
-
 std::string comm_of(pid_t pid) {
   auto comm = read_file(proc(pid, "comm")).value_or("");
   if (!comm.empty() && comm.back() == '\n') comm.pop_back();
@@ -713,7 +703,7 @@ int expect_failure(int argc, char** argv) {
       usleep(50000);
     }
     pid_t victim = 0, launcher = 0, mpi_launcher = 0;
-    for (pid_t pid : tagged_pids(spec.tag)) {
+    for (pid_t pid : job_pids(spec.tag, job.pid)) {
       const std::string comm = comm_of(pid);
       if (o.kill_rank && has_env(pid, "SPLITC_MYPROC=" + *o.kill_rank) &&
           (o.program.empty() || runs_program(pid, o.program))) {

@@ -197,7 +197,8 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   /// offset in this PE's segment (port/segment_places.hpp).
   void* symmetric(const void* addr) const noexcept { return port::same_place_on(myproc_, addr); }
   /// The remote end is in the symmetric segment: direct_range's test (the same formula, so
-  /// that where the core asked direct_range first the compiler answers this from it).
+  /// that where the core asked direct_range first the compiler answers this from it -- on
+  /// OpenSHMEM, where symmetric() is the address itself; not on the engine).
   bool rma_reaches(proc_t, const void* addr, std::size_t len) const noexcept {
     std::uintptr_t off;
     return port::range_in_segment(segment_base_, segment_size_, symmetric(addr), len, off);
