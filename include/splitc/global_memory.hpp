@@ -41,9 +41,10 @@ inline void check_remote(context& c, proc_t p, const void* addr, const char* op)
 
 /// Where this process can load/store [addr, addr+len) of processor p, or nullptr: the
 /// backend's answer for the range in one question where it has one (has_direct_range), else
-/// direct_address of the range's first and last bytes.
+/// direct_address of the range's first and last bytes. Always inlined, as the backends'
+/// direct_range is: it is a mapped access's whole cost (am_tail_called, below).
 template <class B>
-inline void* direct_in(const B& backend, proc_t p, const void* addr, std::size_t len) noexcept {
+[[gnu::always_inline]] inline void* direct_in(const B& backend, proc_t p, const void* addr, std::size_t len) noexcept {
   if constexpr (!B::caps.direct_access) {
     return nullptr;
   } else if constexpr (has_direct_range<B>) {
@@ -56,7 +57,8 @@ inline void* direct_in(const B& backend, proc_t p, const void* addr, std::size_t
     return nullptr;
   }
 }
-inline void* direct(context& c, proc_t p, const void* addr, std::size_t len) noexcept {
+[[gnu::always_inline]] inline void* direct(context& c, proc_t p, const void* addr,
+                                          std::size_t len) noexcept {
   return direct_in(c.backend, p, addr, len);
 }
 
@@ -180,8 +182,8 @@ inline bool rma_store(B& b, context& c, proc_t p, void* dst, const void* src, st
   return false;
 }
 
-// The active-message tails as calls: on a backend with RMA members the
-// one-sided path is the common one, and the whole get or put is inlined into
+// The active-message tails as calls: on a backend with RMA members or direct access the
+// one-sided or mapped path is the common one, and the whole get or put is inlined into
 // the program's call (get_value, put_value) with the rarer tail out of line.
 [[gnu::noinline]] inline void get_remote_call(context& c, void* dst, proc_t p, const void* src,
                                               std::size_t len, counter& ctr) {
@@ -192,70 +194,103 @@ inline bool rma_store(B& b, context& c, proc_t p, void* dst, const void* src, st
                                               source_lifetime source) {
   put_remote(c, p, dst, src, len, ctr, source);
 }
+/// The short put's tail with its data already in words (put_bytes_as): had the call taken the
+/// program's value by address, the value would have lived in memory, stored at every put, for
+/// the call's sake alone (smp's mapped put 1.00 -> 1.24 ns).
+[[gnu::noinline]] inline void put_short_call(context& c, proc_t p, void* dst, const am_word* data,
+                                             std::size_t len, counter& ctr) {
+  ctr.add_local(1);
+  request_with_data(c, p, builtin::put_request, as_word(dst), len, as_word(&ctr), data);
+}
 
 /// A get of len bytes by the first path that reaches the target: a local copy, a
 /// mapped peer segment, the layer's RMA, an active message (inlined, or a call:
-/// CallTail).
+/// CallTail). True when the bytes have moved (a local or mapped copy), false when the
+/// transfer is counted on ctr: read and write then test their counter only when it may
+/// count, so that a mapped read does not reload it after the copy.
 template <bool CallTail>
-[[gnu::always_inline]] inline void get_bytes_as(context& c, void* dst, proc_t p, const void* src,
+[[gnu::always_inline]] inline bool get_bytes_as(context& c, void* dst, proc_t p, const void* src,
                                                 std::size_t len, counter& ctr, const char* op) {
   if (p == c.myproc) [[likely]] {
     if (src == nullptr) [[unlikely]] null_target(c, p, op);
     std::memcpy(dst, src, len);
-    return;
+    return true;
   }
   check_remote(c, p, src, op);
   if (void* d = direct(c, p, src, len)) {
     std::memcpy(dst, d, len);
-    return;
+    return true;
   }
-  if (rma_get(c.backend, c, dst, p, src, len, ctr)) return;
+  if (rma_get(c.backend, c, dst, p, src, len, ctr)) return false;
   if constexpr (CallTail) get_remote_call(c, dst, p, src, len, ctr);
   else get_remote(c, dst, p, src, len, ctr);
+  return false;
 }
-inline void get_bytes(context& c, void* dst, proc_t p, const void* src, std::size_t len,
+inline bool get_bytes(context& c, void* dst, proc_t p, const void* src, std::size_t len,
                       counter& ctr, const char* op) {
-  get_bytes_as<false>(c, dst, p, src, len, ctr, op);
+  return get_bytes_as<false>(c, dst, p, src, len, ctr, op);
 }
 
 /// A put, as get_bytes_as gets.
 template <bool CallTail>
-[[gnu::always_inline]] inline void put_bytes_as(context& c, proc_t p, void* dst, const void* src,
+[[gnu::always_inline]] inline bool put_bytes_as(context& c, proc_t p, void* dst, const void* src,
                                                 std::size_t len, counter& ctr, const char* op,
                                                 source_lifetime source) {
   if (p == c.myproc) [[likely]] {
     if (dst == nullptr) [[unlikely]] null_target(c, p, op);
     std::memcpy(dst, src, len);
-    return;
+    return true;
   }
   check_remote(c, p, dst, op);
   if (void* d = direct(c, p, dst, len)) {
     std::memcpy(d, src, len);
-    return;
+    return true;
   }
-  if (rma_put(c.backend, c, p, dst, src, len, ctr)) return;
-  if constexpr (CallTail) put_remote_call(c, p, dst, src, len, ctr, source);
-  else put_remote(c, p, dst, src, len, ctr, source);
+  if (rma_put(c.backend, c, p, dst, src, len, ctr)) return false;
+  if constexpr (CallTail) {
+    if (len <= am_inline_bytes) {
+      am_word words[am_inline_bytes / sizeof(am_word)] = {};
+      std::memcpy(words, src, len);
+      put_short_call(c, p, dst, words, len, ctr);
+    } else {
+      put_remote_call(c, p, dst, src, len, ctr, source);
+    }
+  } else {
+    put_remote(c, p, dst, src, len, ctr, source);
+  }
+  return false;
 }
-inline void put_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
+inline bool put_bytes(context& c, proc_t p, void* dst, const void* src, std::size_t len,
                       counter& ctr, const char* op,
                       source_lifetime source = source_lifetime::call) {
-  put_bytes_as<false>(c, p, dst, src, len, ctr, op, source);
+  return put_bytes_as<false>(c, p, dst, src, len, ctr, op, source);
 }
 
-/// One value's get or put, as the program's get, put, read and write make it:
-/// whole, inlined, on a backend with RMA members; else get_bytes / put_bytes.
+/// Whether the program's get, put, read and write inline their one-sided or mapped path and
+/// call the active-message tail (get_remote_call, put_short_call): on a backend with RMA
+/// members, or with direct access to the peers of its own host only (has_host_members: udp and
+/// mpi under the same-host layer), whose mapped path must stay a few instructions. Elsewhere the
+/// whole path is inlined, the message too, as the seed's Figure 2 inlines it: on smp, where every
+/// peer is mapped, a call for the message to memory outside the segments cost 8-11 ns (1.12-1.23x
+/// on Table 4's rows). Left to GCC's limits instead, a mapped read's direct test, or the whole
+/// get, became a call as a program's unit grew (shmem's read of a mapped peer 1.2 -> 2.1 ns;
+/// mpi's and udp's reads called direct_in: docs/ports.md, "The mapped path inlined").
 template <class B = active_backend>
-inline void get_value(context& c, void* dst, proc_t p, const void* src, std::size_t len,
-                      counter& ctr, const char* op) {
-  if constexpr (has_rma<B>) get_bytes_as<true>(c, dst, p, src, len, ctr, op);
-  else get_bytes(c, dst, p, src, len, ctr, op);
+inline constexpr bool am_tail_called =
+    has_rma<B> || (B::caps.direct_access && has_host_members<B>);
+
+/// One value's get or put, as the program's get, put, read and write make it: whole, inlined,
+/// the active-message tail a call where am_tail_called. True when the bytes have moved
+/// (get_bytes_as).
+template <class B = active_backend>
+[[gnu::always_inline]] inline bool get_value(context& c, void* dst, proc_t p, const void* src,
+                                             std::size_t len, counter& ctr, const char* op) {
+  return get_bytes_as<am_tail_called<B>>(c, dst, p, src, len, ctr, op);
 }
 template <class B = active_backend>
-inline void put_value(context& c, proc_t p, void* dst, const void* src, std::size_t len,
-                      counter& ctr, const char* op) {
-  if constexpr (has_rma<B>) put_bytes_as<true>(c, p, dst, src, len, ctr, op, source_lifetime::call);
-  else put_bytes(c, p, dst, src, len, ctr, op);
+[[gnu::always_inline]] inline bool put_value(context& c, proc_t p, void* dst, const void* src,
+                                             std::size_t len, counter& ctr, const char* op) {
+  return put_bytes_as<am_tail_called<B>>(c, p, dst, src, len, ctr, op, source_lifetime::call);
 }
 
 /// Before a wait for the gets and puts counted on ctr: the backend's RMA
@@ -319,24 +354,27 @@ inline T* direct_pointer(global_ptr<T> p) noexcept {
 }
 
 // ---- get / put: split-phase, completed by sync() ------------------------
+// These and read and write are always inlined, as the seed's global-memory routines are (its
+// §3.2: "unlike global memory routines, the bulk transfer routines are not inlined"): a
+// mapped access is then a few instructions in the program's loop, not a call GCC's limits chose.
 
 template <transferable T>
-inline void get(T* dst, global_ptr<T> src, counter& ctr) {
+[[gnu::always_inline]] inline void get(T* dst, global_ptr<T> src, counter& ctr) {
   auto& c = detail::ctx();
   detail::get_value(c, dst, src.proc(), src.address(), sizeof(T), ctr, "get");
 }
 template <transferable T>
-inline void get(T* dst, global_ptr<T> src) {
+[[gnu::always_inline]] inline void get(T* dst, global_ptr<T> src) {
   auto& c = detail::ctx();
   detail::get_value(c, dst, src.proc(), src.address(), sizeof(T), c.get_put, "get");
 }
 template <transferable T>
-inline void put(global_ptr<T> dst, const T& value, counter& ctr) {
+[[gnu::always_inline]] inline void put(global_ptr<T> dst, const T& value, counter& ctr) {
   auto& c = detail::ctx();
   detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), ctr, "put");
 }
 template <transferable T>
-inline void put(global_ptr<T> dst, const T& value) {
+[[gnu::always_inline]] inline void put(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
   detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), c.get_put, "put");
 }
@@ -344,7 +382,7 @@ inline void put(global_ptr<T> dst, const T& value) {
 // ---- read / write: blocking; each waits only for itself ------------------
 
 template <transferable T>
-inline std::remove_const_t<T> read(global_ptr<T> src) {
+[[gnu::always_inline]] inline std::remove_const_t<T> read(global_ptr<T> src) {
   auto& c = detail::ctx();
   std::remove_const_t<T> value;
   if (src.proc() == c.myproc && src.address() != nullptr) [[likely]] {
@@ -352,22 +390,22 @@ inline std::remove_const_t<T> read(global_ptr<T> src) {
     return value;
   }
   counter mine;
-  detail::get_value(c, &value, src.proc(), src.address(), sizeof(T), mine, "read");
-  detail::flush_rma(c, mine);
-  detail::wait_until(c, "read", [&] { return mine.value() == 0; });
+  if (!detail::get_value(c, &value, src.proc(), src.address(), sizeof(T), mine, "read") &&
+      mine.value() != 0)
+    detail::sync_wait(c, mine, "read");
   return value;
 }
 template <transferable T>
-inline void write(global_ptr<T> dst, const T& value) {
+[[gnu::always_inline]] inline void write(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
   if (dst.proc() == c.myproc && dst.address() != nullptr) [[likely]] {
     std::memcpy(dst.address(), &value, sizeof(T));
     return;
   }
   counter mine;
-  detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), mine, "write");
-  detail::flush_rma(c, mine);
-  detail::wait_until(c, "write", [&] { return mine.value() == 0; });
+  if (!detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), mine, "write") &&
+      mine.value() != 0)
+    detail::sync_wait(c, mine, "write");
 }
 
 // ---- store: one-way; counted in bytes at the receiver --------------------

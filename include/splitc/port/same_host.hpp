@@ -84,6 +84,15 @@ class same_host {
     const std::uintptr_t peer = mapped_[static_cast<std::size_t>(p)];
     return peer == 0 ? nullptr : reinterpret_cast<void*>(peer + offset);
   }
+  /// address() of the range [local, local + len), with one range check (a backend's
+  /// direct_range).
+  [[gnu::always_inline]] void* range(proc_t p, const void* local, std::size_t len) const noexcept {
+    std::uintptr_t offset;
+    if (!range_in_segment(base_, size_, local, len, offset)) return nullptr;
+    // Pointer arithmetic, so that the compiler knows the answer is not null.
+    char* const peer = reinterpret_cast<char*>(mapped_[static_cast<std::size_t>(p)]);
+    return peer == nullptr ? nullptr : peer + offset;
+  }
 
   /// The processors sharing memory with this one, in increasing order, this
   /// one included (just this one with the layer off).

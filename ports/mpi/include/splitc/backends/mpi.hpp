@@ -202,6 +202,11 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   void* direct_address(proc_t p, const void* local) const noexcept {
     return same_host_.address(p, local);
   }
+  /// direct_address of the range [local, local + len), with one range check (has_direct_range).
+  [[gnu::always_inline]] void* direct_range(proc_t p, const void* local,
+                                            std::size_t len) const noexcept {
+    return same_host_.range(p, local, len);
+  }
   std::span<const proc_t> host_members() const noexcept { return same_host_.members(); }
   /// A collective's long piece read from a peer of this host's memory (has_peer_read: the
   /// same-host layer's one copy, SPLITC_SAME_HOST_COLLECTIVE_ONE_COPY_MIN; 0 for other hosts).

@@ -145,7 +145,8 @@ class smp_backend : public port::am_forwarding<smp_backend> {
                                    offset);
   }
   /// direct_address of the range [local, local + len), with one range check (has_direct_range).
-  void* direct_range(proc_t p, const void* local, std::size_t len) const noexcept {
+  /// Always inlined, as the core's direct_in is.
+  [[gnu::always_inline]] void* direct_range(proc_t p, const void* local, std::size_t len) const noexcept {
     std::uintptr_t offset;
     if (!port::range_in_segment(segment_base_, segment_size_, local, len, offset)) return nullptr;
     return reinterpret_cast<void*>(segment_base_ + (static_cast<std::uintptr_t>(p) + 1) * segment_size_ +

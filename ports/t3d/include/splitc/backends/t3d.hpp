@@ -176,7 +176,9 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
     }
   }
   /// direct_address of the range [addr, addr + len), with one range check (has_direct_range).
-  void* direct_range([[maybe_unused]] proc_t p, [[maybe_unused]] const void* addr,
+  /// Always inlined, as the core's direct_in is: it is a mapped get's or read's whole cost
+  /// (docs/ports.md, "The RMA members' calls last").
+  [[gnu::always_inline]] void* direct_range([[maybe_unused]] proc_t p, [[maybe_unused]] const void* addr,
                      [[maybe_unused]] std::size_t len) const noexcept {
     if constexpr (maps_peers) {
       std::uintptr_t off;
