@@ -22,6 +22,9 @@ static_assert(splitc::am_min_args == 4 && splitc::am_max_args == 8);
 // The smp backend reaches peers' segments directly and keeps pairs in order.
 static_assert(smp_backend::caps.direct_access);
 static_assert(splitc::has_direct_range<smp_backend>, "smp answers for a range with one check");
+// Every peer mapped, no groups of hosts: so the core inlines smp's whole get and put, the
+// message to memory outside the segments too (global_memory.hpp, am_tail_called).
+static_assert(!splitc::has_host_members<smp_backend>, "smp maps every peer");
 static_assert(!splitc::has_direct_range<template_backend>, "the template maps nothing");
 static_assert(smp_backend::caps.ordered);
 static_assert(splitc::has_medium_messages<smp_backend> && splitc::has_long_messages<smp_backend>);

@@ -174,9 +174,10 @@ TEST(PortSegment, GeometryDefaultsAndRounding) {
   unsetenv("SPLITC_SEGMENT_BASE");
 }
 
-// range_in_segment, the one check of smp's and shmem's direct_range: a range is inside only
-// when its first and last bytes are, at every length (constant and not, up to and past the
-// granule), below the base, across either end, and for a length of 0 (one byte).
+// range_in_segment, the one check of every direct_range (smp's, shmem's, the same-host
+// layer's for udp and mpi): a range is inside only when its first and last bytes are, at
+// every length (constant and not, up to and past the granule), below the base, across either
+// end, and for a length of 0 (one byte).
 TEST(PortSegment, RangeInSegment) {
   using splitc::port::range_in_segment;
   const std::uintptr_t base = splitc::port::default_segment_base;
