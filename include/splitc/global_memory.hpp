@@ -44,21 +44,21 @@ inline void check_remote(context& c, proc_t p, const void* addr, const char* op)
 /// direct_address of the range's first and last bytes. Always inlined, as the backends'
 /// direct_range is: it is a mapped access's whole cost (am_tail_called, below).
 template <class B>
-[[gnu::always_inline]] inline void* direct_in(const B& backend, proc_t p, const void* addr, std::size_t len) noexcept {
+[[gnu::always_inline]] inline void* direct_in(const B& backend, proc_t p, const void* addr,
+                                              std::size_t len) noexcept {
   if constexpr (!B::caps.direct_access) {
     return nullptr;
   } else if constexpr (has_direct_range<B>) {
     return backend.direct_range(p, addr, len);
   } else {
     void* d = backend.direct_address(p, addr);
-    if (d != nullptr &&
-        (len <= 1 || backend.direct_address(p, static_cast<const char*>(addr) + len - 1) != nullptr))
-      return d;
+    const void* last = static_cast<const char*>(addr) + len - 1;
+    if (d != nullptr && (len <= 1 || backend.direct_address(p, last) != nullptr)) return d;
     return nullptr;
   }
 }
 [[gnu::always_inline]] inline void* direct(context& c, proc_t p, const void* addr,
-                                          std::size_t len) noexcept {
+                                           std::size_t len) noexcept {
   return direct_in(c.backend, p, addr, len);
 }
 
@@ -182,9 +182,10 @@ inline bool rma_store(B& b, context& c, proc_t p, void* dst, const void* src, st
   return false;
 }
 
-// The active-message tails as calls: on a backend with RMA members or direct access the
-// one-sided or mapped path is the common one, and the whole get or put is inlined into
-// the program's call (get_value, put_value) with the rarer tail out of line.
+// The active-message tails as calls, where am_tail_called (below): on a backend with RMA
+// members, or with direct access to its own host's peers only, the one-sided or mapped path is
+// the common one, and the whole get or put is inlined into the program's call (get_value,
+// put_value) with the rarer tail out of line.
 [[gnu::noinline]] inline void get_remote_call(context& c, void* dst, proc_t p, const void* src,
                                               std::size_t len, counter& ctr) {
   get_remote(c, dst, p, src, len, ctr);
@@ -203,22 +204,33 @@ inline bool rma_store(B& b, context& c, proc_t p, void* dst, const void* src, st
   request_with_data(c, p, builtin::put_request, as_word(dst), len, as_word(&ctr), data);
 }
 
+/// A local or mapped copy of len bytes; of one Value where the program's call names its type
+/// (get_value, put_value). A scalar goes by a load and a store of its type, which the compiler
+/// knows changes no other kind of object; a memcpy's store may change any, so after it the
+/// runtime's pointer was loaded and tested again (a mapped get and its sync loaded it twice).
+template <class Value>
+[[gnu::always_inline]] inline void copy_in(void* dst, const void* src, std::size_t len) noexcept {
+  if constexpr (std::is_scalar_v<Value> && !std::is_volatile_v<Value>)
+    *static_cast<Value*>(dst) = *static_cast<const Value*>(src);
+  else std::memcpy(dst, src, len);
+}
+
 /// A get of len bytes by the first path that reaches the target: a local copy, a
 /// mapped peer segment, the layer's RMA, an active message (inlined, or a call:
 /// CallTail). True when the bytes have moved (a local or mapped copy), false when the
 /// transfer is counted on ctr: read and write then test their counter only when it may
-/// count, so that a mapped read does not reload it after the copy.
-template <bool CallTail>
+/// count, so that a mapped read does not reload it after the copy. Value: copy_in's.
+template <bool CallTail, class Value = void>
 [[gnu::always_inline]] inline bool get_bytes_as(context& c, void* dst, proc_t p, const void* src,
                                                 std::size_t len, counter& ctr, const char* op) {
   if (p == c.myproc) [[likely]] {
     if (src == nullptr) [[unlikely]] null_target(c, p, op);
-    std::memcpy(dst, src, len);
+    copy_in<Value>(dst, src, len);
     return true;
   }
   check_remote(c, p, src, op);
   if (void* d = direct(c, p, src, len)) {
-    std::memcpy(dst, d, len);
+    copy_in<Value>(dst, d, len);
     return true;
   }
   if (rma_get(c.backend, c, dst, p, src, len, ctr)) return false;
@@ -232,18 +244,18 @@ inline bool get_bytes(context& c, void* dst, proc_t p, const void* src, std::siz
 }
 
 /// A put, as get_bytes_as gets.
-template <bool CallTail>
+template <bool CallTail, class Value = void>
 [[gnu::always_inline]] inline bool put_bytes_as(context& c, proc_t p, void* dst, const void* src,
                                                 std::size_t len, counter& ctr, const char* op,
                                                 source_lifetime source) {
   if (p == c.myproc) [[likely]] {
     if (dst == nullptr) [[unlikely]] null_target(c, p, op);
-    std::memcpy(dst, src, len);
+    copy_in<Value>(dst, src, len);
     return true;
   }
   check_remote(c, p, dst, op);
   if (void* d = direct(c, p, dst, len)) {
-    std::memcpy(d, src, len);
+    copy_in<Value>(d, src, len);
     return true;
   }
   if (rma_put(c.backend, c, p, dst, src, len, ctr)) return false;
@@ -280,17 +292,18 @@ inline constexpr bool am_tail_called =
     has_rma<B> || (B::caps.direct_access && has_host_members<B>);
 
 /// One value's get or put, as the program's get, put, read and write make it: whole, inlined,
-/// the active-message tail a call where am_tail_called. True when the bytes have moved
-/// (get_bytes_as).
-template <class B = active_backend>
-[[gnu::always_inline]] inline bool get_value(context& c, void* dst, proc_t p, const void* src,
-                                             std::size_t len, counter& ctr, const char* op) {
-  return get_bytes_as<am_tail_called<B>>(c, dst, p, src, len, ctr, op);
+/// the active-message tail a call where am_tail_called, a local or mapped copy by the value's
+/// type (copy_in). True when the bytes have moved (get_bytes_as).
+template <class T, class B = active_backend>
+[[gnu::always_inline]] inline bool get_value(context& c, T* dst, proc_t p, const T* src,
+                                             counter& ctr, const char* op) {
+  return get_bytes_as<am_tail_called<B>, T>(c, dst, p, src, sizeof(T), ctr, op);
 }
-template <class B = active_backend>
-[[gnu::always_inline]] inline bool put_value(context& c, proc_t p, void* dst, const void* src,
-                                             std::size_t len, counter& ctr, const char* op) {
-  return put_bytes_as<am_tail_called<B>>(c, p, dst, src, len, ctr, op, source_lifetime::call);
+template <class T, class B = active_backend>
+[[gnu::always_inline]] inline bool put_value(context& c, proc_t p, T* dst, const T* src,
+                                             counter& ctr, const char* op) {
+  return put_bytes_as<am_tail_called<B>, T>(c, p, dst, src, sizeof(T), ctr, op,
+                                            source_lifetime::call);
 }
 
 /// Before a wait for the gets and puts counted on ctr: the backend's RMA
@@ -330,7 +343,8 @@ inline void store_bytes(context& c, proc_t p, void* dst, const void* src, std::s
   if (rma_store(c.backend, c, p, dst, src, len, received)) return;
   // The library's counter travels as 0: the receiver's own may be elsewhere
   // (context::shared). The program's own is named by the receiver's copy (placed).
-  store_remote(c, p, dst, src, len, &received == library_store_counter(c) ? nullptr : placed(p, &received));
+  store_remote(c, p, dst, src, len,
+               &received == library_store_counter(c) ? nullptr : placed(p, &received));
 }
 
 }  // namespace detail
@@ -361,22 +375,22 @@ inline T* direct_pointer(global_ptr<T> p) noexcept {
 template <transferable T>
 [[gnu::always_inline]] inline void get(T* dst, global_ptr<T> src, counter& ctr) {
   auto& c = detail::ctx();
-  detail::get_value(c, dst, src.proc(), src.address(), sizeof(T), ctr, "get");
+  detail::get_value(c, dst, src.proc(), src.address(), ctr, "get");
 }
 template <transferable T>
 [[gnu::always_inline]] inline void get(T* dst, global_ptr<T> src) {
   auto& c = detail::ctx();
-  detail::get_value(c, dst, src.proc(), src.address(), sizeof(T), c.get_put, "get");
+  detail::get_value(c, dst, src.proc(), src.address(), c.get_put, "get");
 }
 template <transferable T>
 [[gnu::always_inline]] inline void put(global_ptr<T> dst, const T& value, counter& ctr) {
   auto& c = detail::ctx();
-  detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), ctr, "put");
+  detail::put_value(c, dst.proc(), dst.address(), &value, ctr, "put");
 }
 template <transferable T>
 [[gnu::always_inline]] inline void put(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
-  detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), c.get_put, "put");
+  detail::put_value(c, dst.proc(), dst.address(), &value, c.get_put, "put");
 }
 
 // ---- read / write: blocking; each waits only for itself ------------------
@@ -390,7 +404,7 @@ template <transferable T>
     return value;
   }
   counter mine;
-  if (!detail::get_value(c, &value, src.proc(), src.address(), sizeof(T), mine, "read") &&
+  if (!detail::get_value(c, &value, src.proc(), src.address(), mine, "read") &&
       mine.value() != 0)
     detail::sync_wait(c, mine, "read");
   return value;
@@ -403,7 +417,7 @@ template <transferable T>
     return;
   }
   counter mine;
-  if (!detail::put_value(c, dst.proc(), dst.address(), &value, sizeof(T), mine, "write") &&
+  if (!detail::put_value(c, dst.proc(), dst.address(), &value, mine, "write") &&
       mine.value() != 0)
     detail::sync_wait(c, mine, "write");
 }

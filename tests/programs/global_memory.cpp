@@ -1,10 +1,12 @@
-// Every single-value operation x 8 element types x local/remote x heap/stack/static/malloc.
+// Every single-value operation x 8 element types x local/remote x heap/stack/static/malloc, and
+// values whose bits a typed copy could change.
 #include "harness.hpp"
 #include "value_types.hpp"
 
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <vector>
 
@@ -290,6 +292,73 @@ void through_the_proxy() {
   splitc::barrier();
 }
 
+/// Values whose bits a copy by the value's type could change (the core copies a scalar by a
+/// load and a store of its type, global_memory.hpp's copy_in): signalling NaNs with payloads, a
+/// pointer, an enumerator, a bool. Each processor puts and writes them into its right
+/// neighbour's area, gets and reads them back, and compares bytes.
+enum class colour : std::uint16_t { red = 1, blue = 0xbeef };
+struct patterns {
+  double snan_double;
+  float snan_float;
+  const void* pointer;
+  colour hue;
+  bool flag;
+};
+
+patterns patterns_of(int me) {
+  patterns v{};
+  const std::uint64_t d = 0x7ff0000000000001ULL + static_cast<std::uint64_t>(me);
+  const std::uint32_t f = 0x7f800001U + static_cast<std::uint32_t>(me);
+  std::memcpy(&v.snan_double, &d, sizeof d);
+  std::memcpy(&v.snan_float, &f, sizeof f);
+  v.pointer = harness::heap() + 4096 * me + 8;
+  v.hue = me % 2 == 0 ? colour::blue : colour::red;
+  v.flag = me % 2 == 1;
+  return v;
+}
+
+template <class T>
+void check_bits(const T& got, const T& want, const char* what, int from) {
+  CHECK_MSG(testvals::same(got, want), "{} from processor {}: bits changed in the copy", what, from);
+}
+
+void bit_patterns() {
+  auto* mine = reinterpret_cast<patterns*>(harness::heap() + (3 << 20));
+  *mine = patterns{};
+  splitc::barrier();
+  const int me = splitc::myproc(), nprocs = splitc::procs();
+  const int right = (me + 1) % nprocs, left = (me + nprocs - 1) % nprocs;
+  const patterns v = patterns_of(me);
+  const splitc::global_ptr<patterns> there = splitc::toglobal(right, mine);
+  splitc::put(splitc::member_of(there, &patterns::snan_double), v.snan_double);
+  splitc::put(splitc::member_of(there, &patterns::snan_float), v.snan_float);
+  splitc::sync();
+  splitc::write(splitc::member_of(there, &patterns::pointer), v.pointer);
+  splitc::write(splitc::member_of(there, &patterns::hue), v.hue);
+  splitc::write(splitc::member_of(there, &patterns::flag), v.flag);
+  splitc::barrier();
+  const patterns w = patterns_of(left);
+  check_bits(mine->snan_double, w.snan_double, "a signalling NaN (double) put", left);
+  check_bits(mine->snan_float, w.snan_float, "a signalling NaN (float) put", left);
+  check_bits(mine->pointer, w.pointer, "a pointer written", left);
+  check_bits(mine->hue, w.hue, "an enumerator written", left);
+  check_bits(mine->flag, w.flag, "a bool written", left);
+  splitc::barrier();
+  patterns got{};  // back from the right neighbour: what this processor put there
+  splitc::get(&got.snan_double, splitc::member_of(there, &patterns::snan_double));
+  splitc::get(&got.snan_float, splitc::member_of(there, &patterns::snan_float));
+  splitc::get(&got.pointer, splitc::member_of(there, &patterns::pointer));
+  splitc::sync();
+  got.hue = splitc::read(splitc::member_of(there, &patterns::hue));
+  got.flag = splitc::read(splitc::member_of(there, &patterns::flag));
+  check_bits(got.snan_double, v.snan_double, "a signalling NaN (double) got", right);
+  check_bits(got.snan_float, v.snan_float, "a signalling NaN (float) got", right);
+  check_bits(got.pointer, v.pointer, "a pointer got", right);
+  check_bits(got.hue, v.hue, "an enumerator read", right);
+  check_bits(got.flag, v.flag, "a bool read", right);
+  splitc::barrier();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -307,5 +376,6 @@ int main(int argc, char** argv) {
   every_target<testvals::s24>();
   every_target<testvals::s64>();
   through_the_proxy();
+  bit_patterns();
   return harness::pass("global_memory");
 }
