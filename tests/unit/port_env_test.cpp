@@ -2,9 +2,10 @@
 // the table's accessors (defaults, the one message a bad value ends the job
 // with, the check that a reader's default is the documented one), the
 // warning for unknown SPLITC_* names; the segment geometry read from
-// SPLITC_SEGMENT_SIZE and SPLITC_SEGMENT_BASE.
+// SPLITC_SEGMENT_SIZE and SPLITC_SEGMENT_BASE, and the range checks of the direct paths on it.
 #include <splitc/errors.hpp>
 #include <splitc/port/env.hpp>
+#include <splitc/port/same_host.hpp>
 #include <splitc/port/segment.hpp>
 
 #include <gtest/gtest.h>
@@ -212,6 +213,36 @@ TEST(PortSegment, RangeInSegment) {
   EXPECT_TRUE(inside(end - 16, runtime_len));
   EXPECT_FALSE(inside(end - 15, runtime_len));
   EXPECT_FALSE(inside(-8, runtime_len));
+}
+
+// The same-host layer's range, udp's and mpi's direct_range: in a job of two with the layer
+// off (connect maps nothing), processor 0's own segment at the environment's base answers
+// inside it, as address() does for the range's first and last bytes, and nothing for a range
+// across either end; processor 1, on no mapping here, answers nothing anywhere.
+TEST(PortSameHost, RangeAnswersOnlyInsideAMappedSegment) {
+  splitc::port::same_host layer;
+  const splitc::port::same_host::network net{nullptr, [](void*) {}, nullptr};
+  layer.connect("unit", 0, 2, 1, net);
+  const splitc::port::segment_geometry g = splitc::port::segment_from_environment();
+  auto at = [&](std::intptr_t off) {
+    return reinterpret_cast<const void*>(g.base + static_cast<std::uintptr_t>(off));
+  };
+  const std::intptr_t end = static_cast<std::intptr_t>(g.size);
+  for (std::size_t len = 1; len <= 16; ++len) {
+    const auto n = static_cast<std::intptr_t>(len);
+    const std::intptr_t offsets[] = {0, end - n, end - n + 1, end - 1, end, -n, -1};
+    for (const std::intptr_t off : offsets) {
+      const bool inside = off >= 0 && off + n <= end;
+      void* got = layer.range(0, at(off), len);
+      if (inside) {
+        EXPECT_EQ(got, at(off)) << "offset " << off << ", " << len << " bytes";
+        EXPECT_EQ(layer.address(0, at(off + n - 1)), at(off + n - 1));
+      } else {
+        EXPECT_EQ(got, nullptr) << "offset " << off << ", " << len << " bytes";
+      }
+      EXPECT_EQ(layer.range(1, at(off), len), nullptr) << "processor 1, offset " << off;
+    }
+  }
 }
 
 TEST(PortSegmentDeathTest, ZeroSizeAndBadBaseAreRejected) {
