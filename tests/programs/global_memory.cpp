@@ -320,7 +320,8 @@ patterns patterns_of(int me) {
 
 template <class T>
 void check_bits(const T& got, const T& want, const char* what, int from) {
-  CHECK_MSG(testvals::same(got, want), "{} from processor {}: bits changed in the copy", what, from);
+  CHECK_MSG(testvals::same(got, want), "{} from processor {}: bits changed in the copy", what,
+            from);
 }
 
 void bit_patterns() {
