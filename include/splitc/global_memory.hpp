@@ -400,7 +400,7 @@ template <transferable T>
   auto& c = detail::ctx();
   std::remove_const_t<T> value;
   if (src.proc() == c.myproc && src.address() != nullptr) [[likely]] {
-    std::memcpy(&value, src.address(), sizeof(T));
+    detail::copy_in<std::remove_const_t<T>>(&value, src.address(), sizeof(T));
     return value;
   }
   counter mine;
@@ -413,7 +413,7 @@ template <transferable T>
 [[gnu::always_inline]] inline void write(global_ptr<T> dst, const T& value) {
   auto& c = detail::ctx();
   if (dst.proc() == c.myproc && dst.address() != nullptr) [[likely]] {
-    std::memcpy(dst.address(), &value, sizeof(T));
+    detail::copy_in<T>(dst.address(), &value, sizeof(T));
     return;
   }
   counter mine;

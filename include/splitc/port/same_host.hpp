@@ -87,11 +87,7 @@ class same_host {
   /// address() of the range [local, local + len), with one range check (a backend's
   /// direct_range).
   [[gnu::always_inline]] void* range(proc_t p, const void* local, std::size_t len) const noexcept {
-    std::uintptr_t offset;
-    if (!range_in_segment(base_, size_, local, len, offset)) return nullptr;
-    // Pointer arithmetic, so that the compiler knows the answer is not null.
-    char* const peer = reinterpret_cast<char*>(mapped_[static_cast<std::size_t>(p)]);
-    return peer == nullptr ? nullptr : peer + offset;
+    return range_in_peer(base_, size_, mapped_[static_cast<std::size_t>(p)], local, len);
   }
 
   /// The processors sharing memory with this one, in increasing order, this

@@ -30,6 +30,20 @@ inline constexpr std::size_t segment_granule = std::size_t{2} << 20;
   return offset < size && bytes <= size - offset;
 }
 
+/// Where this process reaches [addr, addr + len) of a peer whose copy of the segment [base,
+/// base + size) is mapped here at peer_base (0: not mapped), or nullptr: the direct_range of a
+/// backend that keeps a table of its mapped peers (the same-host layer's for udp and mpi, the
+/// T3D port's). Always inlined: it is a mapped access's whole cost.
+[[gnu::always_inline]] inline void* range_in_peer(std::uintptr_t base, std::size_t size,
+                                                 std::uintptr_t peer_base, const void* addr,
+                                                 std::size_t len) noexcept {
+  std::uintptr_t offset;
+  if (!range_in_segment(base, size, addr, len, offset)) return nullptr;
+  // Pointer arithmetic, so that the compiler knows the answer is not null.
+  char* const peer = reinterpret_cast<char*>(peer_base);
+  return peer == nullptr ? nullptr : peer + offset;
+}
+
 struct segment_geometry {
   std::uintptr_t base;
   std::size_t size;

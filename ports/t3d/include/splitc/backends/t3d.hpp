@@ -181,11 +181,8 @@ class t3d_backend : public port::am_forwarding<t3d_backend>
   [[gnu::always_inline]] void* direct_range([[maybe_unused]] proc_t p, [[maybe_unused]] const void* addr,
                      [[maybe_unused]] std::size_t len) const noexcept {
     if constexpr (maps_peers) {
-      std::uintptr_t off;
-      if (!port::range_in_segment(segment_base_, segment_size_, addr, len, off)) return nullptr;
-      // Pointer arithmetic, so that the compiler knows the answer is not null.
-      char* const peer = reinterpret_cast<char*>(mapped_[static_cast<std::size_t>(p)]);
-      return peer == nullptr ? nullptr : peer + off;
+      return port::range_in_peer(segment_base_, segment_size_,
+                                 mapped_[static_cast<std::size_t>(p)], addr, len);
     } else {
       return nullptr;
     }
