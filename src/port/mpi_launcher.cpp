@@ -76,6 +76,16 @@ int launch_with_mpirun(const launch_options& options, char** argv, const mpirun_
     // setting wins.
     setenv("PMIX_MCA_gds", "hash", 0);
   }
+  // Open MPI's session directory is /tmp/ompi.HOST.UID/pid.N by default: every job of the user
+  // creates the top directory if it is missing and removes it once it is empty, so a job
+  // starting as another ends could find it gone between its mkdir and its stat ("A call to
+  // mkdir was unable to create the desired directory: /tmp/ompi.vm.0, File exists", orte_init
+  // failed; seen once in a suite of four tests at a time on a machine just booted), and a
+  // killed job leaves its pid.N behind. In the job's private directory it is the job's alone
+  // and removed with it, however the job ends.
+  std::vector<std::string> private_dirs = job.private_dir_variables;
+  if (job.family == mpirun_family::open_mpi)
+    private_dirs.emplace_back(open_mpi_session_dir_variable);
   cmd.insert(cmd.end(), job.extra_args.begin(), job.extra_args.end());
   cmd.push_back(resolve_program(argv[0]));
   for (char** a = argv + 1; *a != nullptr; ++a) cmd.emplace_back(*a);
@@ -94,7 +104,7 @@ int launch_with_mpirun(const launch_options& options, char** argv, const mpirun_
     for (const auto& w : cmd) line += " " + w;
     std::fprintf(stderr, "%s\n", line.c_str());
   }
-  return run_external_launcher(cmd, job.private_dir_variables, job.hint);
+  return run_external_launcher(cmd, private_dirs, job.hint);
 }
 
 int launch_on_mpi(const launch_options& options, char** argv, const char* backend,

@@ -28,7 +28,8 @@
 // then the group gets SIGTERM, and SIGKILL a grace period later (5 s; 10 s for mpi, whose
 // launcher ends its job itself), as timeout(1) does; so a hung job is ended by its own
 // launcher rather than orphaned. The output goes to an unnamed temporary file, printed once the
-// job has ended. This was four bash scripts (expect_pass.sh, expect_output.sh,
+// job has ended. A job not started by splitc-run gets a directory of its own for Open MPI's
+// session files (private_session_base). This was four bash scripts (expect_pass.sh, expect_output.sh,
 // expect_failure.sh, run_mpi_job.sh), each starting timeout, mktemp, cat, rm, grep, pgrep and
 // subshells: about 25 ms of CPU above a passing job and 75 ms above a failing one on the
 // machine of 2026-12-06, where this program adds 4-7 and 10-20 (docs/running.md, "The
@@ -53,6 +54,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
@@ -187,6 +189,7 @@ struct job_state {
   int pidfd = -1;
   int output_fd = -1;
   clock_type::time_point start;
+  std::string session_dir;  ///< Open MPI's session directory base of this job, if ours
 };
 
 struct job_result {
@@ -211,9 +214,31 @@ void forward_and_stop(int sig) {
   raise(sig);
 }
 
+/// Open MPI's launchers keep their session directories in /tmp/ompi.HOST.UID, shared by every
+/// job of the user, which a job creates when it is missing and removes once it is empty: two
+/// plain mpirun or oshrun jobs of the suite, one starting as another ends, then race on it
+/// ("A call to mkdir was unable to create the desired directory ... File exists", orte_init
+/// failed). So a job whose command is not splitc-run (which puts it in its job's private
+/// directory, src/port/mpi_launcher.cpp, and is left to do so) gets a base of its own, removed
+/// after it, unless the environment names one: most such jobs are plain mpirun, mpiexec or
+/// oshrun jobs, and for the others it stays an empty directory.
+std::string private_session_base(const job_spec& spec) {
+  if (std::getenv("OMPI_MCA_orte_tmpdir_base") != nullptr || spec.command.empty()) return {};
+  if (std::filesystem::path(spec.command[0]).filename().string().rfind("splitc-run", 0) == 0)
+    return {};
+  std::string dir = (std::filesystem::temp_directory_path() / "splitc-expect-XXXXXX").string();
+  if (mkdtemp(dir.data()) == nullptr) {
+    std::fprintf(stderr, "splitc-expect: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
+    std::exit(2);
+  }
+  return dir;
+}
+
 job_state start_job(const job_spec& spec) {
   job_state job;
   job.output_fd = open_output_file();
+  job.session_dir = private_session_base(spec);
+  std::string session_entry = "OMPI_MCA_orte_tmpdir_base=" + job.session_dir;
   std::vector<char*> argv;
   for (const auto& w : spec.command) argv.push_back(const_cast<char*>(w.c_str()));
   argv.push_back(nullptr);
@@ -224,6 +249,7 @@ job_state start_job(const job_spec& spec) {
     envp.push_back(*e);
   }
   if (!spec.tag.empty()) envp.push_back(tag_entry.data());
+  if (!job.session_dir.empty()) envp.push_back(session_entry.data());
   envp.push_back(nullptr);
 
   std::fflush(stdout);
@@ -322,6 +348,10 @@ job_result finish_job(job_state& job, const job_spec& spec) {
     r.status = WEXITSTATUS(status);
   }
   if (job.pidfd >= 0) close(job.pidfd);
+  if (!job.session_dir.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(job.session_dir, ignored);
+  }
   r.output = read_all(job.output_fd);
   close(job.output_fd);
   return r;

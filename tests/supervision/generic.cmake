@@ -123,9 +123,9 @@ if("mpi" IN_LIST SPLITC_TEST_BACKENDS)
     TIMEOUT 120)
 endif()
 
-# What splitc-run hands the MPI-style launchers (PMIx's hash store and no SIGKILL grace for
-# Open MPI's mpirun and oshrun, a user's own values kept, nothing for MPICH's Hydra), seen by a
-# stand-in launcher: no job starts.
+# What splitc-run hands the MPI-style launchers (PMIx's hash store, no SIGKILL grace and the
+# session directory in the job's private directory for Open MPI's mpirun and oshrun, a user's
+# own values kept, nothing for MPICH's Hydra), seen by a stand-in launcher: no job starts.
 foreach(backend mpi mpich shmem)
   if(backend IN_LIST SPLITC_TEST_BACKENDS)
     add_test(NAME ${backend}.supervision.launcher_environment

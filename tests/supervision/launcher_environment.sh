@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # What splitc-run hands an MPI-style launcher (src/port/mpi_launcher.cpp), seen by a stand-in
 # launcher that prints its environment instead of starting a job. Open MPI's mpirun and oshrun
-# (backends mpi, shmem) get PMIx's hash store (PMIX_MCA_gds=hash) and no grace before SIGKILL
-# (OMPI_MCA_odls_base_sigkill_timeout=0) unless the user set them, and then the user's values;
-# MPICH's Hydra (mpich) gets neither.
+# (backends mpi, shmem) get PMIx's hash store (PMIX_MCA_gds=hash), no grace before SIGKILL
+# (OMPI_MCA_odls_base_sigkill_timeout=0) and their session directory in the job's private
+# directory (OMPI_MCA_orte_tmpdir_base, the directory that holds vader's segments too) unless
+# the user set them, and then the user's values; MPICH's Hydra (mpich) gets none of them.
 #   launcher_environment.sh SPLITC_RUN_BACKEND BACKEND
 set -u
 if [[ ${LAUNCHER_ENVIRONMENT_ROLE:-} == launcher ]]; then  # the stand-in launcher
   env | grep -E '^(PMIX_MCA_gds|OMPI_MCA_odls_base_sigkill_timeout)=' | sed 's/^/launcher got /'
+  if [[ -n ${OMPI_MCA_orte_tmpdir_base+set} ]]; then
+    base=$OMPI_MCA_orte_tmpdir_base
+    if [[ -d $base && $base == "${OMPI_MCA_btl_vader_backing_directory:-}" &&
+          $base == */splitc-job-* ]]; then
+      base="(the job's directory)"
+    fi
+    echo "launcher got OMPI_MCA_orte_tmpdir_base=$base"
+  fi
   exit 0
 fi
 run=$1 backend=$2
@@ -22,7 +31,8 @@ failures=0
 # expect SETTINGS EXPECTED_OUTPUT: splitc-run under env SETTINGS must hand exactly that over.
 expect() {
   local settings=$1 expected=$2 got
-  got=$(env -u PMIX_MCA_gds -u OMPI_MCA_odls_base_sigkill_timeout $settings \
+  got=$(env -u PMIX_MCA_gds -u OMPI_MCA_odls_base_sigkill_timeout -u OMPI_MCA_orte_tmpdir_base \
+          -u OMPI_MCA_btl_vader_backing_directory $settings \
           LAUNCHER_ENVIRONMENT_ROLE=launcher "$launcher_variable=$self" "$run" -n 2 /bin/true 2>&1 |
         sort)
   if [[ $got == "$expected" ]]; then
@@ -40,9 +50,13 @@ if [[ $backend == mpich ]]; then
   expect "" ""
   expect "PMIX_MCA_gds=ds21,hash" "launcher got PMIX_MCA_gds=ds21,hash"
 else
-  expect "" $'launcher got OMPI_MCA_odls_base_sigkill_timeout=0\nlauncher got PMIX_MCA_gds=hash'
-  expect "PMIX_MCA_gds=ds21,hash OMPI_MCA_odls_base_sigkill_timeout=2" \
-    $'launcher got OMPI_MCA_odls_base_sigkill_timeout=2\nlauncher got PMIX_MCA_gds=ds21,hash'
+  expect "" "launcher got OMPI_MCA_odls_base_sigkill_timeout=0
+launcher got OMPI_MCA_orte_tmpdir_base=(the job's directory)
+launcher got PMIX_MCA_gds=hash"
+  expect "PMIX_MCA_gds=ds21,hash OMPI_MCA_odls_base_sigkill_timeout=2 OMPI_MCA_orte_tmpdir_base=/tmp" \
+    "launcher got OMPI_MCA_odls_base_sigkill_timeout=2
+launcher got OMPI_MCA_orte_tmpdir_base=/tmp
+launcher got PMIX_MCA_gds=ds21,hash"
 fi
 if ((failures > 0)); then
   echo "launcher_environment: $failures of the checks failed on $backend"

@@ -37,6 +37,10 @@ struct mpirun_job {
 inline constexpr const char* ucx_posix_dir_variable = "UCX_POSIX_DIR";
 /// Where Open MPI's vader transport keeps its segments.
 inline constexpr const char* open_mpi_vader_dir_variable = "OMPI_MCA_btl_vader_backing_directory";
+/// Where Open MPI's mpirun and oshrun put their session directory (/tmp/ompi.HOST.UID/...,
+/// shared by every job of the user): launch_with_mpirun points it at the job's private
+/// directory, so that no two jobs create and remove one directory at once.
+inline constexpr const char* open_mpi_session_dir_variable = "OMPI_MCA_orte_tmpdir_base";
 
 /// True when this process was itself started by an MPI-style launcher (Open MPI's, PMI's,
 /// PMIx's environment).
@@ -45,6 +49,8 @@ bool started_by_mpi_launcher() noexcept;
 /// Run `argv` (argv[0] may be /proc/self/exe) as `options.procs` processes through
 /// `job.launcher` and return the job's status (run_external_launcher's). Fails, naming the
 /// cause, when the job is empty or when this process was itself started by such a launcher.
+/// Under Open MPI's launchers the session directory goes into the job's private directory
+/// too (open_mpi_session_dir_variable), unless the environment names one.
 int launch_with_mpirun(const launch_options& options, char** argv, const mpirun_job& job);
 
 /// launch_with_mpirun for a port whose layer is MPI itself (or runs on it): the launcher that

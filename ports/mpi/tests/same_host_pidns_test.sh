@@ -20,6 +20,14 @@ command -v unshare >/dev/null || skip "no unshare command"
 unshare --pid --fork --kill-child true 2>/dev/null || skip "unshare --pid is not allowed here"
 
 export SPLITC_VERBOSE=1
+# Open MPI's session files in a directory of this job's own, as the suite's runner gives every
+# plain mpirun (tests/programs/splitc_expect.cpp, private_session_base): the shared
+# /tmp/ompi.HOST.UID is created and removed by every job, and two at once race on it.
+if [[ -z ${OMPI_MCA_orte_tmpdir_base:-} ]]; then
+  OMPI_MCA_orte_tmpdir_base=$(mktemp -d) || fail "cannot create a session directory"
+  export OMPI_MCA_orte_tmpdir_base
+  trap 'rm -rf "$OMPI_MCA_orte_tmpdir_base"' EXIT
+fi
 alone="unshare --pid --fork --kill-child"
 out=$(timeout 100 "${launch[@]}" --mca btl_vader_single_copy_mechanism none -x SPLITC_VERBOSE \
       -np 1 "$prog" pidns : -np 1 $alone "$prog" pidns : -np 1 "$prog" pidns 2>&1)
