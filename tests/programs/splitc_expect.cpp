@@ -202,6 +202,8 @@ struct job_result {
 
 /// The running job's process group, for the forwarding handler below.
 volatile sig_atomic_t current_job = 0;
+/// The running job's session directory base (private_session_base), for the same handler.
+char current_session_dir[256] = "";
 
 /// A runner told to stop (ctest's limit, ^C) first passes the signal on to the job's process
 /// group, which lives apart from the runner's: otherwise the job would be orphaned.
@@ -210,6 +212,7 @@ void forward_and_stop(int sig) {
     kill(-current_job, sig);
     kill(current_job, sig);
   }
+  if (current_session_dir[0] != '\0') rmdir(current_session_dir);  // if the job left it empty
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -279,6 +282,7 @@ job_state start_job(const job_spec& spec) {
   }
   setpgid(job.pid, job.pid);  // also here, so that a signal cannot miss the group
   current_job = job.pid;
+  std::snprintf(current_session_dir, sizeof current_session_dir, "%s", job.session_dir.c_str());
   job.pidfd = static_cast<int>(syscall(SYS_pidfd_open, job.pid, 0));
   return job;
 }
@@ -349,8 +353,15 @@ job_result finish_job(job_state& job, const job_spec& spec) {
   }
   if (job.pidfd >= 0) close(job.pidfd);
   if (!job.session_dir.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove_all(job.session_dir, ignored);
+    // A launcher's daemon may still be clearing its files out of it for a moment after the
+    // job's end: a removal that finds the directory changing is tried again, for up to 1 s.
+    std::error_code error;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      std::filesystem::remove_all(job.session_dir, error);
+      if (!error) break;
+      usleep(10000);
+    }
+    current_session_dir[0] = '\0';
   }
   r.output = read_all(job.output_fd);
   close(job.output_fd);
