@@ -5,6 +5,7 @@
 // and progress on stderr.
 #pragma once
 
+#include "config.hpp"
 #include "mpi_link.hpp"
 #include "timing.hpp"
 
@@ -22,22 +23,6 @@ namespace bench {
 using u64 = std::uint64_t;
 constexpr std::size_t KiB = 1024;
 constexpr std::size_t MiB = 1024 * KiB;
-
-struct config {
-  std::vector<std::string> only;  ///< selected parts (empty: all)
-  bool quick = false;
-  bool smoke = false;
-  int rounds = 0;                 ///< splitc/MPI alternations per step (0: the mode's default)
-  std::size_t max_size = 64 * MiB;
-  std::string out_dir = "bench-results";
-  std::string json_lines;         ///< --json FILE: one line per measurement (empty: none)
-  bool no_mpi = false;
-  std::string mpirun;             ///< empty: the one CMake found, else "mpirun"
-  std::string mpi_reference;      ///< empty: beside this program
-  std::string gnuplot = "gnuplot";
-  bool no_plots = false;
-  bool progress = true;
-};
 
 /// One measured number. `impl` says whose: "splitc", "mpi" (Open MPI's
 /// equivalent) or "machine" (the raw limit: ping-pong, memcpy, plain C).

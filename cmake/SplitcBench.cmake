@@ -12,10 +12,28 @@
 include_guard(GLOBAL)
 
 # common_sources.cpp is main.cpp, harness.cpp, mpi_link.cpp, results.cpp, plots.cpp and
-# seed_figures.cpp, compiled as one; all_parts.cpp the parts (parts/*.cpp, each a file of its
+# seed_figures.cpp, compiled as one per backend (the command line they parse is compiled once:
+# splitc-bench-cli, below); all_parts.cpp the parts (parts/*.cpp, each a file of its
 # own, its names in a namespace of its own), compiled as one; reference_paths.cpp alone holds
 # the paths the build found (below).
 set(SPLITC_BENCH_SOURCES common_sources.cpp all_parts.cpp reference_paths.cpp)
+
+# The command line (command_line.cpp, CLI11), which needs no splitc: one library for every
+# backend's bench, built by the first splitc_add_bench of the project.
+function(_splitc_bench_cli_library)
+  if(TARGET splitc-bench-cli)
+    return()
+  endif()
+  add_library(splitc-bench-cli STATIC "${SPLITC_BENCH_SOURCE_DIR}/command_line.cpp")
+  target_link_libraries(splitc-bench-cli PRIVATE CLI11::CLI11)
+  target_compile_features(splitc-bench-cli PUBLIC cxx_std_20)
+  target_compile_options(splitc-bench-cli PRIVATE -Wall -Wextra
+    $<$<NOT:$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>:-O2>)
+  if(NOT SPLITC_INSTALLED_PACKAGE AND NOT SPLITC_FULL_MATRIX
+     AND CMAKE_BUILD_TYPE MATCHES "RelWithDebInfo|Debug")
+    target_compile_options(splitc-bench-cli PRIVATE -g0)
+  endif()
+endfunction()
 
 function(splitc_add_bench name)
   cmake_parse_arguments(A "NO_SMOKE_TEST" "TARGET" "" ${ARGN})
@@ -29,9 +47,10 @@ function(splitc_add_bench name)
       "(apt-get install libcli11-dev nlohmann-json3-dev); not built")
     return()
   endif()
+  _splitc_bench_cli_library()
   list(TRANSFORM SPLITC_BENCH_SOURCES PREPEND "${SPLITC_BENCH_SOURCE_DIR}/" OUTPUT_VARIABLE sources)
   add_executable(${A_TARGET} ${sources})
-  target_link_libraries(${A_TARGET} PRIVATE splitc-${name} CLI11::CLI11
+  target_link_libraries(${A_TARGET} PRIVATE splitc-${name} splitc-bench-cli
                                            nlohmann_json::nlohmann_json)
   target_include_directories(${A_TARGET} PRIVATE "${SPLITC_BENCH_SOURCE_DIR}")
   # Timings only mean something optimised, whatever the tree's build type.
