@@ -31,7 +31,8 @@ std::optional<int> parse_command_line(int argc, char** argv, bool print,
   app.add_option("--max-size", cfg.max_size, "largest bulk transfer in bytes (default 64 MiB)")
       ->check(CLI::Range(std::size_t{4096}, std::size_t{1} << 34));
   app.add_flag("--no-mpi", cfg.no_mpi, "do not run the Open MPI reference");
-  app.add_option("--mpirun", cfg.mpirun, "Open MPI's mpirun (default: the one found at build time)");
+  app.add_option("--mpirun", cfg.mpirun,
+                 "Open MPI's mpirun (default: the one found at build time)");
   app.add_option("--mpi-reference", cfg.mpi_reference,
                  "the MPI reference program (default: splitc-bench-mpi-reference beside this "
                  "program)");

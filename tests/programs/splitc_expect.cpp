@@ -29,11 +29,11 @@
 // launcher ends its job itself), as timeout(1) does; so a hung job is ended by its own
 // launcher rather than orphaned. The output goes to an unnamed temporary file, printed once the
 // job has ended. A job not started by splitc-run gets a directory of its own for Open MPI's
-// session files (private_session_base). This was four bash scripts (expect_pass.sh, expect_output.sh,
-// expect_failure.sh, run_mpi_job.sh), each starting timeout, mktemp, cat, rm, grep, pgrep and
-// subshells: about 25 ms of CPU above a passing job and 75 ms above a failing one on the
-// machine of 2026-12-06, where this program adds 4-7 and 10-20 (docs/running.md, "The
-// harness's own cost").
+// session files (private_session_base). This was four bash scripts (expect_pass.sh,
+// expect_output.sh, expect_failure.sh, run_mpi_job.sh), each starting timeout, mktemp, cat, rm,
+// grep, pgrep and subshells: about 25 ms of CPU above a passing job and 75 ms above a failing
+// one on the machine of 2026-12-06, where this program adds 4-7 and 10-20 (docs/running.md,
+// "The harness's own cost").
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -231,7 +231,8 @@ std::string private_session_base(const job_spec& spec) {
     return {};
   std::string dir = (std::filesystem::temp_directory_path() / "splitc-expect-XXXXXX").string();
   if (mkdtemp(dir.data()) == nullptr) {
-    std::fprintf(stderr, "splitc-expect: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "splitc-expect: cannot create %s: %s\n", dir.c_str(),
+                 std::strerror(errno));
     std::exit(2);
   }
   return dir;

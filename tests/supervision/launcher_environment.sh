@@ -53,7 +53,8 @@ else
   expect "" "launcher got OMPI_MCA_odls_base_sigkill_timeout=0
 launcher got OMPI_MCA_orte_tmpdir_base=(the job's directory)
 launcher got PMIX_MCA_gds=hash"
-  expect "PMIX_MCA_gds=ds21,hash OMPI_MCA_odls_base_sigkill_timeout=2 OMPI_MCA_orte_tmpdir_base=/tmp" \
+  user="PMIX_MCA_gds=ds21,hash OMPI_MCA_odls_base_sigkill_timeout=2"
+  expect "$user OMPI_MCA_orte_tmpdir_base=/tmp" \
     "launcher got OMPI_MCA_odls_base_sigkill_timeout=2
 launcher got OMPI_MCA_orte_tmpdir_base=/tmp
 launcher got PMIX_MCA_gds=ds21,hash"
