@@ -10,7 +10,6 @@
 #include <splitc/port/env.hpp>
 #include <splitc/splitc.hpp>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "bench_lists.h"
+#include "dolib_bench_options.hpp"
 
 namespace {
 double now() {
@@ -29,24 +29,14 @@ double slowest(double t) { return splitc::reduce_to_all(t, splitc::ops::max{}); 
 
 int main(int argc, char** argv) {
   splitc::init(argc, argv);
-  CLI::App app{"dolib-bench: DOLIB gather/scatter/axpby on splitc"};
-  int n = 10'000'000, m = 100'000, locality = 0, reps = 5, pagesize = 1024;
-  unsigned long long seed = 1;
-  bool cache = false;
-  app.add_option("-n,--size", n, "array elements");
-  app.add_option("-m,--list", m, "list length per processor");
-  app.add_option("--locality", locality, "0: uniform over the array, 1: the caller's own share");
-  app.add_option("-r,--reps", reps, "repetitions");
-  app.add_option("--seed", seed, "index stream seed");
-  app.add_option("--pagesize", pagesize, "items per page");
-  app.add_flag("--cache", cache, "time repeated gathers with the page cache on");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int status = app.exit(e);
+  dolib_bench::options o;
+  if (const auto status = dolib_bench::parse_options(argc, argv, o)) {
     splitc::finalize();
-    return status;
+    return *status;
   }
+  const int n = o.n, m = o.m, locality = o.locality, reps = o.reps, pagesize = o.pagesize;
+  const unsigned long long seed = o.seed;
+  const bool cache = o.cache;
   const int me = splitc::myproc(), P = splitc::procs();
   do_init(me, P);
   const int share = (n + P - 1) / P;
