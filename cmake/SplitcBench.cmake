@@ -19,7 +19,9 @@ include_guard(GLOBAL)
 set(SPLITC_BENCH_SOURCES common_sources.cpp all_parts.cpp reference_paths.cpp)
 
 # The command line (command_line.cpp, CLI11), which needs no splitc: one library for every
-# backend's bench, built by the first splitc_add_bench of the project.
+# backend's bench, built by the first splitc_add_bench of the project. It times nothing, so it
+# takes the build's own flags (the bench's link below strips its debug information where the
+# bench's own objects have none).
 function(_splitc_bench_cli_library)
   if(TARGET splitc-bench-cli)
     return()
@@ -27,12 +29,7 @@ function(_splitc_bench_cli_library)
   add_library(splitc-bench-cli STATIC "${SPLITC_BENCH_SOURCE_DIR}/command_line.cpp")
   target_link_libraries(splitc-bench-cli PRIVATE CLI11::CLI11)
   target_compile_features(splitc-bench-cli PUBLIC cxx_std_20)
-  target_compile_options(splitc-bench-cli PRIVATE -Wall -Wextra
-    $<$<NOT:$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>:-O2>)
-  if(NOT SPLITC_INSTALLED_PACKAGE AND NOT SPLITC_FULL_MATRIX
-     AND CMAKE_BUILD_TYPE MATCHES "RelWithDebInfo|Debug")
-    target_compile_options(splitc-bench-cli PRIVATE -g0)
-  endif()
+  target_compile_options(splitc-bench-cli PRIVATE -Wall -Wextra)
 endfunction()
 
 function(splitc_add_bench name)
