@@ -2,6 +2,7 @@
 #include "value_types.hpp"
 
 #include <splitc/splitc.hpp>
+#include <splitc/wait.hpp>
 
 #include <gtest/gtest.h>
 
@@ -48,6 +49,31 @@ TEST(JobOfOne, BarrierAndPollReturn) {
   splitc::sync();
   EXPECT_TRUE(splitc::is_sync());
   splitc::all_store_sync();
+}
+
+// splitc::wait_until calls the caller's condition, never a copy of it: a condition with state
+// is seen by its owner, and a wait the compiler keeps out of line copies nothing at its calls.
+TEST(JobOfOne, WaitUntilCallsTheCallersConditionNotACopy) {
+  struct counting_condition {
+    int* copies;
+    int until;
+    int calls = 0;
+    counting_condition(int* c, int u) : copies(c), until(u) {}
+    counting_condition(const counting_condition& o) : copies(o.copies), until(o.until), calls(o.calls) {
+      ++*copies;
+    }
+    counting_condition(counting_condition&& o) noexcept
+        : copies(o.copies), until(o.until), calls(o.calls) {
+      ++*copies;
+    }
+    bool operator()() { return ++calls >= until; }
+  };
+  int copies = 0;
+  counting_condition done(&copies, 5);
+  splitc::wait_until("the test's condition", done);
+  EXPECT_EQ(done.calls, 5) << "the caller's own object is the one called";
+  splitc::wait_until("a temporary condition", counting_condition(&copies, 3));
+  EXPECT_EQ(copies, 0);
 }
 
 TEST(JobOfOne, SpreadPointerOperatorsUseProcs) {
