@@ -1,4 +1,4 @@
-// splitc-bench's command line (CLI11), compiled once into splitc-bench-cli for every backend's
+// splitc-bench's command line (CLI11), compiled once into splitc-bench-common for every backend's
 // bench (cmake/SplitcBench.cmake): CLI11's headers were two thirds of the compile of the bench's
 // main (6.0 of 8.8 s), once per backend.
 #pragma once

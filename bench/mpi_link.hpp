@@ -6,7 +6,8 @@
 // the program cannot start, every request answers nothing and status() says
 // why. Between requests every process of the reference job (the launcher and
 // its descendants) is stopped (SIGSTOP), so that an idle reference takes no
-// CPU, and no wake-up, from the splitc rows measured meanwhile (issue 43).
+// CPU, and no wake-up, from the splitc rows measured meanwhile (issue 43). It needs no splitc:
+// compiled once for every backend's bench, in splitc-bench-common (cmake/SplitcBench.cmake).
 #pragma once
 
 #include <sys/types.h>

@@ -11,25 +11,28 @@
 #     writes, never its timings.
 include_guard(GLOBAL)
 
-# common_sources.cpp is main.cpp, harness.cpp, mpi_link.cpp, results.cpp, plots.cpp and
-# seed_figures.cpp, compiled as one per backend (the command line they parse is compiled once:
-# splitc-bench-cli, below); all_parts.cpp the parts (parts/*.cpp, each a file of its
-# own, its names in a namespace of its own), compiled as one; reference_paths.cpp alone holds
-# the paths the build found (below).
+# common_sources.cpp is main.cpp, harness.cpp, results.cpp, plots.cpp and seed_figures.cpp,
+# compiled as one per backend (the command line they parse and the link to the reference
+# programs are compiled once: splitc-bench-common, below); all_parts.cpp the parts (parts/*.cpp,
+# each a file of its own, its names in a namespace of its own), compiled as one;
+# reference_paths.cpp alone holds the paths the build found (below).
 set(SPLITC_BENCH_SOURCES common_sources.cpp all_parts.cpp reference_paths.cpp)
 
-# The command line (command_line.cpp, CLI11), which needs no splitc: one library for every
-# backend's bench, built by the first splitc_add_bench of the project. It times nothing, so it
-# takes the build's own flags (the bench's link below strips its debug information where the
-# bench's own objects have none).
-function(_splitc_bench_cli_library)
-  if(TARGET splitc-bench-cli)
+# What needs no splitc: the command line (command_line.cpp, CLI11) and the start and driving of
+# the MPI and OpenSHMEM reference programs (mpi_link.cpp, whose fmt/ranges.h and <filesystem>
+# cost each backend's common sources about 2 s of compiling): one library for every backend's
+# bench, built by the first splitc_add_bench of the project. It times nothing, so it takes the
+# build's own flags (the bench's link below strips its debug information where the bench's own
+# objects have none).
+function(_splitc_bench_common_library)
+  if(TARGET splitc-bench-common)
     return()
   endif()
-  add_library(splitc-bench-cli STATIC "${SPLITC_BENCH_SOURCE_DIR}/command_line.cpp")
-  target_link_libraries(splitc-bench-cli PRIVATE CLI11::CLI11)
-  target_compile_features(splitc-bench-cli PUBLIC cxx_std_20)
-  target_compile_options(splitc-bench-cli PRIVATE -Wall -Wextra)
+  add_library(splitc-bench-common STATIC "${SPLITC_BENCH_SOURCE_DIR}/command_line.cpp"
+                                         "${SPLITC_BENCH_SOURCE_DIR}/mpi_link.cpp")
+  target_link_libraries(splitc-bench-common PRIVATE CLI11::CLI11 fmt::fmt)
+  target_compile_features(splitc-bench-common PUBLIC cxx_std_20)
+  target_compile_options(splitc-bench-common PRIVATE -Wall -Wextra)
 endfunction()
 
 function(splitc_add_bench name)
@@ -44,10 +47,10 @@ function(splitc_add_bench name)
       "(apt-get install libcli11-dev nlohmann-json3-dev); not built")
     return()
   endif()
-  _splitc_bench_cli_library()
+  _splitc_bench_common_library()
   list(TRANSFORM SPLITC_BENCH_SOURCES PREPEND "${SPLITC_BENCH_SOURCE_DIR}/" OUTPUT_VARIABLE sources)
   add_executable(${A_TARGET} ${sources})
-  target_link_libraries(${A_TARGET} PRIVATE splitc-${name} splitc-bench-cli
+  target_link_libraries(${A_TARGET} PRIVATE splitc-${name} splitc-bench-common
                                            nlohmann_json::nlohmann_json)
   target_include_directories(${A_TARGET} PRIVATE "${SPLITC_BENCH_SOURCE_DIR}")
   # Timings only mean something optimised, whatever the tree's build type.
