@@ -59,7 +59,8 @@ TEST(JobOfOne, WaitUntilCallsTheCallersConditionNotACopy) {
     int until;
     int calls = 0;
     counting_condition(int* c, int u) : copies(c), until(u) {}
-    counting_condition(const counting_condition& o) : copies(o.copies), until(o.until), calls(o.calls) {
+    counting_condition(const counting_condition& o)
+        : copies(o.copies), until(o.until), calls(o.calls) {
       ++*copies;
     }
     counting_condition(counting_condition&& o) noexcept
