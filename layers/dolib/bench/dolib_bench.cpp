@@ -34,40 +34,40 @@ int main(int argc, char** argv) {
     splitc::finalize();
     return *status;
   }
-  const int n = o.n, m = o.m, locality = o.locality, reps = o.reps, pagesize = o.pagesize;
-  const unsigned long long seed = o.seed;
-  const bool cache = o.cache;
   const int me = splitc::myproc(), P = splitc::procs();
   do_init(me, P);
-  const int share = (n + P - 1) / P;
-  const int blocksize = (share + pagesize - 1) / pagesize;
+  const int share = (o.n + P - 1) / P;
+  const int blocksize = (share + o.pagesize - 1) / o.pagesize;
   int A = 0;
-  do_declare(&A, "x", n, "double", pagesize, blocksize);
+  do_declare(&A, "x", o.n, "double", o.pagesize, blocksize);
   {
     // Initialise: each processor its own contiguous part (local writes).
-    const long long first = static_cast<long long>(me) * pagesize * blocksize;
-    const long long last = std::min<long long>(n, first + static_cast<long long>(pagesize) * blocksize);
+    const long long first = static_cast<long long>(me) * o.pagesize * blocksize;
+    const long long last =
+        std::min<long long>(o.n, first + static_cast<long long>(o.pagesize) * blocksize);
     std::vector<double> v(static_cast<std::size_t>(std::max(0LL, last - first)), 0.0);
-    do_bscatter(A, static_cast<int>(v.size()), static_cast<int>(std::min<long long>(first, n)), v.data());
+    do_bscatter(A, static_cast<int>(v.size()), static_cast<int>(std::min<long long>(first, o.n)),
+                v.data());
     do_gsync();
   }
-  std::vector<int> list(static_cast<std::size_t>(m));
-  std::vector<double> v(static_cast<std::size_t>(m));
-  for (int k = 0; k < m; ++k) v[static_cast<std::size_t>(k)] = k;
-  if (cache) {
-    do_setchsize(static_cast<int>((n + pagesize - 1) / pagesize));
+  std::vector<int> list(static_cast<std::size_t>(o.m));
+  std::vector<double> v(static_cast<std::size_t>(o.m));
+  for (int k = 0; k < o.m; ++k) v[static_cast<std::size_t>(k)] = k;
+  if (o.cache) {
+    do_setchsize(static_cast<int>((o.n + o.pagesize - 1) / o.pagesize));
     do_enable(A);
   }
-  for (int rep = 0; rep < reps; ++rep) {
-    bench_fill_list(list.data(), m, n, me, P, locality, seed + static_cast<unsigned long long>(rep));
+  for (int rep = 0; rep < o.reps; ++rep) {
+    bench_fill_list(list.data(), o.m, o.n, me, P, o.locality,
+                    o.seed + static_cast<unsigned long long>(rep));
     static const char* names[3] = {"gather", "scatter", "axpby"};
-    if (cache) do_gather(A, m, list.data(), v.data());  // fills the cache: not timed
-    for (int op = 0; op < (cache ? 1 : 3); ++op) {
+    if (o.cache) do_gather(A, o.m, list.data(), v.data());  // fills the cache: not timed
+    for (int op = 0; op < (o.cache ? 1 : 3); ++op) {
       do_gsync();
       const double t0 = now();
-      if (op == 0) do_gather(A, m, list.data(), v.data());
-      if (op == 1) do_scatter(A, m, list.data(), v.data());
-      if (op == 2) do_daxpby(A, m, list.data(), v.data(), 1.0, 1.0);
+      if (op == 0) do_gather(A, o.m, list.data(), v.data());
+      if (op == 1) do_scatter(A, o.m, list.data(), v.data());
+      if (op == 2) do_daxpby(A, o.m, list.data(), v.data(), 1.0, 1.0);
       // A gather is complete when it returns; scatters and axpbys when do_gsync returns.
       if (op != 0) do_gsync();
       const double mine = now() - t0;
@@ -78,12 +78,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "processor %d: %.6f s, messages %lld items %lld hits %lld misses %lld evictions %lld\n", me, mine, st[0], st[1], st[2], st[3], st[4]);
       }
       if (me == 0)
-        std::printf("dolib,%s,%d,%d,%d,%s,%d,%.9f\n", names[op], n, m, locality,
-                    cache ? "on" : "off", rep, t);
+        std::printf("dolib,%s,%d,%d,%d,%s,%d,%.9f\n", names[op], o.n, o.m, o.locality,
+                    o.cache ? "on" : "off", rep, t);
     }
   }
   std::fflush(stdout);
-  if (cache) do_disable(A);
+  if (o.cache) do_disable(A);
   do_destroy(A);
   splitc::finalize();
   return 0;
