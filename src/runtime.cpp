@@ -15,7 +15,6 @@
 #include "failing_watcher.hpp"
 #include "finalize_barrier.hpp"
 
-#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -377,14 +376,16 @@ int detail::poll_in_loop(context& c) {
   // host with more of the job's processes than cores: spinning there keeps the process it
   // waits for off the CPU, so after a few empty polls each empty poll yields, as Open MPI's
   // progress does when it yields when idle. Never a sleep: a program that computes
-  // between polls loses nothing but the yield. Processors sharing one process (the sim) switch
-  // in their own poll.
+  // between polls loses nothing but the yield. The yield is timed, so that a slow one tells
+  // this process's waits to sleep for a while (port/backoff.hpp); here a yield stays a yield,
+  // since spinning instead would be slower still. Processors sharing one process (the sim)
+  // switch in their own poll.
   if constexpr (!has_shared_process<active_backend>) {
     if (!port::oversubscribed) return ran;
     if (ran != 0) {
       idle_polls = 0;
     } else if (++idle_polls > idle_polls_before_yield) {
-      sched_yield();
+      port::yield_cpu();
     }
   }
   return ran;

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -827,15 +826,16 @@ void mpi_backend::wait_request(void* request_ptr) {
   ++in_send_wait_;
   // The receiver is copying (a megabyte takes a fraction of a millisecond):
   // spin, then yield, but do not sleep for long, or each large transfer
-  // would end with a nap.
+  // would end with a nap. While yields are slow (other programs hold the
+  // cores: port/backoff.hpp), the short sleep instead.
   for (std::uint32_t round = 0;; ++round) {
     look_ahead();
     check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test (send)");
     if (done != 0) break;
     if (round < 2000) {
       port::cpu_relax();
-    } else if (round < 200000) {
-      sched_yield();
+    } else if (round < 200000 && port::yielding_pays()) {
+      port::yield_cpu();
     } else {
       timespec t{0, 20000};
       nanosleep(&t, nullptr);
