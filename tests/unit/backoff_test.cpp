@@ -61,6 +61,13 @@ TEST_F(YieldRule, YieldCpuReturnsAndTimesItsYield) {
   }
 }
 
+TEST_F(YieldRule, YieldIfItPaysDeclinesWithinTheWindowAndYieldsAfterIt) {
+  port::yields_slow_until_ns.store(port::monotonic_ns() + 3'600'000'000'000ull);  // an hour
+  EXPECT_FALSE(port::yield_if_it_pays());
+  port::yields_slow_until_ns.store(port::monotonic_ns() - 1);  // a window that has ended
+  EXPECT_TRUE(port::yield_if_it_pays());
+}
+
 /// Pauses that take a backoff through flat-out polling and spinning (4,000 rounds at most, or
 /// fewer if 100 us pass) to a round after them, where it yields or sleeps. (Whether it yields
 /// there depends on the machine: under load the spinning may end early and the yields run out,

@@ -45,12 +45,20 @@ inline void note_yield(std::uint64_t started_ns, std::uint64_t ended_ns) noexcep
 inline bool yielding_pays(std::uint64_t now_ns) noexcept {
   return now_ns >= yields_slow_until_ns.load(std::memory_order_relaxed);
 }
-inline bool yielding_pays() noexcept { return yielding_pays(monotonic_ns()); }
-/// sched_yield, timed (note_yield).
-inline void yield_cpu() noexcept {
-  const std::uint64_t started = monotonic_ns();
+/// sched_yield, timed from `started_ns` (note_yield).
+inline void yield_timed(std::uint64_t started_ns) noexcept {
   sched_yield();
-  note_yield(started, monotonic_ns());
+  note_yield(started_ns, monotonic_ns());
+}
+/// sched_yield, timed.
+inline void yield_cpu() noexcept { yield_timed(monotonic_ns()); }
+/// yield_cpu where yielding pays (true); false within a slow yield's window, where the caller
+/// sleeps instead. One clock read serves the test and the timing.
+inline bool yield_if_it_pays() noexcept {
+  const std::uint64_t started = monotonic_ns();
+  if (!yielding_pays(started)) return false;
+  yield_timed(started);
+  return true;
 }
 
 inline void cpu_relax() noexcept {
@@ -84,9 +92,7 @@ class backoff {
         rounds_ = spin_rounds;  // yield from the next round on
       }
       cpu_relax();
-    } else if (rounds_ < spin_rounds + yield_rounds && yielding_pays()) {
-      yield_cpu();
-    } else {
+    } else if (rounds_ >= spin_rounds + yield_rounds || !yield_if_it_pays()) {
       timespec t{0, static_cast<long>(sleep_ns_)};
       nanosleep(&t, nullptr);
       if (sleep_ns_ < max_sleep_ns) sleep_ns_ *= 2;

@@ -834,9 +834,7 @@ void mpi_backend::wait_request(void* request_ptr) {
     if (done != 0) break;
     if (round < 2000) {
       port::cpu_relax();
-    } else if (round < 200000 && port::yielding_pays()) {
-      port::yield_cpu();
-    } else {
+    } else if (round >= 200000 || !port::yield_if_it_pays()) {
       timespec t{0, 20000};
       nanosleep(&t, nullptr);
     }
