@@ -24,6 +24,21 @@ esac
 source scripts/suite_env.sh
 if [[ $full -eq 1 ]]; then scripts/build.sh --full; else scripts/build.sh; fi
 status=0
+# A failed test's output again, at the very end: ctest printed it among thousands of other
+# lines, and a CI log is often read from its last lines only.
+show_failures() {
+  local failed=build/Testing/Temporary/LastTestsFailed.log
+  [[ -s $failed ]] || return 0
+  echo "=== the end of each failed test's output (build/Testing/Temporary/LastTest.log) ==="
+  cut -d: -f2- "$failed" | while read -r name; do
+    echo "--- $name"
+    awk -v name="$name" '
+      $0 ~ /^[0-9]+\/[0-9]+ Test: / && $3 == name { mine = 1; next }
+      mine && /^Output:$/ { getline; out = 1; next }
+      mine && out && /^<end of output>$/ { exit }
+      mine && out { print }' build/Testing/Temporary/LastTest.log | tail -n 12
+  done
+}
 # Four tests at a time on two cores: most of a test's time is a job starting, waiting or
 # sleeping, so two at a time left a quarter of the cores idle (docs/running.md: 808 s at -j2,
 # 652-730 s at -j3, 562-586 s at -j4, every test passing; the tests are written to pass
@@ -37,4 +52,5 @@ if [[ $full -eq 1 ]]; then
 else
   ctest --test-dir build --output-on-failure -j$jobs --timeout 300 -LE long || status=1
 fi
+[[ $status -eq 0 ]] || show_failures
 exit $status
