@@ -286,6 +286,9 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
                             mpi_failed(rc, "MPI_Barrier");
                         },
                         nullptr});  // a finished MPI_Barrier leaves nothing to progress
+    rings_carry_all_ = same_host_.carries_any();
+    for (proc_t q = 0; q < procs_ && rings_carry_all_; ++q)
+      if (q != myproc_ && !same_host_.carries(q)) rings_carry_all_ = false;
   }
   read_tuning(tuning_, procs_);
   {
@@ -647,16 +650,46 @@ int mpi_backend::deliver_loopback(am_sink sink) {
 // receive of the packet delivered last is posted again here, at the next
 // poll (after the handler's reply has gone).
 int mpi_backend::poll(am_sink sink) {
-  if (same_host_.carries_any()) {
-    const int from_rings = same_host_.poll(sink);
-    if (from_rings != 0) polls_since_ring_ = 0;
-    else if (polls_since_ring_ < host_ring_recent_polls) ++polls_since_ring_;
-    if (!busy_ && polls_since_ring_ < host_ring_recent_polls &&
-        (++poll_count_ & (mpi_test_every - 1)) != 0)
-      return from_rings;
-    return from_rings + poll_mpi(sink);
-  }
-  return poll_mpi(sink);
+  if (!same_host_.carries_any()) return poll_mpi(sink);
+  const int from_rings = same_host_.poll(sink);
+  if (from_rings != 0) polls_since_ring_ = 0;
+  else if (polls_since_ring_ < host_ring_recent_polls) ++polls_since_ring_;
+  if (busy_) return from_rings + poll_mpi(sink);
+  if (polls_since_ring_ < host_ring_recent_polls && (++poll_count_ & (mpi_test_every - 1)) != 0)
+    return from_rings;
+  if (rings_carry_all_ && port::oversubscribed)
+    return from_rings + poll_mpi_unless_yields_slow(sink);
+  return from_rings + poll_mpi(sink);
+}
+
+// On a host with more of the job's processes than cores, Open MPI yields the core inside an
+// MPI_Test that finds nothing. While the other processes are the job's, that yield is what a
+// waiter should do; while other programs hold the cores (port::yielding_pays false), it hands
+// the core over for a whole time slice, and a wait whose condition is a store (a mailbox
+// mapped here) paid one at nearly every step (docs/running.md, "Beside other programs").
+// Where the rings carry every other processor, MPI carries only what they refuse (a medium
+// message too large for a record, and its credits), so then it is tested after a gap that
+// doubles from mpi_test_gap_min_ns to mpi_test_gap_max_ns while it finds nothing, and at once
+// again once it finds a packet (a stream of such messages keeps its pace). Each test is timed:
+// one that took a slow yield's time counts as one (port::note_yield), so the rule sees Open
+// MPI's yields.
+int mpi_backend::poll_mpi_unless_yields_slow(am_sink sink) {
+  const std::uint64_t start = port::monotonic_ns();
+  const bool quick = port::yielding_pays(start);
+  if (!quick && start - last_mpi_test_ns_ < mpi_test_gap_ns_) return 0;
+  const std::uint64_t packets_before = head_;
+  const int got = poll_mpi(sink);
+  last_mpi_test_ns_ = port::monotonic_ns();
+  port::note_yield(start, last_mpi_test_ns_);
+  if (head_ != packets_before || busy_) mpi_test_gap_ns_ = 0;
+  else if (!quick)
+    mpi_test_gap_ns_ = std::clamp(2 * mpi_test_gap_ns_, mpi_test_gap_min_ns, mpi_test_gap_max_ns);
+  return got;
+}
+
+// A wait for what comes over MPI (the backend's barrier packets) looks at it on every poll.
+int mpi_backend::poll_rings_and_mpi(am_sink sink) {
+  return (same_host_.carries_any() ? same_host_.poll(sink) : 0) + poll_mpi(sink);
 }
 
 int mpi_backend::poll_mpi(am_sink sink) {
@@ -1257,12 +1290,12 @@ void mpi_backend::barrier_dissemination(am_sink sink) {
     const proc_t to = (myproc_ + distance) % procs_;
     port::backoff wait;
     while (!send_control(to, wire::control_barrier, round)) {
-      poll(sink);
+      poll_rings_and_mpi(sink);
       wait.pause();
     }
     wait.reset();
     while (barrier_tokens_[round] < epoch) {
-      if (poll(sink) != 0) wait.reset();
+      if (poll_rings_and_mpi(sink) != 0) wait.reset();
       else wait.pause();
     }
   }

@@ -311,6 +311,8 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   bool header_ok(const wire::packet_header& h) const noexcept;
   [[noreturn, gnu::cold]] void bad_packet(const void* header) const;
   int poll_mpi(am_sink sink);
+  int poll_rings_and_mpi(am_sink sink);
+  int poll_mpi_unless_yields_slow(am_sink sink);
   int poll_full(am_sink sink);
   void look_ahead();
   bool grow_ring();
@@ -364,9 +366,15 @@ class mpi_backend : public port::am_forwarding<mpi_backend> {
   bool busy_ = true;  ///< poll has more to do than test the next receive (loopback, sends, credits)
   // While this host's rings deliver (a delivery within host_ring_recent_polls polls), poll
   // tests MPI on every mpi_test_every-th poll only: an MPI_Test costs more than a look at the
-  // rings and would sit in every round trip between processes of the host.
+  // rings and would sit in every round trip between processes of the host. On an
+  // oversubscribed host whose rings carry every other processor, MPI is tested after a growing
+  // gap while yields are slow (poll_mpi_unless_yields_slow: mpi_test_gap_ns_).
   static constexpr std::uint32_t host_ring_recent_polls = 256, mpi_test_every = 16;
   std::uint32_t polls_since_ring_ = host_ring_recent_polls;
+  bool rings_carry_all_ = false;  ///< the rings carry every other processor's messages
+  static constexpr std::uint64_t mpi_test_gap_min_ns = 1000000, mpi_test_gap_max_ns = 16000000;
+  std::uint64_t mpi_test_gap_ns_ = 0;
+  std::uint64_t last_mpi_test_ns_ = 0;
   std::uint32_t poll_count_ = 0;
 
   // Sending: packet buffers, requests in flight, credits.
