@@ -10,6 +10,7 @@
 #include "cm5_layer.h"
 
 #include <cmmd.h>
+#include <emulation_wait.h>
 
 #include <errno.h>
 #include <sched.h>
@@ -220,7 +221,7 @@ void cm5_wire_pause(unsigned idle) {
     __builtin_ia32_pause();
 #endif
   } else if (idle < 256) {
-    sched_yield();
+    emulation_yield(20000);
   } else {
     const struct timespec t = {0, idle < 1024 ? 20000 : 200000};
     nanosleep(&t, NULL);

@@ -13,6 +13,8 @@ foreach(_flavour IN LISTS SPLITC_MPI_FLAVOURS)
                 ${MSGPASS_WIRE_DIR}/global.c)
     target_include_directories(msgpass-wire-${_flavour} SYSTEM PRIVATE
                                ${SPLITC_MPI_INCLUDES_${_flavour}})
+    target_include_directories(msgpass-wire-${_flavour} PRIVATE
+                               ${PROJECT_SOURCE_DIR}/emulations/wait/include)
     target_compile_options(msgpass-wire-${_flavour} PRIVATE -Wall -Wextra)
     set_target_properties(msgpass-wire-${_flavour} PROPERTIES C_STANDARD 11
                           POSITION_INDEPENDENT_CODE ON)

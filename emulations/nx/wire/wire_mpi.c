@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "wire.h"
 
+#include <emulation_wait.h>
 #include <mpi.h>
 #include <sched.h>
 #include <stdio.h>
@@ -317,7 +318,7 @@ void wire_idle(const char *what) {
   ++idle_rounds;
   if (idle_rounds < 64) return;
   if (idle_rounds < 1024) {
-    sched_yield();
+    emulation_yield(20 * 1000);
     return;
   }
   struct timespec t = {0, 20 * 1000};

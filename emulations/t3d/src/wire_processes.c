@@ -7,6 +7,7 @@
  * of it, a swap an atomic exchange on it; nothing runs on the target. */
 #define _GNU_SOURCE
 #include <mpp/mppexec.h>
+#include <emulation_wait.h>
 
 #include <errno.h>
 #include <sched.h>
@@ -153,7 +154,7 @@ void wire_relax(unsigned *spins) {
     __builtin_ia32_pause();
 #endif
   } else if (n < 256) {
-    sched_yield();
+    emulation_yield(50000);
   } else {
     const struct timespec t = {0, 50000};
     nanosleep(&t, NULL);
