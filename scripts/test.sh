@@ -24,8 +24,15 @@ esac
 source scripts/suite_env.sh
 if [[ $full -eq 1 ]]; then scripts/build.sh --full; else scripts/build.sh; fi
 status=0
-# A failed test's output again, at the very end: ctest printed it among thousands of other
-# lines, and a CI log is often read from its last lines only.
+# ctest, then each failed test's output again, at the very end: ctest printed it among
+# thousands of other lines, and a CI log is often read from its last lines only. (ctest leaves
+# the list of an earlier run's failures in place when none fails: it is removed first.)
+run_ctest() {
+  rm -f build/Testing/Temporary/LastTestsFailed.log
+  ctest --test-dir build --output-on-failure "$@" && return 0
+  status=1
+  show_failures
+}
 show_failures() {
   local failed=build/Testing/Temporary/LastTestsFailed.log
   [[ -s $failed ]] || return 0
@@ -36,7 +43,7 @@ show_failures() {
       $0 ~ /^[0-9]+\/[0-9]+ Test: / && $3 == name { mine = 1; next }
       mine && /^Output:$/ { getline; out = 1; next }
       mine && out && /^<end of output>$/ { exit }
-      mine && out { print }' build/Testing/Temporary/LastTest.log | tail -n 12
+      mine && out { print }' build/Testing/Temporary/LastTest.log | tail -n 12 || true
   done
 }
 # Four tests at a time on two cores: most of a test's time is a job starting, waiting or
@@ -45,12 +52,11 @@ show_failures() {
 # oversubscribed).
 jobs=4
 if [[ $full -eq 1 ]]; then
-  ctest --test-dir build --output-on-failure -j2 -L long || status=1
-  ctest --test-dir build --output-on-failure -j$jobs --timeout 300 --repeat until-fail:3 -LE long || status=1
+  run_ctest -j2 -L long
+  run_ctest -j$jobs --timeout 300 --repeat until-fail:3 -LE long
   scripts/sanitize.sh || status=1
   scripts/sanitize.sh --full || status=1
 else
-  ctest --test-dir build --output-on-failure -j$jobs --timeout 300 -LE long || status=1
+  run_ctest -j$jobs --timeout 300 -LE long
 fi
-[[ $status -eq 0 ]] || show_failures
 exit $status
