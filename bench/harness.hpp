@@ -115,7 +115,8 @@ void served_part(const std::function<void()>& measure);
 /// program's takes none from splitc's. Then every processor keeps busy together for 5 ms
 /// (all-reduces until all agree the time is up) before anything is timed: processes that
 /// slept meanwhile may wake on one core, and the kernel takes a few milliseconds to spread
-/// them again (a 64 KiB gather timed at once took 5-15x its time).
+/// them again (a 64 KiB gather timed at once took 5-15x its time). On a virtual clock (the
+/// sim), a barrier: the host's time may not decide how far the virtual clocks run.
 void quiet_barrier();
 
 enum class command_kind : u64 { none = 0, stop, pingpong, store_sync, nap, wake };
