@@ -1,14 +1,18 @@
-# ctest: splitc-bench on the sim prints the same tables twice. Runs PROGRAM
-# (splitc-bench-sim) through LAUNCHER (splitc-run-sim) with -n PROCS twice,
+# ctest: splitc-bench on the sim (or one of its ports) prints the same tables twice. Runs
+# PROGRAM (splitc-bench-sim, splitc-bench-cmam_sim, ...) through LAUNCHER with -n PROCS twice,
 # with SPLITC_SIM_SEED=3 in deterministic mode, and requires identical
 # standard output but for the line of host time ("total time ...").
-#   cmake -DLAUNCHER=... -DPROGRAM=... -DPROCS=4 -DMACHINE=cm5 -DARGS="--quick;--max-size;4096"
+#   cmake -DLAUNCHER=... -DPROGRAM=... -DPROCS=4 [-DMACHINE=cm5] -DARGS="--quick;--max-size;4096"
 #         -DOUT=... -P determinism_test.cmake
 file(REMOVE_RECURSE "${OUT}")
+# MACHINE: a machine model (SPLITC_SIM_MACHINE); unset, the backend's own (a port's seed machine).
+set(machine --unset=SPLITC_SIM_MACHINE)
+if(DEFINED MACHINE)
+  set(machine "SPLITC_SIM_MACHINE=${MACHINE}")
+endif()
 foreach(run 1 2)
   execute_process(
-    COMMAND ${CMAKE_COMMAND} -E env SPLITC_SIM_SEED=3 SPLITC_SIM_TIME=deterministic
-            SPLITC_SIM_MACHINE=${MACHINE}
+    COMMAND ${CMAKE_COMMAND} -E env ${machine} SPLITC_SIM_SEED=3 SPLITC_SIM_TIME=deterministic
             "${LAUNCHER}" -n ${PROCS} "${PROGRAM}" ${ARGS} --no-progress --no-plots
             --out "${OUT}"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
