@@ -24,9 +24,10 @@ esac
 source scripts/suite_env.sh
 if [[ $full -eq 1 ]]; then scripts/build.sh --full; else scripts/build.sh; fi
 status=0
-# ctest, then each failed test's output again, at the very end: ctest printed it among
-# thousands of other lines, and a CI log is often read from its last lines only. (ctest leaves
-# the list of an earlier run's failures in place when none fails: it is removed first.)
+# ctest, then each failed test's output again right after it (in the default run, the log's
+# very end): ctest printed it among thousands of other lines, and a CI log is often read from
+# its last lines only. (ctest leaves the list of an earlier run's failures in place when none
+# fails: it is removed first.)
 run_ctest() {
   rm -f build/Testing/Temporary/LastTestsFailed.log
   ctest --test-dir build --output-on-failure "$@" && return 0

@@ -286,9 +286,9 @@ mpi_backend::mpi_backend(start_arguments args) : m_(std::make_unique<mpi_state>(
                             mpi_failed(rc, "MPI_Barrier");
                         },
                         nullptr});  // a finished MPI_Barrier leaves nothing to progress
-    rings_carry_all_ = same_host_.carries_any();
-    for (proc_t q = 0; q < procs_ && rings_carry_all_; ++q)
-      if (q != myproc_ && !same_host_.carries(q)) rings_carry_all_ = false;
+    // The rings carry a message to every member of this host but this processor.
+    rings_carry_all_ = same_host_.carries_any() &&
+                       same_host_.members().size() == static_cast<std::size_t>(procs_);
   }
   read_tuning(tuning_, procs_);
   {

@@ -14,8 +14,9 @@
 # the test then checks and kills is that state, however slowly the machine runs. (Two CI runs
 # beside the suite's other tests failed, where 194 runs alone, beside busy loops or beside the
 # suite passed: one found a heap file in the waiting loop and none just after, the output of
-# the other was not kept.) A process counts as gone once it is a zombie (the job's processes are reaped by
-# whoever inherits them, init here, which may take a moment) or its pid names another process.
+# the other was not kept.) A process counts as gone once it is a zombie (the job's processes
+# are reaped by whoever inherits them, init here, which may take a moment) or its pid names
+# another process.
 set -u
 run=$1 program=$2
 begun=$EPOCHREALTIME
