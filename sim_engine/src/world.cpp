@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -30,7 +31,23 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 
 /// The wake-ups due by p's clock are spent (a wait of p returns: splitc_sim_wake).
 void spend_alarms(processor& p) {
+  if ((p.occupied & (1u << alarms_bit)) == 0) return;
   while (!p.alarms.empty() && p.alarms.top() <= p.clock_ns) p.alarms.pop();
+  if (p.alarms.empty()) p.occupied &= ~(1u << alarms_bit);
+}
+
+/// Take the earliest message of p's queue q, keeping p.occupied.
+in_flight take_first(processor& p, int q) {
+  inbox_queue& inbox = p.inbox[q];
+  in_flight m = std::move(const_cast<in_flight&>(inbox.top()));
+  inbox.pop();
+  if (inbox.empty()) p.occupied &= ~(1u << q);
+  return m;
+}
+
+/// Whether p's queue q holds a message that has arrived by `until_ns`.
+bool arrived_in(const processor& p, int q, double until_ns) noexcept {
+  return (p.occupied & (1u << q)) != 0 && p.inbox[q].top().arrival_ns <= until_ns;
 }
 
 /// Polls that find nothing, job-wide, with no message sent or delivered in
@@ -192,9 +209,11 @@ void world::ready_erase(ready_set::iterator entry) {
 }
 
 double world::wake_time(const processor& p) const noexcept {
-  double first = p.alarms.empty() ? infinity : p.alarms.top();
-  for (const auto& q : p.inbox)
-    if (!q.empty()) first = std::min(first, q.top().arrival_ns);
+  double first = infinity;
+  for (std::uint32_t bits = p.occupied; bits != 0; bits &= bits - 1) {
+    const int q = std::countr_zero(bits);
+    first = std::min(first, q == alarms_bit ? p.alarms.top() : p.inbox[q].top().arrival_ns);
+  }
   return first == infinity ? infinity : std::max(p.clock_ns, first);
 }
 
@@ -296,6 +315,7 @@ world::fate world::faults(proc_t to, double arrival, bool reorderable, bool unre
 void world::enqueue(proc_t to, int queue, in_flight&& m) {
   processor& target = procs_state_[to];
   target.inbox[queue].push(std::move(m));
+  target.occupied |= 1u << queue;
   if (target.state == run_state::waiting && to != running_) set_ready(to, wake_time(target));
   note_activity();
 }
@@ -322,11 +342,9 @@ int world::poll(am_sink sink) {
   if (ahead_of_others()) yield(run_state::runnable, "");
   processor& me = procs_state_[running_];
   land_puts(running_);
-  inbox_queue& inbox = me.inbox[am_queue];
   int delivered = 0;
-  while (!inbox.empty() && inbox.top().arrival_ns <= me.clock_ns) {
-    in_flight m = std::move(const_cast<in_flight&>(inbox.top()));
-    inbox.pop();
+  while (arrived_in(me, am_queue, me.clock_ns)) {
+    in_flight m = take_first(me, am_queue);
     me.clock_ns = std::max(me.clock_ns, m.arrival_ns) +
                   machine_.costs(message_kind::active, m.payload.size()).receive_overhead_ns;
     note_activity();
@@ -433,11 +451,9 @@ bool world::receive_packet(int ch, in_flight& out) {
   if (ahead_of_others()) yield(run_state::runnable, "");
   processor& me = procs_state_[running_];
   land_puts(running_);
-  inbox_queue& inbox = me.inbox[ch + 1];
   bool got = false;
-  if (!inbox.empty() && inbox.top().arrival_ns <= me.clock_ns) {
-    out = std::move(const_cast<in_flight&>(inbox.top()));
-    inbox.pop();
+  if (arrived_in(me, ch + 1, me.clock_ns)) {
+    out = take_first(me, ch + 1);
     me.clock_ns = std::max(me.clock_ns, out.arrival_ns) +
                   machine_.costs(message_kind::packet, out.charged_bytes).receive_overhead_ns;
     note_activity();
@@ -472,6 +488,7 @@ void world::wake(proc_t p, double at_ns) {
     engine_fail("splitc_sim_wake: processor {} does not exist (the job has 0..{})", p, procs_ - 1);
   processor& q = procs_state_[p];
   q.alarms.push(at_ns);
+  q.occupied |= 1u << alarms_bit;
   if (q.state == run_state::waiting && p != running_) set_ready(p, wake_time(q));
 }
 
@@ -568,12 +585,11 @@ void world::land_puts() { land_puts(running_); }
 int world::land_puts(proc_t p) { return land_puts(p, procs_state_[p].clock_ns); }
 
 int world::land_puts(proc_t p, double until_ns) {
-  inbox_queue& puts = procs_state_[p].inbox[put_queue];
+  processor& target = procs_state_[p];
   int landed = 0;
-  while (!puts.empty() && puts.top().arrival_ns <= until_ns) {
-    const in_flight& m = puts.top();
+  while (arrived_in(target, put_queue, until_ns)) {
+    const in_flight m = take_first(target, put_queue);
     segments_.write(p, m.offset, m.payload.data(), m.payload.size());
-    puts.pop();
     note_activity();
     ++landed;
   }
