@@ -106,9 +106,9 @@ struct processor {
   boost::context::fiber scheduler;  ///< while it runs: where a yield returns to
   run_state state = run_state::runnable;
   /// Bit q set while inbox[q] holds a message, bit alarms_bit while an alarm is set: what a
-  /// wake-up time or a poll looks at first, in the struct's first cache line, so that it reads
-  /// no queue that is empty (a processor's ten queues and their vectors span four lines, which
-  /// at a thousand processors are seldom in the cache).
+  /// wake-up time or a poll looks at first, beside the state and clock it reads anyway, so that
+  /// it reads no queue that is empty (a processor's ten queues and their vectors span four
+  /// cache lines, which at a thousand processors are seldom in the cache).
   std::uint32_t occupied = 0;
   double clock_ns = 0;
   double next_send_ns = 0;  ///< the gap: no send starts before this
