@@ -29,6 +29,21 @@ namespace {
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
+// processor::occupied mirrors which of p's queues hold something: the four functions below are
+// the only code that adds to or takes from the queues and the alarms, and each keeps the bits.
+
+/// Queue m for p on queue q.
+void put_in(processor& p, int q, in_flight&& m) {
+  p.inbox[q].push(std::move(m));
+  p.occupied |= 1u << q;
+}
+
+/// A wake-up for p at `at_ns` (splitc_sim_wake).
+void set_alarm(processor& p, double at_ns) {
+  p.alarms.push(at_ns);
+  p.occupied |= 1u << alarms_bit;
+}
+
 /// The wake-ups due by p's clock are spent (a wait of p returns: splitc_sim_wake).
 void spend_alarms(processor& p) {
   if ((p.occupied & (1u << alarms_bit)) == 0) return;
@@ -314,8 +329,7 @@ world::fate world::faults(proc_t to, double arrival, bool reorderable, bool unre
 
 void world::enqueue(proc_t to, int queue, in_flight&& m) {
   processor& target = procs_state_[to];
-  target.inbox[queue].push(std::move(m));
-  target.occupied |= 1u << queue;
+  put_in(target, queue, std::move(m));
   if (target.state == run_state::waiting && to != running_) set_ready(to, wake_time(target));
   note_activity();
 }
@@ -487,8 +501,7 @@ void world::wake(proc_t p, double at_ns) {
   if (p < 0 || p >= procs_)
     engine_fail("splitc_sim_wake: processor {} does not exist (the job has 0..{})", p, procs_ - 1);
   processor& q = procs_state_[p];
-  q.alarms.push(at_ns);
-  q.occupied |= 1u << alarms_bit;
+  set_alarm(q, at_ns);
   if (q.state == run_state::waiting && p != running_) set_ready(p, wake_time(q));
 }
 

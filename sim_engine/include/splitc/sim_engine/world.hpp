@@ -108,7 +108,8 @@ struct processor {
   /// Bit q set while inbox[q] holds a message, bit alarms_bit while an alarm is set: what a
   /// wake-up time or a poll looks at first, beside the state and clock it reads anyway, so that
   /// it reads no queue that is empty (a processor's ten queues and their vectors span four
-  /// cache lines, which at a thousand processors are seldom in the cache).
+  /// cache lines, which at a thousand processors are seldom in the cache). Kept by the helpers
+  /// at the top of world.cpp, the only code that changes the queues and the alarms.
   std::uint32_t occupied = 0;
   double clock_ns = 0;
   double next_send_ns = 0;  ///< the gap: no send starts before this
